@@ -1,0 +1,24 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Operation } from '../operation';
+import * as create from './create.operation';
+import * as getAll from './getAll.operation';
+
+export const operations: Record<string, Operation> = { create, getAll };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['contact'] } },
+		options: [
+			{ name: 'Create', value: 'create', description: 'Create a contact', action: 'Create a contact' },
+			{ name: 'Get Many', value: 'getAll', description: 'Get many contacts', action: 'Get many contacts' },
+		],
+		default: 'create',
+	},
+	...create.description,
+	...getAll.description,
+];

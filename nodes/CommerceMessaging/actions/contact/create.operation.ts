@@ -1,0 +1,105 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { compact, phoneParameter, withCustomFields } from '../../helpers/parameters';
+import { apiRequest } from '../../transport';
+import type { OperationResult } from '../operation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Phone',
+		name: 'phone',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+4915123456789',
+		description: 'Mobile number in international E.164 format (plus, country code, number)',
+	},
+	{
+		displayName: 'First Name',
+		name: 'firstname',
+		type: 'string',
+		default: '',
+	},
+	{
+		displayName: 'Last Name',
+		name: 'lastname',
+		type: 'string',
+		default: '',
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Custom Fields',
+				name: 'customFields',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add Custom Field',
+				description: 'Any other contact field the service accepts, by its API name',
+				options: [
+					{
+						displayName: 'Field',
+						name: 'field',
+						values: [
+							{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'city' },
+							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'string',
+				default: '',
+				placeholder: 'en',
+				description: 'Preferred language of the contact, as an ISO 639-1 code',
+			},
+			{
+				displayName: 'Tags',
+				name: 'tags',
+				type: 'string',
+				default: '',
+				placeholder: 'vip, newsletter',
+				description: 'Comma-separated tags to put on the contact',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['create'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const rawPhone = String(this.getNodeParameter('phone', itemIndex, '') ?? '').trim();
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const { customFields, tags, ...rest } = additional;
+	const body = withCustomFields(
+		compact({
+			// An empty phone is left to the service, whose validation error names the field (rule E3).
+			phone: rawPhone ? phoneParameter(this, 'phone', itemIndex) : undefined,
+			firstname: this.getNodeParameter('firstname', itemIndex, '') as string,
+			lastname: this.getNodeParameter('lastname', itemIndex, '') as string,
+			email: this.getNodeParameter('email', itemIndex, '') as string,
+			tags: typeof tags === 'string' && tags.trim() ? tags.split(',').map((tag) => tag.trim()).filter(Boolean) : undefined,
+			...rest,
+		}),
+		customFields,
+	);
+	return (await apiRequest(this, 'contactCreate', { body, itemIndex })) as IDataObject;
+}

@@ -1,0 +1,7 @@
+import type { AllEntities } from 'n8n-workflow';
+
+type NodeMap = {
+	contact: 'create' | 'getAll';
+};
+
+export type CommerceMessagingType = AllEntities<NodeMap>;

@@ -1,0 +1,21 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[];
+
+/**
+ * What an operation file exports. `execute` answers one item; the router pairs and guards it. `prepare` runs
+ * once before the items (e.g. to read dedup state), `beforeItem` before each one (e.g. to pause between
+ * batches), `finish` once after them (e.g. to save dedup state).
+ */
+export interface Operation<State = unknown> {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, itemIndex: number, state: State): Promise<OperationResult>;
+	prepare?(this: IExecuteFunctions, itemCount: number): Promise<State>;
+	beforeItem?(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		state: State,
+		pause: (ms: number) => Promise<void>,
+	): Promise<void>;
+	finish?(this: IExecuteFunctions, state: State): Promise<void>;
+}

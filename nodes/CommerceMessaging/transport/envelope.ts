@@ -1,0 +1,172 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * The one place that reads the service's JSend envelope (rules E1-E5) and classifies a failure. Everything is
+ * parsed from raw text so that an HTML error page or a truncated JSON body becomes a readable failure instead
+ * of a parse exception.
+ */
+
+export type FailureKind =
+	| 'rateLimit'
+	| 'expiredToken'
+	| 'apiAccess'
+	| 'validation'
+	| 'templateNotApproved'
+	| 'unavailable'
+	| 'service';
+
+export interface ServiceFailure {
+	kind: FailureKind;
+	httpStatus: number;
+	message: string;
+	code?: string;
+	data?: unknown;
+	/** From the Retry-After header, in ms (either of its forms). */
+	retryAfterMs?: number;
+	/** Field names a validation failure points at (rule E3). */
+	fields?: string[];
+	/** The template state an E4 answer carries. */
+	state?: string;
+}
+
+export type Envelope =
+	| { ok: true; data: unknown; message?: string }
+	| { ok: false; failure: ServiceFailure };
+
+export interface RawResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+export function readEnvelope(response: RawResponse, now = Date.now()): Envelope {
+	const { statusCode } = response;
+	const parsed = parseBody(response.body);
+	const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), now);
+
+	if (parsed === undefined) {
+		const text = typeof response.body === 'string' ? response.body : '';
+		const looksHtml = /^\s*</.test(text);
+		return {
+			ok: false,
+			failure: {
+				kind: statusCode === 429 ? 'rateLimit' : statusCode >= 500 ? 'unavailable' : 'service',
+				httpStatus: statusCode,
+				message:
+					statusCode >= 200 && statusCode < 300
+						? 'The service answered with a body that is not valid JSON'
+						: `The service answered HTTP ${statusCode} with ${looksHtml ? 'an HTML page' : 'a body that is not JSON'}${snippet(text)}`,
+				retryAfterMs,
+			},
+		};
+	}
+
+	const envelope = (parsed && typeof parsed === 'object' ? parsed : {}) as IDataObject;
+	const status = typeof envelope.status === 'string' ? envelope.status.toLowerCase() : undefined;
+	const success = statusCode >= 200 && statusCode < 300 && (status === 'success' || status === undefined);
+	if (success && status === 'success') {
+		return { ok: true, data: envelope.data, message: stringOrUndefined(envelope.message) };
+	}
+	if (success) {
+		// A 2xx without a JSend status: accept the body as data (e.g. a list answered as a bare array).
+		return { ok: true, data: 'data' in envelope ? envelope.data : parsed };
+	}
+
+	const code = envelope.code === undefined || envelope.code === null ? undefined : String(envelope.code);
+	const message =
+		stringOrUndefined(envelope.message) ??
+		stringOrUndefined((envelope.error as IDataObject | undefined)?.message) ??
+		(statusCode >= 200 && statusCode < 300
+			? `The service reported status "${status}"`
+			: `The service answered HTTP ${statusCode}`);
+	const failure: ServiceFailure = {
+		kind: classify(statusCode, code, message),
+		httpStatus: statusCode,
+		message,
+		code,
+		data: envelope.data,
+		retryAfterMs,
+	};
+	if (failure.kind === 'validation') failure.fields = validationFields(envelope.data);
+	if (failure.kind === 'templateNotApproved') failure.state = templateState(envelope.data, message);
+	return { ok: false, failure };
+}
+
+function classify(statusCode: number, code: string | undefined, message: string): FailureKind {
+	const upperCode = (code ?? '').toUpperCase();
+	if (statusCode === 429 || upperCode === '429' || /RATE_?LIMIT|TOO_MANY/.test(upperCode)) return 'rateLimit';
+	if (/JWT_EXPIRED|TOKEN_EXPIRED/.test(upperCode)) return 'expiredToken';
+	if ((statusCode === 401 || statusCode === 403 || upperCode === '401') && /expired/i.test(message)) {
+		return 'expiredToken';
+	}
+	if (upperCode === 'API_ACCESS_DISABLED' || ((statusCode === 401 || statusCode === 403) && /api access/i.test(message))) {
+		return 'apiAccess';
+	}
+	if (upperCode === 'TEMPLATE_NOT_APPROVED') return 'templateNotApproved';
+	if (/VALIDATION|INVALID_PHONE/.test(upperCode) || statusCode === 422) return 'validation';
+	if (statusCode === 502 || statusCode === 503 || statusCode === 504) return 'unavailable';
+	return 'service';
+}
+
+/** Field names from the likely validation shapes: violations[], errors{} / errors[], fields, or a plain map. */
+export function validationFields(data: unknown): string[] {
+	if (!data || typeof data !== 'object') return [];
+	const source = data as IDataObject;
+	const fromList = (list: unknown[]) =>
+		list
+			.map((entry) => {
+				if (typeof entry === 'string') return entry;
+				const item = (entry ?? {}) as IDataObject;
+				return stringOrUndefined(item.propertyPath) ?? stringOrUndefined(item.field) ?? stringOrUndefined(item.name);
+			})
+			.filter((name): name is string => !!name);
+	for (const key of ['violations', 'errors', 'fields']) {
+		const value = source[key];
+		if (Array.isArray(value)) return fromList(value);
+		if (value && typeof value === 'object') return Object.keys(value);
+	}
+	if (Array.isArray(data)) return fromList(data);
+	return Object.keys(source).filter((key) => key !== 'state');
+}
+
+function templateState(data: unknown, message: string): string | undefined {
+	const state = data && typeof data === 'object' ? (data as IDataObject).state : undefined;
+	if (typeof state === 'string') return state;
+	return /\b(DRAFT|PENDING|REJECTED|APPROVED)\b/.exec(message)?.[1];
+}
+
+function parseBody(body: unknown): unknown {
+	if (body === undefined || body === null || body === '') return {};
+	if (Buffer.isBuffer(body)) return parseBody(body.toString('utf8'));
+	if (typeof body !== 'string') return body;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Retry-After is either delay-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const trimmed = value.trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - now);
+}
+
+export function header(headers: Record<string, unknown>, name: string): string | undefined {
+	const value = headers[name] ?? headers[name.toLowerCase()];
+	if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+	return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function snippet(text: string): string {
+	const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+	return plain ? `: "${plain.slice(0, 120)}"` : '';
+}

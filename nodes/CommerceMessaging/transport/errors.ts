@@ -1,0 +1,89 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ServiceFailure } from './envelope';
+
+/**
+ * Turns a classified service failure into the NodeApiError the user sees: the service's own message and code
+ * (rule E2), plus what to do about it. The error body kept on the error is the service's envelope only, never
+ * the request, so no token or password can leak through error details (rule A6).
+ */
+export function serviceError(
+	node: INode,
+	failure: ServiceFailure,
+	itemIndex?: number,
+	extra: { retryNote?: string } = {},
+): NodeApiError {
+	const codePart = failure.code ? ` [${failure.code}]` : '';
+	const { message, description } = explain(failure, extra.retryNote);
+	const errorBody: JsonObject = {
+		message: failure.message,
+		httpStatus: failure.httpStatus,
+		...(failure.code ? { code: failure.code } : {}),
+		...(failure.data !== undefined ? { data: failure.data as JsonObject } : {}),
+	};
+	const error = new NodeApiError(node, errorBody, {
+		message: `${message}${codePart}`,
+		description,
+		httpCode: String(failure.httpStatus),
+		itemIndex,
+	});
+	// Kept verbatim for Continue On Fail output and for tests: the service's message and code.
+	error.context.serviceMessage = failure.message;
+	error.context.serviceCode = failure.code;
+	if (failure.fields?.length) error.context.fields = failure.fields;
+	if (failure.state) error.context.state = failure.state;
+	return error;
+}
+
+function explain(failure: ServiceFailure, retryNote?: string): { message: string; description?: string } {
+	switch (failure.kind) {
+		case 'apiAccess':
+			return {
+				message: `API access is disabled for this account: ${failure.message}`,
+				description:
+					'The login worked, but the service refuses API calls for this user. Ask an administrator to enable "API access" (User.hasApiAccess) for the user in the service\'s administration area, then run the workflow again.',
+			};
+		case 'validation': {
+			const fields = failure.fields?.length ? ` (field: ${failure.fields.join(', ')})` : '';
+			return {
+				message: `The service rejected the data${fields}: ${failure.message}`,
+				description: describeData(failure.data),
+			};
+		}
+		case 'templateNotApproved':
+			return {
+				message: `The template cannot be sent: it is ${failure.state ?? 'not APPROVED'}, and only APPROVED templates can be sent`,
+				description: `Service message: ${failure.message}. Submit the template and wait until it is APPROVED (Template > Wait for Approval, or the trigger's Template Review Finished event).`,
+			};
+		case 'rateLimit':
+			return {
+				message: `Rate limited by the service: ${failure.message}`,
+				description: retryNote
+					? `The request was retried with backoff and ${retryNote}. Lower the batch size or raise the retry limits in Options.`
+					: undefined,
+			};
+		case 'expiredToken':
+			return {
+				message: `The session token was refused as expired even after a fresh login: ${failure.message}`,
+				description: 'Check that the clocks of n8n and the service agree, and that the account is not being logged out.',
+			};
+		case 'unavailable':
+			return {
+				message: `The service is unavailable (HTTP ${failure.httpStatus}): ${failure.message}`,
+				description: retryNote ? `The request ${retryNote}.` : undefined,
+			};
+		default:
+			return { message: failure.message, description: describeData(failure.data) };
+	}
+}
+
+function describeData(data: unknown): string | undefined {
+	if (data === undefined || data === null) return undefined;
+	if (typeof data === 'string') return data;
+	try {
+		return `Details: ${JSON.stringify(data)}`;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,189 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IWorkflowExecuteAdditionalData,
+	IVersionedNodeType,
+} from 'n8n-workflow';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+
+import { CommerceMessagingApi } from '../../credentials/CommerceMessagingApi.credentials';
+import { CommerceMessaging } from '../../nodes/CommerceMessaging/CommerceMessaging.node';
+import { TestCredentialsHelper } from './credentialsHelper';
+import { TestInput } from './inputNode';
+
+export const NODE_TYPE = 'n8n-nodes-commerce-messaging.commerceMessaging';
+export const CREDENTIAL_TYPE = 'commerceMessagingApi';
+
+class NodeTypes implements INodeTypes {
+	constructor(private readonly types: Record<string, INodeType>) {}
+
+	getByName(name: string): INodeType | IVersionedNodeType {
+		return this.getByNameAndVersion(name);
+	}
+
+	getByNameAndVersion(name: string): INodeType {
+		const type = this.types[name];
+		if (!type) throw new Error(`Unknown node type ${name}`);
+		return type;
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+export interface InputItem {
+	json: IDataObject;
+	binary?: Record<string, { base64: string; fileName: string; mimeType: string }>;
+}
+
+export interface RunOptions {
+	/** Parameters of the Commerce Messaging node. */
+	parameters: IDataObject;
+	items?: InputItem[];
+	continueOnFail?: boolean;
+	nodeType?: string;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Output items of the node under test (first output). */
+	items: INodeExecutionData[];
+	/** The node's error when the run stopped on it. */
+	error?: Error & { description?: string; context?: IDataObject; httpCode?: string | null };
+	inputCount: number;
+}
+
+/**
+ * Runs a two-node workflow (Test Input -> node under test) through n8n-core's WorkflowExecute, the engine n8n
+ * itself uses, with a credentials helper that logs in like n8n's. One Engine keeps credentials (and the token
+ * n8n stores) and the workflow's static data across runs, like one saved workflow run several times.
+ */
+export class Engine {
+	readonly credentialsHelper: TestCredentialsHelper;
+
+	readonly staticData: IDataObject = {};
+
+	private readonly nodeTypes: NodeTypes;
+
+	constructor(
+		credentials: ICredentialDataDecryptedObject,
+		extraNodeTypes: Record<string, INodeType> = {},
+	) {
+		const credentialTypes: Record<string, ICredentialType> = { [CREDENTIAL_TYPE]: new CommerceMessagingApi() };
+		this.credentialsHelper = new TestCredentialsHelper(credentialTypes);
+		this.credentialsHelper.setCredentials(CREDENTIAL_TYPE, credentials);
+		this.nodeTypes = new NodeTypes({
+			[NODE_TYPE]: new CommerceMessaging(),
+			'test.input': new TestInput(),
+			...extraNodeTypes,
+		});
+	}
+
+	get logins(): number {
+		return this.credentialsHelper.preAuthenticationRuns[CREDENTIAL_TYPE] ?? 0;
+	}
+
+	get storedCredentials(): ICredentialDataDecryptedObject {
+		return this.credentialsHelper.stored[CREDENTIAL_TYPE];
+	}
+
+	async run(options: RunOptions): Promise<RunResult> {
+		const items = options.items ?? [{ json: {} }];
+		const input: INode = {
+			id: 'input',
+			name: 'Input',
+			type: 'test.input',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(items) },
+		};
+		const subject: INode = {
+			id: 'subject',
+			name: 'Commerce Messaging',
+			type: options.nodeType ?? NODE_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: options.parameters as INode['parameters'],
+			credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Commerce Messaging account' } },
+			continueOnFail: options.continueOnFail ?? false,
+			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+		};
+		const workflow = new Workflow({
+			id: 'engine-test',
+			nodes: [input, subject],
+			connections: { Input: { main: [[{ node: subject.name, type: 'main', index: 0 }]] } },
+			nodeTypes: this.nodeTypes,
+			staticData: this.staticData,
+			active: false,
+		});
+
+		const hooks = new ExecutionLifecycleHooks('manual', 'engine-test-execution', {
+			id: 'engine-test',
+			name: 'engine test',
+			nodes: [input, subject],
+			connections: {},
+			active: false,
+			settings: {},
+		} as never);
+		let resolveFinished: (run: IRun) => void = () => {};
+		const finished = new Promise<IRun>((resolve) => (resolveFinished = resolve));
+		hooks.addHandler('workflowExecuteAfter', (fullRunData) => resolveFinished(fullRunData));
+
+		const additionalData = {
+			hooks,
+			credentialsHelper: this.credentialsHelper,
+			executionId: 'engine-test-execution',
+			currentNodeParameters: undefined,
+			restApiUrl: 'http://127.0.0.1/rest',
+			instanceBaseUrl: 'http://127.0.0.1/',
+			webhookBaseUrl: 'http://127.0.0.1/webhook',
+			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+			variables: {},
+			userId: 'engine-test-user',
+			setExecutionStatus: () => {},
+			sendDataToUI: () => {},
+			logAiEvent: () => {},
+		} as unknown as IWorkflowExecuteAdditionalData;
+
+		const runExecutionData: IRunExecutionData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [{ node: input, data: { main: [[{ json: {} }]] }, source: null }],
+			},
+		});
+
+		const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
+		await execute.processRunExecutionData(workflow);
+		const run = await finished;
+		const taskData = run.data.resultData.runData[subject.name]?.[0];
+		return {
+			run,
+			items: taskData?.data?.main?.[0] ?? [],
+			error: (taskData?.error ?? run.data.resultData.error) as RunResult['error'],
+			inputCount: items.length,
+		};
+	}
+}
+
+/** Every input item is answered by at least one output item paired to it, and no output is unpaired. */
+export function pairedInputs(result: RunResult): number[] {
+	const answered = new Set<number>();
+	for (const item of result.items) {
+		const paired = item.pairedItem;
+		if (paired === undefined || Array.isArray(paired) || typeof paired === 'number') {
+			throw new Error(`Output item without a single pairedItem: ${JSON.stringify(item.json)}`);
+		}
+		answered.add(paired.item);
+	}
+	return [...answered].sort((a, b) => a - b);
+}
