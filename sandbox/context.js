@@ -1,0 +1,63 @@
+// @ts-check
+'use strict';
+/**
+ * Shared type definitions and the per-request state (who is calling, its request-log entry).
+ *
+ * @typedef {{ requestsPerSecond: number, burst: number }} RateLimitConfig
+ * @typedef {{
+ *   tokenTtlSeconds: number,
+ *   reviewDelayMs: number | null,
+ *   rateLimit: RateLimitConfig | null,
+ *   maxPageSize: number,
+ *   log: boolean,
+ *   recordRequests: boolean,
+ * }} SandboxConfig
+ * @typedef {{ id: number, username: string, password: string, apiAccess: boolean, pluginKey: string | null }} User
+ * @typedef {{
+ *   method: string, url: string, path: string, userId: number | null, status: number, at: number,
+ *   authorization: boolean, tokenExpired?: boolean, fault?: string, ms?: number,
+ * }} RequestLogEntry
+ * @typedef {{
+ *   config: SandboxConfig,
+ *   store: import('./store').Store,
+ *   faults: import('./faults').Faults,
+ *   reviews: import('./reviews').Reviews,
+ *   limiter: import('./ratelimit').RateLimiter,
+ *   auth: import('./auth').Auth,
+ * }} Ctx
+ * @typedef {{ user: User | null, entry: RequestLogEntry | null }} RequestState
+ */
+
+/** @type {WeakMap<object, RequestState>} */
+const states = new WeakMap();
+
+/**
+ * @param {object} req the fastify request
+ * @returns {RequestState}
+ */
+function requestState(req) {
+	let s = states.get(req);
+	if (!s) {
+		s = { user: null, entry: null };
+		states.set(req, s);
+	}
+	return s;
+}
+
+/**
+ * The authenticated user of a request on a protected route (set by the auth hook).
+ * @param {object} req
+ * @returns {User}
+ */
+function currentUser(req) {
+	const user = requestState(req).user;
+	if (!user) throw new Error('currentUser() on a request without an authenticated user');
+	return user;
+}
+
+/** @param {number} [ms] */
+function isoNow(ms = Date.now()) {
+	return new Date(ms).toISOString();
+}
+
+module.exports = { requestState, currentUser, isoNow };

@@ -1,0 +1,9 @@
+// @ts-check
+'use strict';
+/** The service emulator ("sandbox"): `const { startSandbox } = require('./sandbox')`. See sandbox/README.md. */
+const { startSandbox } = require('./server');
+const { DEMO_USERS } = require('./seed');
+const { KINDS: FAULT_KINDS } = require('./faults');
+const { decodeJwt } = require('./jwt');
+
+module.exports = { startSandbox, DEMO_USERS, FAULT_KINDS, decodeJwt };

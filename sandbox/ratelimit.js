@@ -1,0 +1,60 @@
+// @ts-check
+'use strict';
+/**
+ * Per-user token bucket (when config.rateLimit is set). Exceeding it answers 429 RATE_LIMIT_EXCEEDED with an
+ * integer Retry-After (>= 1 s); the user stays blocked until that moment, and any request arriving earlier is
+ * counted in stats.earlyRetries and answered 429 again.
+ */
+const { ApiError } = require('./jsend');
+
+/** @typedef {{ tokens: number, last: number, blockedUntil: number }} Bucket */
+
+class RateLimiter {
+	/**
+	 * @param {import('./context').SandboxConfig} config
+	 * @param {import('./store').Store} store
+	 */
+	constructor(config, store) {
+		this.config = config;
+		this.store = store;
+		/** @type {Map<number, Bucket>} */ this.buckets = new Map();
+	}
+
+	reset() {
+		this.buckets.clear();
+	}
+
+	/**
+	 * Takes one token for this user or throws the 429.
+	 * @param {number} userId
+	 */
+	check(userId) {
+		const limit = this.config.rateLimit;
+		if (!limit) return;
+		const now = Date.now();
+		let b = this.buckets.get(userId);
+		if (!b) this.buckets.set(userId, (b = { tokens: limit.burst, last: now, blockedUntil: 0 }));
+		if (now < b.blockedUntil) {
+			this.store.stats.earlyRetries++;
+			throw this.tooMany(Math.max(1, Math.ceil((b.blockedUntil - now) / 1000)));
+		}
+		b.tokens = Math.min(limit.burst, b.tokens + ((now - b.last) / 1000) * limit.requestsPerSecond);
+		b.last = now;
+		if (b.tokens >= 1) {
+			b.tokens -= 1;
+			return;
+		}
+		const retryAfter = Math.max(1, Math.ceil((1 - b.tokens) / limit.requestsPerSecond));
+		b.blockedUntil = now + retryAfter * 1000;
+		throw this.tooMany(retryAfter);
+	}
+
+	/** @param {number} retryAfter seconds */
+	tooMany(retryAfter) {
+		this.store.stats.rateLimited++;
+		return new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Rate limit exceeded. Retry after ${retryAfter} s.`,
+			{ retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
+	}
+}
+
+module.exports = { RateLimiter };

@@ -1,0 +1,67 @@
+// @ts-check
+'use strict';
+/**
+ * Order events (V1): POST /api/v1/order/ records every event (no deduplication: that is the client's job, V4)
+ * and upserts the order history; GET /api/v1/order/history/ lists it newest first ({results}, no total).
+ */
+const { success, validationError } = require('../jsend');
+const { objectBody, requireStrings, pagination } = require('../validate');
+const { currentUser } = require('../context');
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY = 86_400_000;
+
+/**
+ * @param {unknown} value
+ * @param {string} name
+ * @param {boolean} endOfDay a date without time means the end of that day (for date_to)
+ * @returns {number | null}
+ */
+function parseDate(value, name, endOfDay) {
+	if (value === undefined || value === '') return null;
+	const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+	if (Number.isNaN(ms)) {
+		throw validationError([{ propertyPath: name, message: 'This value should be an ISO 8601 date.' }], 400);
+	}
+	return endOfDay && DATE_ONLY.test(/** @type {string} */ (value)) ? ms + DAY - 1 : ms;
+}
+
+/**
+ * @param {import('fastify').FastifyInstance} app
+ * @param {import('../context').Ctx} ctx
+ */
+function orderRoutes(app, ctx) {
+	app.post('/api/v1/order/', async (req, reply) => {
+		const user = currentUser(req);
+		const body = objectBody(req.body);
+		requireStrings(body, ['order_id', 'status']);
+		const at = ctx.store.orderClock();
+		ctx.store.orderEvents.push({ userId: user.id, body, at });
+		ctx.store.upsertOrder(user.id, body, at);
+		return reply.code(201).send(success(
+			{ order_id: body.order_id, status: body.status, received_at: new Date(at).toISOString() }, 'Order event received.'));
+	});
+
+	app.get('/api/v1/order/history/', async (req) => {
+		const user = currentUser(req);
+		const query = /** @type {Record<string, unknown>} */ (req.query);
+		const { limit, offset } = pagination(query, ctx.config.maxPageSize);
+		const status = typeof query.status === 'string' && query.status !== '' ? query.status : null;
+		const from = parseDate(query.date_from, 'date_from', false);
+		const to = parseDate(query.date_to, 'date_to', true);
+		const asc = ctx.store.ordersAscending(user.id);
+		const results = [];
+		let skipped = 0;
+		for (let i = asc.length - 1; i >= 0 && results.length < limit; i--) {
+			const o = asc[i];
+			if (status !== null && o.status !== status) continue;
+			if (from !== null && o.created_ms < from) continue;
+			if (to !== null && o.created_ms > to) continue;
+			if (skipped < offset) skipped++;
+			else results.push(o);
+		}
+		return success({ results });
+	});
+}
+
+module.exports = { orderRoutes };
