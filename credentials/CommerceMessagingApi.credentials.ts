@@ -41,6 +41,36 @@ function describeLoginFailure(error: unknown): string {
 		.join(', ');
 }
 
+/**
+ * Rule A4: a login succeeds even when the account has API access disabled; only API calls fail. One cheap call
+ * right after login turns that into a message that says so, in the service's words, wherever the login runs
+ * (node runs, the HTTP Request node, and the credential's Test button, which always logs in anew).
+ * Only an explicit refusal fails the login; a busy or unreachable service is left to the real call.
+ */
+async function probeApiAccess(helper: IHttpRequestHelper, baseUrl: string, token: string, username: string) {
+	let refusal: string | undefined;
+	try {
+		await helper.helpers.httpRequest({
+			method: ROUTES.contactList.method,
+			url: `${baseUrl}${ROUTES.contactList.path}`,
+			qs: { currentPage: 1, page: 1, limit: 1 },
+			headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+			json: true,
+		});
+	} catch (error) {
+		// A 403 (or a 401 that names API access) is the refusal; a 401 about the token itself is left to the
+		// transport, which renews the token once.
+		const status = (error as { response?: { status?: number } }).response?.status;
+		const described = describeLoginFailure(error);
+		if (status === 403 || (status === 401 && /api.?access/i.test(described))) refusal = described;
+	}
+	if (refusal !== undefined) {
+		throw new Error(
+			`Login worked, but the service refuses API calls for "${username}": ${refusal}. Ask an administrator to enable "API access" (User.hasApiAccess) for this user in the service's administration area.`,
+		);
+	}
+}
+
 export class CommerceMessagingApi implements ICredentialType {
 	name = 'commerceMessagingApi';
 
@@ -147,6 +177,7 @@ export class CommerceMessagingApi implements ICredentialType {
 		if (!sessionToken) {
 			throw new Error('Login to the Commerce Messaging service returned no token');
 		}
+		await probeApiAccess(this, credentials.baseUrl, sessionToken, credentials.username);
 		return { sessionToken };
 	}
 

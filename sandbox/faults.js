@@ -11,7 +11,7 @@ const { requestState } = require('./context');
 
 const KINDS = /** @type {const} */ ([
 	'429', '429-no-retry-after', '500', '502', '503', '504', 'reset', 'slow', 'malformed-json', 'html',
-	'jsend-error-200', 'rate-limit-200', 'expired-token-200', 'expired-token-401',
+	'jsend-error-200', 'rate-limit-200', 'expired-token-200', 'expired-token-401', 'ignore-page',
 ]);
 
 /**
@@ -122,6 +122,12 @@ async function applyFault(faults, req, reply, path) {
 	if (entry) entry.fault = fault.kind;
 	if (fault.kind === 'slow') {
 		await faults.sleep(fault.delayMs);
+		return false;
+	}
+	if (fault.kind === 'ignore-page') {
+		// A server that ignores the page parameters: every page request is answered with page 1.
+		const query = /** @type {Record<string, unknown>} */ (req.query ?? {});
+		for (const name of ['currentPage', 'page']) if (name in query) query[name] = '1';
 		return false;
 	}
 	if (fault.kind === 'reset') {

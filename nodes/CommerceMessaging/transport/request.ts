@@ -152,17 +152,19 @@ function networkErrorCode(error: unknown): string | undefined {
 function networkError(node: INode, error: unknown, code: string | undefined, route: Route, itemIndex?: number) {
 	const reason = code ?? (error as Error)?.message ?? 'unknown network error';
 	const unsafe = code && NETWORK_ERROR_CODES.has(code) && !route.retrySafe;
-	return new NodeApiError(
+	const apiError = new NodeApiError(
 		node,
-		{ message: reason, code: code ?? 'NETWORK_ERROR' },
+		{ message: reason, networkErrorCode: code ?? 'NETWORK_ERROR' },
 		{
-			message: `The connection to the service failed (${reason})`,
 			description: unsafe
 				? 'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.'
 				: 'Check the Base URL and that the service is reachable.',
 			itemIndex,
 		},
 	);
+	// Set after construction: n8n rewrites messages that mention a network error code into generic text.
+	apiError.message = `The connection to the service failed (${reason})`;
+	return apiError;
 }
 
 /** A login failure (from the credential's preAuthentication) is reported with the service's words only. */
