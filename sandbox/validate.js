@@ -4,6 +4,8 @@
 const { ApiError, validationError } = require('./jsend');
 
 const E164 = /^\+[1-9]\d{6,14}$/;
+/** Codes no country uses (ITU spare codes): the shape is E.164, but a real service cannot deliver there. */
+const UNASSIGNED_COUNTRY_CODE = /^\+(28\d|80[1-7]|83\d|89\d|99[079])/;
 const BLANK = 'This value should not be blank.';
 
 /**
@@ -62,7 +64,7 @@ function requirePhone(phone, field = 'phone') {
  * @param {string} field
  */
 function checkPhone(phone, field) {
-	if (typeof phone !== 'string' || !E164.test(phone)) {
+	if (typeof phone !== 'string' || !E164.test(phone) || UNASSIGNED_COUNTRY_CODE.test(phone)) {
 		throw new ApiError(
 			422,
 			'INVALID_PHONE',

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { requestOptions } from './actions/common.descriptions';
-import * as contact from './actions/contact/Contact.resource';
+import { resourceDescriptions } from './actions/operations';
 import { router } from './actions/router';
+import { methods } from './methods';
 
 export class CommerceMessaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,13 +26,25 @@ export class CommerceMessaging implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Contact', value: 'contact' }],
+				options: [
+					{ name: 'Automation', value: 'automation' },
+					{ name: 'Cart', value: 'cart' },
+					{ name: 'Contact', value: 'contact' },
+					{ name: 'Custom API Call', value: 'customApiCall' },
+					{ name: 'Media', value: 'media' },
+					{ name: 'Message', value: 'message' },
+					{ name: 'Order', value: 'order' },
+					{ name: 'Product', value: 'product' },
+					{ name: 'Template', value: 'template' },
+				],
 				default: 'contact',
 			},
-			...contact.description,
+			...resourceDescriptions,
 			requestOptions,
 		],
 	};
+
+	methods = methods;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -1,7 +1,13 @@
-import type { AllEntities } from 'n8n-workflow';
-
-type NodeMap = {
-	contact: 'create' | 'getAll';
+/** The node's resources; each resource file lists its own operations. */
+export type CommerceMessagingType = {
+	resource:
+		| 'automation'
+		| 'cart'
+		| 'contact'
+		| 'customApiCall'
+		| 'media'
+		| 'message'
+		| 'order'
+		| 'product'
+		| 'template';
 };
-
-export type CommerceMessagingType = AllEntities<NodeMap>;

@@ -1,8 +1,37 @@
+import * as automation from './automation/Automation.resource';
+import * as cart from './cart/Cart.resource';
 import * as contact from './contact/Contact.resource';
+import * as customApiCall from './customApiCall/CustomApiCall.resource';
+import * as media from './media/Media.resource';
+import * as message from './message/Message.resource';
 import type { CommerceMessagingType } from './node.type';
 import type { Operation } from './operation';
+import * as order from './order/Order.resource';
+import * as product from './product/Product.resource';
+import * as template from './template/Template.resource';
 
-/** Resource -> operation -> implementation. Adding an operation: its file, its resource file, node.type.ts. */
+/** Resource -> operation -> implementation. Adding an operation: its file and its resource file. */
 export const operations: Record<CommerceMessagingType['resource'], Record<string, Operation>> = {
+	automation: automation.operations,
+	cart: cart.operations,
 	contact: contact.operations,
+	customApiCall: customApiCall.operations,
+	media: media.operations,
+	message: message.operations,
+	order: order.operations,
+	product: product.operations,
+	template: template.operations,
 };
+
+/** The resources' parameter descriptions, in the order the node shows them. */
+export const resourceDescriptions = [
+	...contact.description,
+	...message.description,
+	...template.description,
+	...media.description,
+	...order.description,
+	...cart.description,
+	...product.description,
+	...automation.description,
+	...customApiCall.description,
+];

@@ -21,20 +21,24 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const state = operation.prepare ? await operation.prepare.call(this, items.length) : undefined;
 	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			if (operation.beforeItem) await operation.beforeItem.call(this, itemIndex, state, sleep);
-			const result = await operation.execute.call(this, itemIndex, state);
-			output.push(...pair(result, itemIndex));
-		} catch (error) {
-			if (this.continueOnFail()) {
-				output.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
-				continue;
+	try {
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				if (operation.beforeItem) await operation.beforeItem.call(this, itemIndex, state, sleep);
+				const result = await operation.execute.call(this, itemIndex, state);
+				output.push(...pair(result, itemIndex));
+			} catch (error) {
+				if (this.continueOnFail()) {
+					output.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
+					continue;
+				}
+				throw withItemIndex(this, error, itemIndex);
 			}
-			throw withItemIndex(this, error, itemIndex);
 		}
+	} finally {
+		// Runs even when an item stops the run, so what the earlier items did (e.g. dedup keys) is kept.
+		if (operation.finish) await operation.finish.call(this, state);
 	}
-	if (operation.finish) await operation.finish.call(this, state);
 	return [output];
 }
 

@@ -65,7 +65,10 @@ export function readEnvelope(response: RawResponse, now = Date.now()): Envelope 
 	const status = typeof envelope.status === 'string' ? envelope.status.toLowerCase() : undefined;
 	const success = statusCode >= 200 && statusCode < 300 && (status === 'success' || status === undefined);
 	if (success && status === 'success') {
-		return { ok: true, data: envelope.data, message: stringOrUndefined(envelope.message) };
+		// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
+		const { status: _status, message: _message, ...rest } = envelope;
+		const data = 'data' in envelope ? envelope.data : Object.keys(rest).length ? rest : undefined;
+		return { ok: true, data, message: stringOrUndefined(envelope.message) };
 	}
 	if (success) {
 		// A 2xx without a JSend status: accept the body as data (e.g. a list answered as a bare array).

@@ -51,11 +51,14 @@ function explain(failure: ServiceFailure, retryNote?: string): { message: string
 				description: describeData(failure.data),
 			};
 		}
-		case 'templateNotApproved':
+		case 'templateNotApproved': {
+			const reason = (failure.data as { reason?: unknown } | undefined)?.reason;
+			const rejection = typeof reason === 'string' ? ` Rejection reason: ${reason}.` : '';
 			return {
 				message: `The template cannot be sent: it is ${failure.state ?? 'not APPROVED'}, and only APPROVED templates can be sent`,
-				description: `Service message: ${failure.message}. Submit the template and wait until it is APPROVED (Template > Wait for Approval, or the trigger's Template Review Finished event).`,
+				description: `Service message: ${failure.message}.${rejection} Submit the template and wait until it is APPROVED (Template > Wait for Approval, or the trigger's Template Review Finished event).`,
 			};
+		}
 		case 'rateLimit':
 			return {
 				message: `Rate limited by the service: ${failure.message}`,

@@ -17,6 +17,8 @@ export interface RequestSpec {
 	formData?: () => FormData;
 	itemIndex?: number;
 	retry?: RetrySettings;
+	/** Return the whole success envelope ({status, message?, data}) instead of `data` (Custom API Call). */
+	fullEnvelope?: boolean;
 }
 
 /** For the Custom API Call operation: any method and path under the Base URL, same auth and handling. */
@@ -96,7 +98,10 @@ export async function apiRequest(
 		}
 
 		const envelope = readEnvelope(response);
-		if (envelope.ok) return envelope.data;
+		if (envelope.ok) {
+			if (!spec.fullEnvelope) return envelope.data;
+			return { status: 'success', ...(envelope.message ? { message: envelope.message } : {}), data: envelope.data ?? null };
+		}
 		const failure = envelope.failure;
 
 		if (failure.kind === 'expiredToken' && !reloggedIn) {

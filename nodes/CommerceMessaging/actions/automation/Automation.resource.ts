@@ -1,0 +1,27 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Operation } from '../operation';
+import * as createInstance from './createInstance.operation';
+
+export const operations: Record<string, Operation> = { createInstance };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['automation'] } },
+		options: [
+			{
+				name: 'Create Instance',
+				value: 'createInstance',
+				description:
+					'Start an automation flow for an external event, such as an order paid, a cart abandoned or a CRM tag added',
+				action: 'Start an automation instance',
+			},
+		],
+		default: 'createInstance',
+	},
+	...createInstance.description,
+];

@@ -1,0 +1,26 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Operation } from '../operation';
+import * as pushAbandoned from './pushAbandoned.operation';
+
+export const operations: Record<string, Operation> = { pushAbandoned };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['cart'] } },
+		options: [
+			{
+				name: 'Push Abandoned Cart',
+				value: 'pushAbandoned',
+				description: 'Tell the service a cart was abandoned, so its recovery automation can contact the customer',
+				action: 'Push an abandoned cart event',
+			},
+		],
+		default: 'pushAbandoned',
+	},
+	...pushAbandoned.description,
+];

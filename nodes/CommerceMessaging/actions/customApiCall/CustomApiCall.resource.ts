@@ -1,0 +1,27 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Operation } from '../operation';
+import * as request from './request.operation';
+
+export const operations: Record<string, Operation> = { request };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['customApiCall'] } },
+		options: [
+			{
+				name: 'Make an API Call',
+				value: 'request',
+				description:
+					'Call any endpoint of the service with the same login, error handling and retries, e.g. for SMS, message history or the user profile',
+				action: 'Make a custom API call',
+			},
+		],
+		default: 'request',
+	},
+	...request.description,
+];

@@ -1,0 +1,36 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import type { OperationResult } from '../operation';
+import { readMediaId } from './mediaId';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Media ID',
+		name: 'mediaId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'med_3kT9xQ2',
+		description:
+			'The media_id returned by Media > Upload. Only media uploaded by this account and not used by a sent template can be deleted.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['media'], operation: ['delete'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const mediaId = String(this.getNodeParameter('mediaId', itemIndex, '') ?? '').trim();
+	if (!mediaId) {
+		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the media ID is empty`, {
+			itemIndex,
+			description: 'Enter the media_id returned by Media > Upload, or map it from the input item.',
+		});
+	}
+	const data = await apiRequest(this, 'mediaDelete', { pathParams: { id: mediaId }, itemIndex });
+	return { media_id: readMediaId(data) ?? mediaId, deleted: true };
+}

@@ -1,0 +1,84 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { multipartFile, readBinaryFile } from '../../helpers/binary';
+import { apiRequest } from '../../transport';
+import type { OperationResult } from '../operation';
+import { readMediaId } from './mediaId';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		placeholder: 'data',
+		hint: 'The name of the input binary field containing the file to be uploaded',
+		description:
+			'Image, video or document for a template header. The returned media_id can only be used by this same account.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'banner.png',
+				description: 'Name to upload the file under, instead of the name it has in the binary field',
+			},
+			{
+				displayName: 'Keep Binary Data',
+				name: 'keepBinary',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to pass the uploaded file on to the next node in the output item',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['media'], operation: ['upload'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const propertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim();
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const file = await readBinaryFile(this, itemIndex, propertyName);
+	const fileName = typeof options.fileName === 'string' && options.fileName.trim() ? options.fileName.trim() : file.fileName;
+	const upload = { ...file, fileName };
+
+	const data = await apiRequest(this, 'mediaUpload', {
+		// A new body per attempt: a retry after a fresh login must send the whole file again (rule M1).
+		formData: () => multipartFile(upload),
+		itemIndex,
+	});
+	const mediaId = readMediaId(data);
+	if (!mediaId) {
+		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the upload answer carries no media_id`, {
+			itemIndex,
+			description: `The service accepted the file but its answer has no media id where one was expected: ${JSON.stringify(data) ?? 'no data'}`,
+		});
+	}
+
+	const extra = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {};
+	const json: IDataObject = {
+		...extra,
+		media_id: mediaId,
+		file_name: fileName,
+		mime_type: upload.mimeType,
+		file_size: upload.bytes.length,
+	};
+	// The file is not passed on unless asked: a media_id is what later steps use, and binaries are heavy.
+	const item: INodeExecutionData = { json };
+	if (options.keepBinary === true) item.binary = this.getInputData()[itemIndex].binary;
+	return item;
+}

@@ -1,0 +1,124 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { batchingOption, pauseBetweenBatches } from '../../helpers/batching';
+import { compact, phoneParameter, withCustomFields } from '../../helpers/parameters';
+import { apiRequest } from '../../transport';
+import type { OperationResult } from '../operation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Phone',
+		name: 'phone',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+4915123456789',
+		description: 'Mobile number of the recipient in international E.164 format (plus, country code, number)',
+	},
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		required: true,
+		default: '',
+		placeholder: 'Hello Ada, your order ORD-1001 has shipped.',
+		description: 'Text of the WhatsApp message',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Contact ID',
+				name: 'contactId',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1,
+				placeholder: '42',
+				description: 'ID of the contact in the service this message belongs to (integer)',
+			},
+			{
+				displayName: 'Custom Fields',
+				name: 'customFields',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add Custom Field',
+				description: 'Any other message field the service accepts, by its API name',
+				options: [
+					{
+						displayName: 'Field',
+						name: 'field',
+						values: [
+							{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'campaign' },
+							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'External ID',
+				name: 'externalId',
+				type: 'string',
+				default: '',
+				placeholder: 'ORD-1001',
+				description: 'Your own reference for this message, e.g. the order it is about',
+			},
+			{
+				displayName: 'Preview URL',
+				name: 'previewUrl',
+				type: 'boolean',
+				default: false,
+				description: 'Whether WhatsApp shows a preview of the first link in the message',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [batchingOption],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['send'] } },
+	properties,
+);
+
+// Rule L2: even without options, items go out in batches of 50 with a one-second pause.
+export const beforeItem = pauseBetweenBatches;
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const phone = phoneParameter(this, 'phone', itemIndex);
+	const message = String(this.getNodeParameter('message', itemIndex, '') ?? '');
+	if (!message.trim()) {
+		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the message text is empty`, {
+			itemIndex,
+			description: 'Enter the text to send, or map it from a field of the input item that is not empty.',
+		});
+	}
+	const { contactId, externalId, previewUrl, customFields } = this.getNodeParameter(
+		'additionalFields',
+		itemIndex,
+		{},
+	) as IDataObject;
+	const body = withCustomFields(
+		compact({
+			phone,
+			message,
+			contact_id: contactId as number | undefined,
+			external_id: externalId as string | undefined,
+			preview_url: previewUrl as boolean | undefined,
+		}),
+		customFields,
+	);
+	return (await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })) as IDataObject;
+}

@@ -1,0 +1,57 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import type { OperationResult } from '../operation';
+import { customFieldsOption, priceOption, productFields, skuOption } from './shared';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Product ID',
+		name: 'id',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 1001',
+		description:
+			"The shop's own productId for this product; later Get, Update and Delete calls use it. An ID that already exists is refused by the service.",
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'T-shirt black',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [customFieldsOption, priceOption, skuOption],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['product'], operation: ['create'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const rawId = this.getNodeParameter('id', itemIndex, '') as unknown;
+	// An integer id from an expression stays a number, as the shop sent it; text ids are kept as text.
+	const id = typeof rawId === 'number' && Number.isInteger(rawId) ? rawId : String(rawId ?? '').trim();
+	const name = String(this.getNodeParameter('name', itemIndex, '') ?? '').trim();
+	if (id === '' || name === '') {
+		const missing = [id === '' ? 'Product ID' : '', name === '' ? 'Name' : ''].filter(Boolean).join(' and ');
+		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${missing} must not be empty`, {
+			itemIndex,
+			description: "A product needs the shop's productId and a name.",
+		});
+	}
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body = { ...productFields(this, additional, itemIndex), id, name };
+	return (await apiRequest(this, 'productCreate', { body, itemIndex })) as IDataObject;
+}

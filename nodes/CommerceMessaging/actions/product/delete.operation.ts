@@ -1,0 +1,15 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import type { OperationResult } from '../operation';
+import { productLocator, readProductId } from './shared';
+
+export const description = updateDisplayOptions({ show: { resource: ['product'], operation: ['delete'] } }, [
+	productLocator,
+]);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const id = readProductId(this, itemIndex);
+	return (await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })) as IDataObject;
+}

@@ -1,0 +1,103 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { compact, withCustomFields } from '../../helpers/parameters';
+
+/** The product to act on: picked from the shop's catalogue (searchable) or typed as the shop's productId. */
+export const productLocator: INodeProperties = {
+	displayName: 'Product',
+	name: 'productId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The product, by the productId the shop gave it',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a product...',
+			typeOptions: { searchListMethod: 'productSearch', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 1001',
+			hint: "The shop's productId, as used when the product was created",
+		},
+	],
+};
+
+/** Optional product fields, shared by Create (Additional Fields) and Update (Update Fields). */
+export const customFieldsOption: INodeProperties = {
+	displayName: 'Custom Fields',
+	name: 'customFields',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	default: {},
+	placeholder: 'Add Custom Field',
+	description: 'Any other product field the service accepts, by its API name (e.g. stock, description)',
+	options: [
+		{
+			displayName: 'Field',
+			name: 'field',
+			values: [
+				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'stock' },
+				{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: '12' },
+			],
+		},
+	],
+};
+
+export const priceOption: INodeProperties = {
+	displayName: 'Price',
+	name: 'price',
+	type: 'number',
+	typeOptions: { numberPrecision: 2, minValue: 0 },
+	default: 0,
+	placeholder: '49.90',
+	description: 'Price as a decimal number with a dot, e.g. 49.90',
+};
+
+export const skuOption: INodeProperties = {
+	displayName: 'SKU',
+	name: 'sku',
+	type: 'string',
+	default: '',
+	placeholder: 'TSHIRT-BLK-M',
+	description: 'Stock keeping unit of the product',
+};
+
+/** The productId from the resource locator (either mode), checked before any call. */
+export function readProductId(ctx: IExecuteFunctions, itemIndex: number): string {
+	const value = ctx.getNodeParameter('productId', itemIndex, '', { extractValue: true }) as unknown;
+	const productId = value === undefined || value === null ? '' : String(value).trim();
+	if (!productId) {
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: no product given`, {
+			itemIndex,
+			description: "Pick a product from the list or enter the shop's productId.",
+		});
+	}
+	return productId;
+}
+
+/** Turns the optional fields of a collection into body fields: a decimal price, the rest as typed. */
+export function productFields(ctx: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
+	const { customFields, price, ...rest } = fields;
+	return withCustomFields(compact({ ...rest, price: readPrice(ctx, price, itemIndex) }), customFields);
+}
+
+/** A price from an expression may arrive as text ("49.90"); anything that is not a decimal number is refused. */
+function readPrice(ctx: IExecuteFunctions, price: unknown, itemIndex: number): number | undefined {
+	if (price === undefined || price === null || price === '') return undefined;
+	const text = typeof price === 'string' ? price.trim() : price;
+	const value = typeof text === 'number' ? text : /^-?\d+(\.\d+)?$/.test(String(text)) ? Number(text) : NaN;
+	if (!Number.isFinite(value) || value < 0) {
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: the price "${String(price)}" is not a decimal number`, {
+			itemIndex,
+			description: 'Use a number with a dot as the decimal separator, e.g. 49.90.',
+		});
+	}
+	return value;
+}

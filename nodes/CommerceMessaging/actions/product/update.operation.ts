@@ -1,0 +1,48 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import type { OperationResult } from '../operation';
+import { customFieldsOption, priceOption, productFields, productLocator, readProductId, skuOption } from './shared';
+
+const properties: INodeProperties[] = [
+	productLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Only the fields added here are changed; the others keep their values',
+		options: [
+			customFieldsOption,
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'T-shirt black',
+			},
+			priceOption,
+			skuOption,
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['product'], operation: ['update'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const id = readProductId(this, itemIndex);
+	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body = productFields(this, updateFields, itemIndex);
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: nothing to update for product "${id}"`, {
+			itemIndex,
+			description: 'Add at least one field with a value under "Update Fields".',
+		});
+	}
+	return (await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })) as IDataObject;
+}

@@ -1,0 +1,21 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { asTemplate, templateIdParameter, templateLocator } from '../../helpers/template';
+import { apiRequest } from '../../transport';
+import type { OperationResult } from '../operation';
+
+export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['delete'] } }, [
+	{
+		...templateLocator,
+		description:
+			'The template to delete, in any state. It is removed from the service and from WhatsApp; this cannot be undone.',
+	},
+]);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const id = templateIdParameter(this, itemIndex);
+	const answer = asTemplate(await apiRequest(this, 'templateDelete', { pathParams: { id }, itemIndex }));
+	// A success answer means it is gone, whatever else the service says about it.
+	return { id: answer.id ?? id, deleted: true };
+}

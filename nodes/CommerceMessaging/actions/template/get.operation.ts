@@ -1,0 +1,15 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { asTemplate, templateIdParameter, templateLocator } from '../../helpers/template';
+import { apiRequest } from '../../transport';
+import type { OperationResult } from '../operation';
+
+export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['get'] } }, [
+	{ ...templateLocator, description: 'The template to read, with its state (DRAFT, PENDING, APPROVED or REJECTED)' },
+]);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const id = templateIdParameter(this, itemIndex);
+	return asTemplate(await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }));
+}

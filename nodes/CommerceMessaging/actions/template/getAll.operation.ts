@@ -1,0 +1,42 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { compact } from '../../helpers/parameters';
+import { listRecords } from '../../transport';
+import { returnAllOrLimit } from '../common.descriptions';
+import type { OperationResult } from '../operation';
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit(),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'State',
+				name: 'state',
+				type: 'options',
+				options: [
+					{ name: 'Approved', value: 'APPROVED', description: 'Ready to send' },
+					{ name: 'Draft', value: 'DRAFT', description: 'Created, not yet submitted' },
+					{ name: 'Pending', value: 'PENDING', description: 'Submitted, waiting for WhatsApp review' },
+					{ name: 'Rejected', value: 'REJECTED', description: 'Refused by the review; the reason is in the template' },
+				],
+				default: 'APPROVED',
+				description: 'Only templates in this state',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['getAll'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	return await listRecords(this, 'templateList', { limit, qs: compact({ state: filters.state }), itemIndex });
+}

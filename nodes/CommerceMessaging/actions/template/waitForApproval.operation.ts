@@ -1,0 +1,172 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, sleep, updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	asTemplate,
+	formatDuration,
+	rejectionReason,
+	templateIdParameter,
+	templateLocator,
+	templateTitle,
+	type TemplateRecord,
+} from '../../helpers/template';
+import { apiRequest } from '../../transport';
+import type { OperationResult } from '../operation';
+
+/** Each wait is this much longer than the one before, up to MAX_INTERVAL_MS (review takes minutes to hours). */
+const GROWTH = 1.5;
+const MAX_INTERVAL_MS = 60_000;
+/** Longest single sleep, so a stopped execution is noticed within a second. */
+const CANCEL_CHECK_MS = 1000;
+
+const properties: INodeProperties[] = [
+	{
+		...templateLocator,
+		description: 'The submitted (PENDING) template to wait for',
+	},
+	{
+		displayName: 'Initial Interval (Seconds)',
+		name: 'initialInterval',
+		type: 'number',
+		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		default: 2,
+		description:
+			'Wait before the second check. Each later wait is 1.5 times longer, up to 60 seconds, so a long review costs few requests.',
+	},
+	{
+		displayName: 'Timeout (Minutes)',
+		name: 'timeout',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 3 },
+		default: 60,
+		description:
+			'Give up after this long with an error that says the last state seen. WhatsApp reviews take minutes to hours.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'On Rejection',
+				name: 'onRejection',
+				type: 'options',
+				options: [
+					{
+						name: 'Error',
+						value: 'error',
+						description: 'Fail the item with the rejection reason',
+					},
+					{
+						name: 'Output Item',
+						value: 'outputItem',
+						description: 'Output the template with approved = false, to branch on it (e.g. with an If node)',
+					},
+				],
+				default: 'error',
+				description: 'What to do when the review rejects the template',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['waitForApproval'] } },
+	properties,
+);
+
+/** Rule T3: poll the submitted template until the review is over, with growing intervals. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const id = templateIdParameter(this, itemIndex);
+	const initialSeconds = Number(this.getNodeParameter('initialInterval', itemIndex, 2));
+	const timeoutMinutes = Number(this.getNodeParameter('timeout', itemIndex, 60));
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	if (!(initialSeconds > 0) || !(timeoutMinutes >= 0)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${itemIndex}: the Initial Interval must be above 0 and the Timeout 0 or more (got ${initialSeconds} s and ${timeoutMinutes} min)`,
+			{ itemIndex },
+		);
+	}
+
+	const timeoutMs = timeoutMinutes * 60_000;
+	const startedAt = Date.now();
+	let intervalMs = initialSeconds * 1000;
+	for (;;) {
+		const template = asTemplate(await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }));
+		switch (template.state) {
+			case 'APPROVED':
+				return { ...template, approved: true };
+			case 'REJECTED':
+				return rejected(this, template, id, itemIndex, options.onRejection === 'outputItem');
+			case 'DRAFT': {
+				const error = new NodeOperationError(
+					this.getNode(),
+					`Item ${itemIndex}: template ${templateTitle(template, id)} is a DRAFT, so it will never be approved while waiting`,
+					{
+						itemIndex,
+						description: 'Submit it first (Template > Submit for Review), then wait for approval.',
+					},
+				);
+				error.context.state = 'DRAFT';
+				throw error;
+			}
+		}
+
+		const waitedMs = Date.now() - startedAt;
+		if (waitedMs >= timeoutMs) {
+			const error = new NodeOperationError(
+				this.getNode(),
+				`Item ${itemIndex}: template ${templateTitle(template, id)} is still ${template.state ?? 'without a state'} after waiting ${formatDuration(waitedMs)} (timeout ${formatDuration(timeoutMs)})`,
+				{
+					itemIndex,
+					description:
+						'The review is not finished yet. Run Wait for Approval again later, or raise the Timeout (reviews take minutes to hours).',
+				},
+			);
+			if (template.state) error.context.state = template.state;
+			throw error;
+		}
+		await pause(this, Math.min(intervalMs, timeoutMs - waitedMs));
+		intervalMs = Math.min(intervalMs * GROWTH, MAX_INTERVAL_MS);
+	}
+}
+
+function rejected(
+	ctx: IExecuteFunctions,
+	template: TemplateRecord,
+	id: string,
+	itemIndex: number,
+	asOutput: boolean,
+): OperationResult {
+	const reason = rejectionReason(template);
+	if (asOutput) return { ...template, approved: false, ...(reason ? { reason } : {}) };
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		`Item ${itemIndex}: template ${templateTitle(template, id)} was REJECTED: ${reason ?? 'no reason given'}`,
+		{
+			itemIndex,
+			description:
+				'Fix what the reason says in a new draft (Template > Create Draft) and submit it. To branch instead of failing, set Options > On Rejection to "Output Item".',
+		},
+	);
+	error.context.state = 'REJECTED';
+	if (reason) error.context.reason = reason;
+	throw error;
+}
+
+/** Sleeps in short steps so that stopping the execution ends a long wait promptly. */
+async function pause(ctx: IExecuteFunctions, ms: number): Promise<void> {
+	const signal = ctx.getExecutionCancelSignal?.();
+	let left = ms;
+	while (left > 0) {
+		const step = Math.min(left, CANCEL_CHECK_MS);
+		await sleep(step);
+		left -= step;
+		if (signal?.aborted) {
+			throw new NodeOperationError(ctx.getNode(), 'The execution was stopped while waiting for the template review');
+		}
+	}
+}

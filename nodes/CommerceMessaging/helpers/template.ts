@@ -1,0 +1,101 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** The v2 template lifecycle (rule T1). */
+export const TEMPLATE_STATES = ['DRAFT', 'PENDING', 'APPROVED', 'REJECTED'] as const;
+export type TemplateState = (typeof TEMPLATE_STATES)[number];
+
+/** What the node reads of a template; the service may send more fields, which are passed through untouched. */
+export interface TemplateRecord extends IDataObject {
+	id?: string | number;
+	name?: string;
+	language?: string;
+	state?: string;
+	reason?: IDataObject | string | null;
+}
+
+/** The template picker shared by every operation that acts on one existing template. */
+export const templateLocator: INodeProperties = {
+	displayName: 'Template',
+	name: 'templateId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The WhatsApp template (v2) to use',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a template...',
+			typeOptions: { searchListMethod: 'templateSearch', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 42',
+			hint: 'The template ID returned by Create Draft or Get Many, e.g. {{ $json.id }}',
+		},
+	],
+};
+
+/** The chosen template's id, checked before any API call. */
+export function templateIdParameter(ctx: IExecuteFunctions, itemIndex: number): string {
+	const value = ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true }) as unknown;
+	const id = typeof value === 'number' || typeof value === 'string' ? String(value).trim() : '';
+	if (!id) {
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: no template was chosen`, {
+			itemIndex,
+			description: 'Pick a template from the list, or give its ID (e.g. 42 or {{ $json.id }}).',
+		});
+	}
+	return id;
+}
+
+/** The service's answer as a template object (its shape beyond the state is not shown: rule T1). */
+export function asTemplate(data: unknown): TemplateRecord {
+	return data && typeof data === 'object' && !Array.isArray(data) ? (data as TemplateRecord) : {};
+}
+
+/** `"order_confirmation" (ID 42)`, for messages. */
+export function templateTitle(template: TemplateRecord, fallbackId: string): string {
+	const id = template.id ?? fallbackId;
+	return template.name ? `"${template.name}" (ID ${id})` : `ID ${id}`;
+}
+
+/** The list label: `order_confirmation (APPROVED, en)`. */
+export function templateLabel(template: TemplateRecord): string {
+	const details = [template.state, template.language].filter((part) => typeof part === 'string' && part !== '');
+	const name = template.name ? String(template.name) : `Template ${String(template.id ?? '')}`;
+	return details.length ? `${name} (${details.join(', ')})` : name;
+}
+
+/** Whether a template matches what the user typed in the picker: part of its name, or its exact id. */
+export function templateMatches(template: TemplateRecord, filter: string | undefined): boolean {
+	const text = (filter ?? '').trim().toLowerCase();
+	if (!text) return true;
+	if (String(template.id ?? '') === text) return true;
+	return String(template.name ?? '').toLowerCase().includes(text);
+}
+
+/** Why a REJECTED template was rejected: the document puts it in `data`; the assumptions name it `reason`. */
+export function rejectionReason(template: TemplateRecord): string | undefined {
+	for (const candidate of [template.reason, template.data]) {
+		if (typeof candidate === 'string' && candidate.trim()) return candidate.trim();
+		if (candidate && typeof candidate === 'object') {
+			const nested = (candidate as IDataObject).reason ?? (candidate as IDataObject).message;
+			if (typeof nested === 'string' && nested.trim()) return nested.trim();
+		}
+	}
+	return undefined;
+}
+
+/** "1.5 s", "12 min 3 s", "2 h 5 min": how long a wait took, for messages. */
+export function formatDuration(ms: number): string {
+	const seconds = Math.max(0, ms) / 1000;
+	if (seconds < 60) return `${Number(seconds.toFixed(seconds < 10 ? 2 : 0))} s`;
+	const minutes = Math.floor(seconds / 60);
+	if (minutes < 60) return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+	return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

@@ -1,0 +1,166 @@
+import { Engine, pairedInputs } from '../harness/engine';
+import { credentialsFor, startSandbox, type Sandbox, type SandboxRequestLog } from '../harness/sandbox';
+
+const MESSAGE_PATH = '/api/whatsapp/';
+// +999 has the shape of an E.164 number, but no country uses that code: the service (and its emulator) refuses it.
+const UNASSIGNED_NUMBER = '+9991234567';
+
+describe('Message, run by n8n\'s engine against the emulator', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+	});
+	afterAll(async () => await sandbox.close());
+
+	const messageRequests = (): SandboxRequestLog[] =>
+		sandbox.state.requests.filter((r: SandboxRequestLog) => r.method === 'POST' && r.path === MESSAGE_PATH);
+	const messagesTo = (phone: string) =>
+		sandbox.state.messages.filter((m: { type: string; phone: string }) => m.type === 'whatsapp' && m.phone === phone);
+
+	it('C2: sends a WhatsApp message with the additional and custom fields; the service stores it', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const result = await engine.run({
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				phone: '+49 151 2345 6789',
+				message: 'Hello Ada, your order ORD-1001 has shipped: https://shop.example.com/track/1001',
+				additionalFields: {
+					previewUrl: true,
+					contactId: 7,
+					externalId: 'ORD-1001',
+					customFields: { field: [{ name: 'campaign', value: 'shipping' }] },
+				},
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ phone: '+4915123456789', status: 'queued' });
+		expect(result.items[0].json.message_id).toMatch(/^wamid\./);
+		expect(pairedInputs(result)).toEqual([0]);
+
+		const stored = sandbox.state.messages.find(
+			(m: { message_id: string }) => m.message_id === result.items[0].json.message_id,
+		);
+		expect(stored).toMatchObject({
+			type: 'whatsapp',
+			phone: '+4915123456789',
+			message: 'Hello Ada, your order ORD-1001 has shipped: https://shop.example.com/track/1001',
+			preview_url: true,
+			contact_id: 7,
+			external_id: 'ORD-1001',
+			campaign: 'shipping',
+		});
+		expect(stored.userId).toBe(sandbox.state.userByName('demo@shop.test').id);
+	});
+
+	it('C2: a phone number that is not E.164 fails the item naming the number, and costs no API call', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const requestsBefore = sandbox.state.requests.length;
+		const messagesBefore = sandbox.state.messages.length;
+		const result = await engine.run({
+			parameters: { resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: 'Hi' },
+			items: [{ json: { phone: '0151 2345 6789' } }],
+		});
+		expect(result.error?.message).toBe('Item 0: "0151 2345 6789" is not an international phone number');
+		expect(result.error?.context?.itemIndex).toBe(0);
+		// Not even the login: the check runs before the first request.
+		expect(sandbox.state.requests.length).toBe(requestsBefore);
+		expect(engine.logins).toBe(0);
+		expect(sandbox.state.messages.length).toBe(messagesBefore);
+	});
+
+	it('C2/E2: the service\'s INVALID_PHONE answer is shown with its message and code', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const result = await engine.run({
+			parameters: { resource: 'message', operation: 'send', phone: UNASSIGNED_NUMBER, message: 'Hi' },
+		});
+		expect(result.error?.message).toMatch(/INVALID_PHONE/);
+		expect(result.error?.message).toContain(`Invalid phone number "${UNASSIGNED_NUMBER}"`);
+		expect(result.error?.httpCode).toBe('422');
+		expect(result.error?.context?.itemIndex).toBe(0);
+		// The call was made, and refused: nothing stored.
+		expect(messageRequests().at(-1)).toMatchObject({ status: 422 });
+		expect(messagesTo(UNASSIGNED_NUMBER)).toHaveLength(0);
+	});
+
+	it('L2: with 2 items per batch and 300 ms between batches, 6 sends go out in 3 spaced groups', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const before = messageRequests().length;
+		const phones = Array.from({ length: 6 }, (_, i) => `+3361000100${i}`);
+		const result = await engine.run({
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				phone: '={{ $json.phone }}',
+				message: 'Batch test',
+				options: { batching: { batch: { batchSize: 2, batchInterval: 300 } } },
+			},
+			items: phones.map((phone) => ({ json: { phone } })),
+		});
+		expect(result.error).toBeUndefined();
+		expect(pairedInputs(result)).toEqual([0, 1, 2, 3, 4, 5]);
+
+		const sends = messageRequests().slice(before);
+		expect(sends).toHaveLength(6);
+		const gaps = sends.slice(1).map((request, i) => request.at - sends[i].at);
+		// Pauses before the 3rd and the 5th send; inside a batch the sends follow each other without one.
+		const pauses = [gaps[1], gaps[3]];
+		const inBatch = [gaps[0], gaps[2], gaps[4]];
+		for (const pause of pauses) expect(pause).toBeGreaterThanOrEqual(290);
+		expect(Math.max(...inBatch)).toBeLessThan(Math.min(...pauses));
+		for (const phone of phones) expect(messagesTo(phone)).toHaveLength(1);
+	});
+
+	it('L2: batching is on without touching the options: 50 sends, then a one-second pause', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const before = messageRequests().length;
+		const items = Array.from({ length: 52 }, (_, i) => ({ json: { phone: `+4917000${String(i).padStart(5, '0')}` } }));
+		const result = await engine.run({
+			parameters: { resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: 'Default batching' },
+			items,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(52);
+
+		const sends = messageRequests().slice(before);
+		expect(sends).toHaveLength(52);
+		const gaps = sends.slice(1).map((request, i) => request.at - sends[i].at);
+		// One pause, before the 51st send (index 50), and nowhere else.
+		expect(gaps[49]).toBeGreaterThanOrEqual(950);
+		expect(gaps.filter((gap) => gap >= 950)).toHaveLength(1);
+	}, 15_000);
+
+	it('C2/E2: with Continue On Fail, good and bad items are each answered and paired; only good ones are sent', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const items = [
+			{ json: { phone: '+33612340001', text: 'first' } },
+			{ json: { phone: 'call me', text: 'bad number' } },
+			{ json: { phone: UNASSIGNED_NUMBER, text: 'unassigned number' } },
+			{ json: { phone: '+33612340004', text: '' } },
+			{ json: { phone: '+33612340005', text: 'last' } },
+		];
+		const before = messageRequests().length;
+		const result = await engine.run({
+			parameters: { resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: '={{ $json.text }}' },
+			items,
+			continueOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(5);
+		expect(pairedInputs(result)).toEqual([0, 1, 2, 3, 4]);
+		const [first, badNumber, unassigned, emptyText, last] = result.items.map((item) => item.json);
+		expect(first).toMatchObject({ phone: '+33612340001', status: 'queued' });
+		expect(badNumber.error).toBe('Item 1: "call me" is not an international phone number');
+		expect(unassigned).toMatchObject({ code: 'INVALID_PHONE', httpCode: '422' });
+		expect(unassigned.serviceMessage).toContain(UNASSIGNED_NUMBER);
+		expect(emptyText.error).toBe('Item 3: the message text is empty');
+		expect(last).toMatchObject({ phone: '+33612340005', status: 'queued' });
+
+		// Only the three items that passed the node's checks reached the service.
+		expect(messageRequests().length - before).toBe(3);
+		expect(messagesTo('+33612340001')).toHaveLength(1);
+		expect(messagesTo('+33612340005')).toHaveLength(1);
+		expect(messagesTo('+33612340004')).toHaveLength(0);
+	});
+});

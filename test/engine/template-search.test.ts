@@ -1,0 +1,117 @@
+import type { INode, INodeListSearchResult, INodeType, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { LoadOptionsContext } from 'n8n-core';
+
+import { CommerceMessaging } from '../../nodes/CommerceMessaging/CommerceMessaging.node';
+import { CREDENTIAL_TYPE, Engine, NODE_TYPE } from '../harness/engine';
+import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox } from '../harness/sandbox';
+
+/**
+ * The template picker, called the way n8n's editor backend calls a listSearch method: a LoadOptionsContext
+ * for the node being edited, `method.call(context, filter, paginationToken)`, with the same credentials helper
+ * (login included) as the engine tests.
+ */
+async function searchTemplates(sandbox: Sandbox, filter?: string): Promise<INodeListSearchResult> {
+	const engine = new Engine(credentialsFor(sandbox));
+	const nodeType: INodeType = new CommerceMessaging();
+	const node: INode = {
+		id: 'subject',
+		name: 'Commerce Messaging',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { resource: 'template', operation: 'send' },
+		credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Commerce Messaging account' } },
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: {
+			getByName: () => nodeType,
+			getByNameAndVersion: () => nodeType,
+			getKnownTypes: () => ({}),
+		},
+	});
+	const additionalData = {
+		credentialsHelper: engine.credentialsHelper,
+		currentNodeParameters: node.parameters,
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		variables: {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'templateId');
+	const method = nodeType.methods?.listSearch?.templateSearch;
+	if (!method) throw new Error('templateSearch is not registered in methods.listSearch');
+	return await method.call(context, filter, undefined);
+}
+
+describe('Template picker (listSearch templateSearch), run through n8n-core\'s LoadOptionsContext', () => {
+	let sandbox: Sandbox;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ reviewDelayMs: null });
+		const at = new Date().toISOString();
+		const demoId = sandbox.state.userByName(DEMO.username).id;
+		const otherId = sandbox.state.userByName(OTHER.username).id;
+		for (let n = 1; n <= 7; n++) {
+			sandbox.state.addTemplate(demoId, { name: `promo_week_${n}`, language: 'de', body: 'Hallo {{1}}' }, 'APPROVED', at);
+		}
+		sandbox.state.addTemplate(otherId, { name: 'promo_other_account', language: 'en', body: 'x' }, 'APPROVED', at);
+	});
+	afterAll(async () => await sandbox.close());
+
+	it('L3/T1: lists every template of the account over all pages, labelled "name (STATE, language)", sorted by name', async () => {
+		sandbox.setConfig({ maxPageSize: 3 });
+		const before = sandbox.state.requests.length;
+		try {
+			const { results, paginationToken } = await searchTemplates(sandbox);
+			const names = results.map((result) => result.name);
+			expect(results).toHaveLength(10);
+			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+			expect(names).toContain('order_confirmation (APPROVED, en)');
+			expect(names).toContain('welcome_offer (DRAFT, en)');
+			expect(names).toContain('cart_reminder (PENDING, en)');
+			expect(names).toContain('promo_week_7 (APPROVED, de)');
+			expect(names.some((name) => name.startsWith('promo_other_account'))).toBe(false);
+			expect(paginationToken).toBeUndefined();
+			const confirmation = [...sandbox.state.templates.values()].find(
+				(template: { name: string }) => template.name === 'order_confirmation',
+			);
+			expect(results.find((result) => result.name.startsWith('order_confirmation'))?.value).toBe(String(confirmation.id));
+
+			const pages = (sandbox.state.requests as Array<{ method: string; path: string; url: string }>)
+				.slice(before)
+				.filter((request) => request.method === 'GET' && request.path === '/api/v2/whatsapp/templates');
+			expect(pages).toHaveLength(4);
+			expect(pages[3].url).toMatch(/currentPage=4/);
+		} finally {
+			sandbox.setConfig({ maxPageSize: 1000 });
+		}
+	});
+
+	it('T1: narrows the list to the typed text (part of the name, any case) or an exact id', async () => {
+		const byName = await searchTemplates(sandbox, 'WEEK_1');
+		expect(byName.results.map((result) => result.name)).toEqual(['promo_week_1 (APPROVED, de)']);
+
+		const confirmation = [...sandbox.state.templates.values()].find(
+			(template: { name: string }) => template.name === 'order_confirmation',
+		);
+		const byId = await searchTemplates(sandbox, String(confirmation.id));
+		expect(byId.results.map((result) => result.value)).toContain(String(confirmation.id));
+
+		const none = await searchTemplates(sandbox, 'no_such_template');
+		expect(none.results).toEqual([]);
+	});
+
+	it('E1/E2: a JSend error while listing (even with HTTP 200) is reported with the service message and code', async () => {
+		sandbox.faults.inject({ method: 'GET', path: '/api/v2/whatsapp/templates', kind: 'jsend-error-200' });
+		try {
+			await expect(searchTemplates(sandbox)).rejects.toThrow(
+				/An internal error occurred while processing the request\. \[INTERNAL_ERROR\]/,
+			);
+		} finally {
+			sandbox.faults.clear();
+		}
+	});
+});
