@@ -50,3 +50,26 @@ export const requestOptions: INodeProperties = {
 		},
 	],
 };
+
+/** "Custom Fields": any other field of the record by its API name, merged by helpers/parameters.ts withCustomFields. */
+export function customFieldsOption(record: string, exampleName: string): INodeProperties {
+	return {
+		displayName: 'Custom Fields',
+		name: 'customFields',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Custom Field',
+		description: `Any other ${record} field the service accepts, by its API name`,
+		options: [
+			{
+				displayName: 'Field',
+				name: 'field',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: exampleName },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	};
+}

@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { acceptedOutput } from './eventFields';
 
 /**
  * Rule V4: order and cart events are deduplicated on the client, so a retried item or a re-run workflow does not
@@ -210,9 +211,26 @@ export class Deduplication {
 	/** Called only once the service accepted the event: a failed send must go out again on the next try. */
 	markSent(key: EventKey, settings: DedupSettings): void {
 		this.load(settings.windowSeconds).record(key.hash, this.nowSeconds());
-		// Saved now as well as in finish: the router skips finish when a later item stops the run, and the
-		// events accepted before that must not be sent again when the execution is retried.
-		this.save();
+	}
+
+	/**
+	 * Sends an event unless the same one was accepted within the item's window (then answers with a skipped
+	 * item, so nothing silently disappears), and records its key once the service accepted it.
+	 */
+	async sendOnce(
+		itemIndex: number,
+		key: EventKey,
+		identifiers: IDataObject,
+		send: () => Promise<unknown>,
+	): Promise<IDataObject> {
+		const settings = readDedupSettings(this.ctx, itemIndex);
+		if (settings.enabled) {
+			const skipped = this.skippedOutput(key, settings, identifiers);
+			if (skipped) return skipped;
+		}
+		const data = await send();
+		if (settings.enabled) this.markSent(key, settings);
+		return acceptedOutput(data, identifiers);
 	}
 
 	save(): void {

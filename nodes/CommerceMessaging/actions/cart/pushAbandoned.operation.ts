@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { cartEventKey, Deduplication, deduplicationOptions, readDedupSettings } from '../../helpers/deduplication';
+import { cartEventKey, Deduplication, deduplicationOptions } from '../../helpers/deduplication';
 import { compact, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../transport';
 import type { OperationResult } from '../operation';
-import { acceptedOutput, customerReference, decimalValue, requiredText, text } from '../order/eventFields';
+import { customerReference, decimalValue, requiredText, text } from '../../helpers/eventFields';
+import { customFieldsOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -84,25 +85,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'EUR',
 				description: 'Currency of the total, as an ISO 4217 code',
 			},
-			{
-				displayName: 'Custom Fields',
-				name: 'customFields',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add Custom Field',
-				description: 'Any other cart field the service accepts, by its API name',
-				options: [
-					{
-						displayName: 'Field',
-						name: 'field',
-						values: [
-							{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'coupon_code' },
-							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-						],
-					},
-				],
-			},
+			customFieldsOption('cart', 'coupon_code'),
 			{
 				displayName: 'Line Items (JSON)',
 				name: 'lineItems',
@@ -187,15 +170,9 @@ export async function execute(
 	);
 
 	const identifiers = { cart_id: cartId, total };
-	const settings = readDedupSettings(this, itemIndex);
-	const key = cartEventKey(cartId, total);
-	if (settings.enabled) {
-		const skipped = deduplication.skippedOutput(key, settings, identifiers);
-		if (skipped) return skipped;
-	}
-	const data = await apiRequest(this, 'cartEvent', { body, itemIndex });
-	if (settings.enabled) deduplication.markSent(key, settings);
-	return acceptedOutput(data, identifiers);
+	return await deduplication.sendOnce(itemIndex, cartEventKey(cartId, total), identifiers, async () =>
+		await apiRequest(this, 'cartEvent', { body, itemIndex }),
+	);
 }
 
 export async function finish(this: IExecuteFunctions, deduplication: Deduplication): Promise<void> {

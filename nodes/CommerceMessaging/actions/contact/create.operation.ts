@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { compact, phoneParameter, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../transport';
 import type { OperationResult } from '../operation';
+import { customFieldsOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -41,25 +42,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Custom Fields',
-				name: 'customFields',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add Custom Field',
-				description: 'Any other contact field the service accepts, by its API name',
-				options: [
-					{
-						displayName: 'Field',
-						name: 'field',
-						values: [
-							{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'city' },
-							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-						],
-					},
-				],
-			},
+			customFieldsOption('contact', 'city'),
 			{
 				displayName: 'Language',
 				name: 'language',

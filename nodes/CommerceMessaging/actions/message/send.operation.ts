@@ -5,6 +5,7 @@ import { batchingOption, pauseBetweenBatches } from '../../helpers/batching';
 import { compact, phoneParameter, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../transport';
 import type { OperationResult } from '../operation';
+import { customFieldsOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -42,25 +43,7 @@ const properties: INodeProperties[] = [
 				placeholder: '42',
 				description: 'ID of the contact in the service this message belongs to (integer)',
 			},
-			{
-				displayName: 'Custom Fields',
-				name: 'customFields',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add Custom Field',
-				description: 'Any other message field the service accepts, by its API name',
-				options: [
-					{
-						displayName: 'Field',
-						name: 'field',
-						values: [
-							{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'campaign' },
-							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-						],
-					},
-				],
-			},
+			customFieldsOption('message', 'campaign'),
 			{
 				displayName: 'External ID',
 				name: 'externalId',

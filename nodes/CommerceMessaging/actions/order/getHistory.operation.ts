@@ -5,7 +5,7 @@ import { compact } from '../../helpers/parameters';
 import { listRecords } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import type { OperationResult } from '../operation';
-import { isoDateTime, text } from './eventFields';
+import { isoDateTime, text } from '../../helpers/eventFields';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit(),

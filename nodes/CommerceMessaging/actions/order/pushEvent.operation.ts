@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { Deduplication, deduplicationOptions, orderEventKey, readDedupSettings } from '../../helpers/deduplication';
+import { Deduplication, deduplicationOptions, orderEventKey } from '../../helpers/deduplication';
 import { compact, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../transport';
 import type { OperationResult } from '../operation';
-import { acceptedOutput, customerReference, decimalValue, isoDateTime, requiredText, text } from './eventFields';
+import { customerReference, decimalValue, isoDateTime, requiredText, text } from '../../helpers/eventFields';
+import { customFieldsOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -57,25 +58,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'EUR',
 				description: 'Currency of the total, as an ISO 4217 code',
 			},
-			{
-				displayName: 'Custom Fields',
-				name: 'customFields',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add Custom Field',
-				description: 'Any other order field the service accepts, by its API name',
-				options: [
-					{
-						displayName: 'Field',
-						name: 'field',
-						values: [
-							{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'shipping_method' },
-							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-						],
-					},
-				],
-			},
+			customFieldsOption('order', 'shipping_method'),
 			{
 				displayName: 'Customer Email',
 				name: 'customerEmail',
@@ -147,15 +130,9 @@ export async function execute(
 	);
 
 	const identifiers = { order_id: orderId, status };
-	const settings = readDedupSettings(this, itemIndex);
-	const key = orderEventKey(orderId, status);
-	if (settings.enabled) {
-		const skipped = deduplication.skippedOutput(key, settings, identifiers);
-		if (skipped) return skipped;
-	}
-	const data = await apiRequest(this, 'orderEvent', { body, itemIndex });
-	if (settings.enabled) deduplication.markSent(key, settings);
-	return acceptedOutput(data, identifiers);
+	return await deduplication.sendOnce(itemIndex, orderEventKey(orderId, status), identifiers, async () =>
+		await apiRequest(this, 'orderEvent', { body, itemIndex }),
+	);
 }
 
 export async function finish(this: IExecuteFunctions, deduplication: Deduplication): Promise<void> {

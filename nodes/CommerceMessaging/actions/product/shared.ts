@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { compact, withCustomFields } from '../../helpers/parameters';
+import { customFieldsOption as customFieldsFor } from '../common.descriptions';
 
 /** The product to act on: picked from the shop's catalogue (searchable) or typed as the shop's productId. */
 export const productLocator: INodeProperties = {
@@ -30,25 +31,7 @@ export const productLocator: INodeProperties = {
 };
 
 /** Optional product fields, shared by Create (Additional Fields) and Update (Update Fields). */
-export const customFieldsOption: INodeProperties = {
-	displayName: 'Custom Fields',
-	name: 'customFields',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true },
-	default: {},
-	placeholder: 'Add Custom Field',
-	description: 'Any other product field the service accepts, by its API name (e.g. stock, description)',
-	options: [
-		{
-			displayName: 'Field',
-			name: 'field',
-			values: [
-				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'stock' },
-				{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: '12' },
-			],
-		},
-	],
-};
+export const customFieldsOption: INodeProperties = customFieldsFor('product', 'stock');
 
 export const priceOption: INodeProperties = {
 	displayName: 'Price',

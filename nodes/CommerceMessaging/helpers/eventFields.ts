@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
-import { compact, phoneParameter } from '../../helpers/parameters';
+import { compact, phoneParameter } from './parameters';
 
 /**
  * Input checks shared by the ecommerce events (order and cart): each one raises a NodeOperationError naming the
