@@ -180,6 +180,21 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 		}
 	});
 
+	it('L3: a list without a total is read to its end even when the service caps the page size below ours', async () => {
+		sandbox.setConfig({ maxPageSize: 10 });
+		try {
+			const calls = since();
+			const products = await engine.run({ parameters: { resource: 'product', operation: 'getAll', returnAll: true } });
+			expect(products.error).toBeUndefined();
+			const ids = products.items.map((item) => item.json.id);
+			expect(new Set(ids).size).toBe(25);
+			// 10 + 10 + 5: the short third page ends the list (shorter than the longest page served)
+			expect(calls('/api/v1/products/')).toHaveLength(3);
+		} finally {
+			sandbox.setConfig({ maxPageSize: 1000 });
+		}
+	});
+
 	it('L3: a service that ignores the page parameter is stopped with an error, not looped forever', async () => {
 		sandbox.setConfig({ maxPageSize: 10 });
 		try {

@@ -51,6 +51,7 @@ export async function* iteratePages(
 	const pageSize = Math.max(1, Math.min(options.pageSize ?? PAGE_SIZE, options.limit ?? Infinity));
 	let fetched = 0;
 	let received = 0;
+	let longestPage = 0;
 	let previousFingerprint: string | undefined;
 	for (let page = 1; ; page++) {
 		const wanted = options.limit === undefined ? pageSize : Math.min(pageSize, options.limit - fetched);
@@ -80,8 +81,10 @@ export async function* iteratePages(
 		fetched += kept.length;
 		yield kept;
 
-		// With a total, trust it (a service may cap the page size below ours); without one, a short page is the last.
-		const lastPage = total !== undefined ? received >= total : records.length < pageSize;
+		// With a total, trust it. Without one, a page shorter than asked may be the service's own cap on the page
+		// size: the list ends at an empty page, or at a page shorter than the longest one already served.
+		const lastPage = total !== undefined ? received >= total : records.length < longestPage;
+		longestPage = Math.max(longestPage, records.length);
 		if (lastPage) return;
 	}
 }

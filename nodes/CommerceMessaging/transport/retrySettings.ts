@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULT_RETRY, type RetrySettings } from './retryPolicy';
 import type { ApiContext } from './session';
@@ -7,7 +7,12 @@ import type { ApiContext } from './session';
 export function readRetrySettings(ctx: ApiContext, itemIndex = 0): RetrySettings {
 	let options: IDataObject = {};
 	try {
-		options = (ctx.getNodeParameter('requestOptions', itemIndex, {}) ?? {}) as IDataObject;
+		// Only an execute context reads a parameter per item; poll and load-options contexts take (name, fallback).
+		const value =
+			'getInputData' in ctx
+				? ctx.getNodeParameter('requestOptions', itemIndex, {})
+				: (ctx as IPollFunctions).getNodeParameter('requestOptions', {});
+		options = (value ?? {}) as IDataObject;
 	} catch {
 		return DEFAULT_RETRY;
 	}

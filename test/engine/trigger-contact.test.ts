@@ -1,0 +1,173 @@
+import { EmulatorData, failingAfterFirstPage, PollHarness } from '../harness/poll';
+import { credentialsFor, startSandbox, type Sandbox } from '../harness/sandbox';
+
+type Logged = { method: string; path: string; url: string; status: number };
+type Contact = { id: number; firstname: string };
+
+const SMALL_RETRIES = { maxAttempts: 2, maxRetryWaitSeconds: 1 };
+
+describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emulator', () => {
+	let sandbox: Sandbox;
+	let data: EmulatorData;
+	const requestsSince = () => {
+		const start = sandbox.state.requests.length;
+		return (): Logged[] => sandbox.state.requests.slice(start).filter((r: Logged) => r.path === '/api/contacts/');
+	};
+	const demoContacts = (): Contact[] =>
+		sandbox.state.contactsOf(sandbox.state.userByName('demo@shop.test').id) as Contact[];
+	const newHarness = () =>
+		new PollHarness(credentialsFor(sandbox), { event: 'newContact', requestOptions: SMALL_RETRIES });
+
+	beforeAll(async () => {
+		// Ten contacts a page at most, whatever the node asks for: new contacts span several pages.
+		sandbox = await startSandbox({ maxPageSize: 10 });
+		data = new EmulatorData(sandbox);
+	});
+	afterAll(async () => await sandbox.close());
+	afterEach(() => sandbox.faults.clear());
+
+	it('C1: n8n runs it as a polling trigger on the schedule chosen in the node (Poll Times, every minute by default)', async () => {
+		const harness = newHarness();
+		expect(harness.description).toMatchObject({
+			name: 'commerceMessagingTrigger',
+			polling: true,
+			inputs: [],
+			outputs: ['main'],
+			icon: 'file:commerceMessaging.svg',
+			credentials: [{ name: 'commerceMessagingApi', required: true }],
+		});
+		expect(harness.description.properties.filter((p) => p.name === 'pollTimes')).toHaveLength(1);
+		await harness.activate();
+		expect(harness.resolvedParameters).toMatchObject({
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+			event: 'newContact',
+		});
+		// A second workflow with the trigger gets the same single schedule parameter.
+		expect(newHarness().description.properties.filter((p) => p.name === 'pollTimes')).toHaveLength(1);
+	});
+
+	it('C1: the first poll records where "now" is and emits none of the existing contacts', async () => {
+		const harness = newHarness();
+		const first = await harness.activate();
+		expect(first.error).toBeUndefined();
+		expect(first.emitted).toBe(false);
+		const newestId = Math.max(...demoContacts().map((c) => c.id));
+		expect(harness.nodeStaticData.cursor).toEqual({ event: 'newContact', state: { lastId: newestId } });
+		const again = await harness.poll();
+		expect(again.emitted).toBe(false);
+	});
+
+	it('C1/L3: contacts created between polls are emitted once each, oldest first, across page boundaries', async () => {
+		const harness = newHarness();
+		await harness.activate();
+		const created = data.addContacts(25, 'Span');
+		const calls = requestsSince();
+		const poll = await harness.poll();
+		expect(poll.error).toBeUndefined();
+		expect(poll.items.map((item) => item.json.id)).toEqual(created.map((c) => c.id));
+		expect(poll.items[0].json).toMatchObject({ firstname: 'Span0' });
+		// The list was read from its last page backwards, down to the page holding the previous newest contact.
+		const pages = calls().map((r) => new URL(r.url, sandbox.url).searchParams.get('page'));
+		const total = demoContacts().length;
+		const lastPage = Math.ceil(total / 10);
+		expect(pages).toEqual(['1', ...[0, 1, 2].map((back) => String(lastPage - back))]);
+		const next = await harness.poll();
+		expect(next.emitted).toBe(false);
+	});
+
+	it('C1/L3: a poll costs requests in proportion to what is new, not to the size of the account', async () => {
+		data.addContacts(400, 'Old');
+		const harness = newHarness();
+		await harness.activate();
+		const quiet = requestsSince();
+		expect((await harness.poll()).emitted).toBe(false);
+		expect(quiet()).toHaveLength(2);
+		const created = data.addContacts(3, 'Few');
+		const busy = requestsSince();
+		const poll = await harness.poll();
+		expect(poll.items.map((item) => item.json.id)).toEqual(created.map((c) => c.id));
+		expect(busy().length).toBeLessThanOrEqual(3);
+	});
+
+	it('L1/E5: a poll that fails (503 beyond the retry limit) emits nothing and changes nothing; the next one emits each contact once', async () => {
+		const harness = newHarness();
+		await harness.activate();
+		const before = JSON.stringify(harness.staticData);
+		const created = data.addContacts(5, 'Outage');
+		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: '503', times: 10 });
+		const failed = await harness.poll();
+		expect(failed.emitted).toBe(false);
+		expect(failed.error?.message).toMatch(/SERVICE_UNAVAILABLE/);
+		expect(JSON.stringify(harness.staticData)).toBe(before);
+		sandbox.faults.clear();
+		const recovered = await harness.poll();
+		expect(recovered.items.map((item) => item.json.id)).toEqual(created.map((c) => c.id));
+		expect((await harness.poll()).emitted).toBe(false);
+	});
+
+	it('L1/L3: a poll failing half-way through its pages loses nothing and duplicates nothing', async () => {
+		const harness = newHarness();
+		await harness.activate();
+		const before = JSON.stringify(harness.staticData);
+		const created = data.addContacts(25, 'Half');
+		const failed = await failingAfterFirstPage(sandbox, '/api/contacts/', () => harness.poll());
+		expect(failed.error).toBeDefined();
+		expect(failed.emitted).toBe(false);
+		expect(JSON.stringify(harness.staticData)).toBe(before);
+		const recovered = await harness.poll();
+		const ids = recovered.items.map((item) => item.json.id);
+		expect(ids).toEqual(created.map((c) => c.id));
+		expect(new Set(ids).size).toBe(25);
+	});
+
+	it('L3: a service that ignores the page number is reported, not taken for "nothing new"', async () => {
+		const harness = newHarness();
+		await harness.activate();
+		data.addContacts(12, 'Paging');
+		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'ignore-page', times: 2 });
+		const poll = await harness.poll();
+		expect(poll.error?.message).toMatch(/ignore the page parameter/);
+		const recovered = await harness.poll();
+		expect(recovered.items).toHaveLength(12);
+	});
+
+	it('C1: Fetch Test Event returns the newest contact and leaves the workflow\'s state alone', async () => {
+		const harness = newHarness();
+		const before = await harness.fetchTestEvent();
+		expect(before.error).toBeUndefined();
+		const newest = demoContacts()[demoContacts().length - 1];
+		expect(before.items).toHaveLength(1);
+		expect(before.items[0].json).toMatchObject({ id: newest.id, firstname: newest.firstname });
+		expect(harness.staticData).toEqual({});
+		await harness.activate();
+		const state = JSON.stringify(harness.staticData);
+		const [latest] = data.addContacts(1, 'Latest');
+		const manual = await harness.fetchTestEvent();
+		expect(manual.items.map((item) => item.json.id)).toEqual([latest.id]);
+		expect(JSON.stringify(harness.staticData)).toBe(state);
+		// The scheduled poll still emits it: the test fetch consumed nothing.
+		expect((await harness.poll()).items.map((item) => item.json.id)).toEqual([latest.id]);
+	});
+
+	it('A6: neither the state, the emitted items nor a poll error carry the password, the plugin key or the token', async () => {
+		const harness = newHarness();
+		await harness.activate();
+		data.addContacts(2, 'Secret');
+		const emitted = await harness.poll();
+		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: '503', times: 10 });
+		const failed = await harness.poll();
+		const token = String(harness.credentialsHelper.stored.commerceMessagingApi.sessionToken);
+		expect(token.length).toBeGreaterThan(20);
+		const visible = JSON.stringify([harness.staticData, emitted.items, failed.error?.message, failed.error?.description]);
+		for (const secret of [token, 'demo-password', 'demo-plugin-key']) expect(visible).not.toContain(secret);
+	});
+
+	it('C1: contacts of another account are never emitted', async () => {
+		const harness = newHarness();
+		await harness.activate();
+		new EmulatorData(sandbox, 'other@shop.test').addContacts(3, 'Other');
+		const [mine] = data.addContacts(1, 'Mine');
+		const poll = await harness.poll();
+		expect(poll.items.map((item) => item.json.id)).toEqual([mine.id]);
+	});
+});
