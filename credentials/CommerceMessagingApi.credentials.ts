@@ -36,9 +36,9 @@ function describeLoginFailure(error: unknown): string {
 	if (status === undefined) {
 		return `the service could not be reached (${failure.message ?? 'network error'})`;
 	}
-	return [message ?? 'login refused', code ? `code ${code}` : undefined, `HTTP ${status}`]
-		.filter(Boolean)
-		.join(', ');
+	// The service's message verbatim, then its code and the HTTP status.
+	const details = [code ? `code ${code}` : undefined, `HTTP ${status}`].filter(Boolean).join(', ');
+	return `${message ?? 'login refused'} (${details})`;
 }
 
 /**

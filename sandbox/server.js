@@ -23,6 +23,7 @@ const { orderRoutes } = require('./routes/orders');
 const { cartRoutes } = require('./routes/carts');
 const { automationRoutes } = require('./routes/automations');
 const { productRoutes } = require('./routes/products');
+const { extensionRoutes } = require('./routes/extensions');
 const { notFoundHandler, RouteIndex } = require('./notfound');
 
 const CONTROL_PREFIX = '/__sandbox/';
@@ -131,6 +132,7 @@ function buildApp(ctx, controls) {
 		cartRoutes(api, ctx);
 		automationRoutes(api, ctx);
 		productRoutes(api, ctx);
+		extensionRoutes(api, ctx); // paths NOT from the API document (see routes/extensions.js)
 	});
 	return app;
 }

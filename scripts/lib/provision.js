@@ -1,0 +1,389 @@
+// @ts-check
+'use strict';
+/**
+ * The demo setup, written once and used by `npm run demo` (scripts/demo.js), `npm start` (scripts/start.js) and
+ * the end-to-end tests (test/e2e): the emulator with the demo settings, the demo credential, the example workflows
+ * from workflows/ (with the emulator's real URL), an n8n home with the packed package installed, and a readable
+ * summary of a headless run.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const n8n = require('../../test/e2e/lib/n8n');
+const { startSandbox } = require('../../sandbox');
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+const WORKFLOWS_DIR = path.join(PROJECT_ROOT, 'workflows');
+
+/** The emulator URL written in the example workflows (the HTTP Request node's URL); rewritten by loadWorkflows(). */
+const PLACEHOLDER_URL = 'http://127.0.0.1:8787';
+
+/** The credential the example workflows reference: {"commerceMessagingApi": {"id": DEMO_CREDENTIAL_ID, "name": ...}}. */
+const DEMO_CREDENTIAL_ID = 'cmDemoCredential';
+const DEMO_CREDENTIAL_NAME = 'Commerce Messaging (demo)';
+const CREDENTIAL_TYPE = 'commerceMessagingApi';
+const NODE_TYPE = 'n8n-nodes-commerce-messaging.commerceMessaging';
+
+/** Accounts of the emulator's demo seed (sandbox/seed.js). */
+const DEMO_USER = { username: 'demo@shop.test', password: 'demo-password' };
+const NOACCESS_USER = { username: 'noaccess@shop.test', password: 'noaccess-password' };
+const DEMO_PLUGIN = { pluginApiKey: 'demo-plugin-key', pluginPlatformType: 'woocommerce', pluginBaseUri: 'https://shop.example.com' };
+
+/** Emulator settings of the demo: a short template review, and pages of 10 so the 45 contacts span 5 pages. */
+const DEMO_SANDBOX_OPTIONS = { reviewDelayMs: 1500, maxPageSize: 10, seed: /** @type {'demo'} */ ('demo') };
+
+/** The n8n owner `npm start` creates (the password meets n8n's rules: 8+ characters, a digit, an uppercase letter). */
+const DEMO_OWNER = { email: 'owner@example.com', password: 'Demo-owner-1', firstName: 'Demo', lastName: 'Owner' };
+
+/**
+ * Starts the emulator with the demo settings on loopback.
+ * @param {Parameters<typeof startSandbox>[0]} [options] overrides (port 0 = any free port)
+ */
+function startDemoSandbox(options = {}) {
+  return startSandbox({ port: 0, host: '127.0.0.1', ...DEMO_SANDBOX_OPTIONS, ...options });
+}
+
+/**
+ * The demo credential (plaintext data, as `n8n import:credentials` takes it).
+ * @param {string} baseUrl the emulator's URL
+ * @param {Record<string, unknown>} [data] fields to override (username, password...)
+ * @param {{ id?: string, name?: string }} [meta]
+ */
+function demoCredential(baseUrl, data = {}, meta = {}) {
+  return {
+    id: meta.id ?? DEMO_CREDENTIAL_ID,
+    name: meta.name ?? DEMO_CREDENTIAL_NAME,
+    type: CREDENTIAL_TYPE,
+    data: {
+      baseUrl,
+      username: DEMO_USER.username,
+      password: DEMO_USER.password,
+      pluginIntegration: true,
+      ...DEMO_PLUGIN,
+      ...data,
+    },
+  };
+}
+
+/**
+ * Replaces the placeholder emulator URL everywhere in a workflow (the ONE place where it is rewritten).
+ * @template T
+ * @param {T} workflow
+ * @param {string} baseUrl
+ * @returns {T}
+ */
+function withSandboxUrl(workflow, baseUrl) {
+  const base = baseUrl.replace(/\/+$/, '');
+  return JSON.parse(JSON.stringify(workflow).split(PLACEHOLDER_URL).join(base));
+}
+
+/**
+ * The example workflows from workflows/*.json, in file order, with the emulator's URL.
+ * @param {string} [baseUrl] the emulator's URL (default: leave the placeholder)
+ * @returns {Array<{ file: string, key: string, id: string, name: string, json: Record<string, any> }>}
+ *   key: the file name without number and extension, e.g. "abandoned-cart-recovery"
+ */
+function loadWorkflows(baseUrl) {
+  return fs
+    .readdirSync(WORKFLOWS_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const raw = JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8'));
+      const json = baseUrl ? withSandboxUrl(raw, baseUrl) : raw;
+      return { file, key: file.replace(/^\d+-/, '').replace(/\.json$/, ''), id: json.id, name: json.name, json };
+    });
+}
+
+/**
+ * The package's node and credential counts as its packed package.json declares them (the `n8n` section).
+ * @param {import('../../test/e2e/lib/n8n').N8nHome} home
+ */
+function declaredCounts(home) {
+  const pkg = JSON.parse(
+    fs.readFileSync(path.join(home.n8nDir, 'nodes', 'node_modules', ...home.packageName.split('/'), 'package.json'), 'utf8'),
+  );
+  return { nodes: (pkg.n8n?.nodes ?? []).length, credentials: (pkg.n8n?.credentials ?? []).length };
+}
+
+/**
+ * Checks n8n's debug log line that proves the package was loaded from the home's nodes folder:
+ * "Loaded all credentials and nodes from n8n-nodes-commerce-messaging {"credentials":1,"nodes":N,...}",
+ * with the counts the package declares.
+ * @param {import('../../test/e2e/lib/n8n').N8nHome} home
+ * @param {string} output the output of any n8n command run in that home
+ * @returns {{ line: string, credentials: number, nodes: number }}
+ */
+function checkLoadedLine(home, output) {
+  const lines = n8n.findLoadedPackageLines(output, home.packageName);
+  if (lines.length === 0) {
+    throw new Error(`n8n did not log "Loaded all credentials and nodes from ${home.packageName}": the package was not loaded`);
+  }
+  const line = lines[0];
+  const meta = /\{"credentials":(\d+),"nodes":(\d+)/.exec(line);
+  const loaded = { credentials: Number(meta?.[1] ?? NaN), nodes: Number(meta?.[2] ?? NaN) };
+  const declared = declaredCounts(home);
+  if (loaded.credentials !== declared.credentials || loaded.nodes !== declared.nodes) {
+    throw new Error(
+      `n8n loaded ${loaded.credentials} credential(s) and ${loaded.nodes} node(s) from ${home.packageName}, ` +
+        `the package declares ${declared.credentials} and ${declared.nodes}:\n${line}`,
+    );
+  }
+  return { line, ...loaded };
+}
+
+/**
+ * An n8n home with the packed package installed, the demo credential and the example workflows imported.
+ * @param {{ major?: number | string, tarball?: string, sandboxUrl: string, credentials?: Array<ReturnType<typeof demoCredential>>,
+ *   extraWorkflows?: Array<Record<string, any>>, logLevel?: string, baseDir?: string }} opts
+ *   credentials: what to import (default: the demo credential); extraWorkflows: more workflows to import with the
+ *   examples (e.g. test-only ones), already pointing at the emulator.
+ */
+async function provisionN8n(opts) {
+  const home = await n8n.createN8nHome({
+    major: opts.major ?? 2,
+    tarball: opts.tarball,
+    logLevel: opts.logLevel ?? 'debug',
+    baseDir: opts.baseDir,
+  });
+  try {
+    const credentials = opts.credentials ?? [demoCredential(opts.sandboxUrl)];
+    const credImport = await n8n.importCredentials(home, credentials);
+    const loaded = checkLoadedLine(home, credImport.stdout + credImport.stderr);
+    const workflows = loadWorkflows(opts.sandboxUrl);
+    await n8n.importWorkflows(home, [...workflows.map((w) => w.json), ...(opts.extraWorkflows ?? [])]);
+    return { home, workflows, loaded };
+  } catch (err) {
+    n8n.removeHome(home);
+    throw err;
+  }
+}
+
+/**
+ * The nodes of a workflow in execution order along its connections (main input 0), starting at its trigger.
+ * @param {Record<string, any>} workflow
+ * @returns {string[]}
+ */
+function nodeOrder(workflow) {
+  const nodes = /** @type {Array<{ name: string, type: string }>} */ (workflow.nodes).filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
+  const targets = new Set();
+  for (const out of Object.values(workflow.connections ?? {})) {
+    for (const branch of out.main ?? []) for (const c of branch ?? []) targets.add(c.node);
+  }
+  const order = [];
+  const queue = nodes.filter((n) => !targets.has(n.name)).map((n) => n.name);
+  const seen = new Set();
+  while (queue.length) {
+    const name = /** @type {string} */ (queue.shift());
+    if (seen.has(name)) continue;
+    seen.add(name);
+    order.push(name);
+    for (const branch of workflow.connections?.[name]?.main ?? []) for (const c of branch ?? []) queue.push(c.node);
+  }
+  for (const n of nodes) if (!seen.has(n.name)) order.push(n.name);
+  return order;
+}
+
+/**
+ * What each node of a run did: items in (what its parent nodes sent to it), items out (its first output), items
+ * on its other outputs (a Filter's discarded items), items with an error, items marked skipped (deduplicated
+ * events), and the node's error.
+ * @param {Record<string, any>} workflow
+ * @param {any} run the parsed run data of `n8n execute --rawOutput`
+ * @returns {Array<{ node: string, type: string, ran: boolean, itemsIn: number | undefined, itemsOut: number, otherOutputs: number,
+ *   errors: number, skipped: number, error: string | undefined }>}
+ */
+function nodeSummaries(workflow, run) {
+  const runData = run?.data?.resultData?.runData ?? {};
+  /** @type {Map<string, Array<{ from: string, output: number }>>} */
+  const inbound = new Map();
+  for (const [from, out] of Object.entries(workflow.connections ?? {})) {
+    (out.main ?? []).forEach((/** @type {any[]} */ branch, /** @type {number} */ output) => {
+      for (const c of branch ?? []) inbound.set(c.node, [...(inbound.get(c.node) ?? []), { from, output }]);
+    });
+  }
+  /** @param {string} name @param {number} output @returns {Array<{ json: any }>} */
+  const itemsOf = (name, output) => runData[name]?.[0]?.data?.main?.[output] ?? [];
+  const types = new Map(workflow.nodes.map((/** @type {any} */ n) => [n.name, n.type]));
+  return nodeOrder(workflow).map((name) => {
+    const r = runData[name]?.[0];
+    const out = itemsOf(name, 0);
+    const outputs = r?.data?.main ?? [];
+    const parents = inbound.get(name);
+    return {
+      node: name,
+      type: String(types.get(name) ?? ''),
+      ran: r !== undefined,
+      itemsIn: parents === undefined || r === undefined ? undefined : parents.reduce((n, p) => n + itemsOf(p.from, p.output).length, 0),
+      itemsOut: out.length,
+      otherOutputs: outputs.slice(1).reduce((/** @type {number} */ n, /** @type {any[]} */ o) => n + (o?.length ?? 0), 0),
+      errors: out.filter((i) => i?.json && i.json.error !== undefined).length,
+      skipped: out.filter((i) => i?.json && i.json.skipped === true).length,
+      error: r?.error ? String(r.error.message ?? r.error.description ?? 'error') : undefined,
+    };
+  });
+}
+
+/**
+ * Whether a headless run succeeded. The run data decides: in one cold test run n8n 1.x exited non-zero after
+ * printing a successful run, so a non-zero exit after a successful run is reported (exitAnomaly), not failed.
+ * @param {Awaited<ReturnType<typeof n8n.executeWorkflow>>} result
+ * @returns {{ ok: boolean, exitAnomaly: boolean }}
+ */
+function runSucceeded(result) {
+  if (result.ok) return { ok: true, exitAnomaly: false };
+  const succeeded = result.run?.status === 'success' && !result.error && !result.timedOut;
+  return { ok: succeeded, exitAnomaly: succeeded };
+}
+
+/**
+ * A short readable report of one headless run.
+ * @param {{ name: string, json: Record<string, any>, file?: string }} workflow
+ * @param {Awaited<ReturnType<typeof n8n.executeWorkflow>>} result
+ * @param {string[]} [notes] extra lines (what the emulator recorded, etc.)
+ * @returns {string}
+ */
+function formatRun(workflow, result, notes = []) {
+  const lines = [`${result.ok ? 'OK    ' : 'FAILED'} ${workflow.name}${workflow.file ? `  (workflows/${workflow.file})` : ''}  ${(result.durationMs / 1000).toFixed(1)} s`];
+  for (const s of nodeSummaries(workflow.json, result.run)) {
+    if (!s.ran) {
+      lines.push(`         - ${s.node}: did not run`);
+      continue;
+    }
+    const parts = [];
+    if (s.itemsIn !== undefined) parts.push(`${s.itemsIn} in`);
+    parts.push(`${s.itemsOut} out`);
+    if (s.otherOutputs) parts.push(s.type === 'n8n-nodes-base.filter' ? `${s.otherOutputs} filtered out` : `${s.otherOutputs} on other outputs`);
+    if (s.skipped) parts.push(`${s.skipped} skipped as duplicate`);
+    if (s.errors) parts.push(`${s.errors} with error`);
+    lines.push(`         - ${s.node}: ${parts.join(', ')}${s.error ? `  ERROR: ${s.error}` : ''}`);
+  }
+  if (!result.ok) {
+    if (result.error) lines.push(`         error: ${result.error.message ?? JSON.stringify(result.error)}`);
+    if (result.code !== 0 || !result.run) {
+      lines.push(
+        `         n8n exited with code ${result.code}${result.signal ? ` (signal ${result.signal})` : ''}${result.timedOut ? ' (timed out)' : ''}` +
+          `${result.run ? '' : ', and printed no run data'}`,
+      );
+    }
+    if (!result.run) lines.push(...tail(result.stdout + result.stderr, 15).split('\n').map((l) => `         | ${l}`));
+  }
+  for (const n of notes) lines.push(`         > ${n}`);
+  return lines.join('\n');
+}
+
+/** @param {string} s @param {number} n */
+function tail(s, n) {
+  return s.trimEnd().split('\n').slice(-n).join('\n');
+}
+
+/**
+ * What the emulator recorded for one run of an example workflow, as short sentences for the demo's summary, and
+ * the problems found when that does not match what the workflow should have done (the demo counts them as a
+ * failure). Checks are for a first run on a fresh emulator.
+ * @param {string} key workflow key (see loadWorkflows)
+ * @param {Awaited<ReturnType<typeof startSandbox>>} sandbox
+ * @param {Awaited<ReturnType<typeof n8n.executeWorkflow>>} result
+ * @param {number} sinceRequest index in the emulator's request log where this run started
+ * @returns {{ notes: string[], problems: string[] }}
+ */
+function checkEffects(key, sandbox, result, sinceRequest) {
+  const st = sandbox.state;
+  const demo = st.userByName(DEMO_USER.username);
+  const requests = st.requests.slice(sinceRequest);
+  /** @type {string[]} */ const notes = [];
+  /** @type {string[]} */ const problems = [];
+  /** @param {boolean} ok @param {string} problem */
+  const expect = (ok, problem) => {
+    if (!ok) problems.push(problem);
+  };
+  switch (key) {
+    case 'abandoned-cart-recovery': {
+      notes.push(
+        `emulator: ${st.cartEvents.length} cart event(s) (${st.cartEvents.map((e) => `${e.body.cart_id} ${e.body.total} ${e.body.currency ?? ''}`.trim()).join(', ')}), ` +
+          `${st.automationInstances.length} instance(s) of automation ${[...new Set(st.automationInstances.map((i) => i.automation_id))].join(', ')}`,
+      );
+      expect(st.cartEvents.length === 2 && st.cartEvents.every((e) => e.body.customer?.phone), 'expected 2 cart events with contact references');
+      expect(st.automationInstances.length === 2, 'expected 2 automation instances');
+      break;
+    }
+    case 'order-paid-confirmation': {
+      const sends = st.messages.filter((m) => m.type === 'template' && m.template_name === 'order_confirmation');
+      const ids = st.orderEvents.map((e) => e.body.order_id);
+      notes.push(`emulator: order events ${ids.join(', ')}; the repeated ORD-2001 was not sent again`);
+      notes.push(`emulator: ${sends.length} order_confirmation message(s), each with its own header image (${sends.map((m) => `${m.phone} ${m.header_media_id}`).join(', ')})`);
+      expect(ids.length === 2 && new Set(ids).size === 2, `expected ORD-2001 and ORD-2002 once each, got ${ids.join(', ') || 'none'}`);
+      expect(sends.length === 2 && new Set(sends.map((m) => m.header_media_id)).size === 2, 'expected 2 template messages with distinct header media');
+      expect(
+        sends.every((m) => st.media.get(String(m.header_media_id))?.userId === demo?.id),
+        'a header media is not owned by the sending user',
+      );
+      break;
+    }
+    case 'template-lifecycle': {
+      const created = [...st.templates.values()].filter((t) => String(t.name).startsWith('shipping_update_'));
+      for (const t of created) {
+        const polls = requests.filter((r) => r.method === 'GET' && r.path === `/api/v2/whatsapp/templates/${t.id}`).length;
+        notes.push(`emulator: template ${t.name} went DRAFT -> PENDING -> ${t.state} (checked ${polls} times); sent ${st.messages.filter((m) => m.template_id === t.id).length} time(s)`);
+      }
+      expect(created.length === 1 && created[0].state === 'APPROVED', 'expected one new APPROVED template');
+      expect(created.length === 1 && st.messages.some((m) => m.template_id === created[0].id), 'expected the new template to be sent');
+      break;
+    }
+    case 'catalogue-sync': {
+      const all = demo ? st.productsOf(demo.id).size : 0;
+      const read = result.nodeOutput('Get all products')?.length ?? 0;
+      const calls = requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/products/');
+      notes.push(`emulator: ${read} of ${all} products read in ${calls.length} page request(s) with the plugin headers (x-api-key, x-platform-type woocommerce, x-base-uri)`);
+      expect(read === all, `Return All read ${read} of the ${all} products`);
+      break;
+    }
+    case 'contacts-export': {
+      const all = demo ? st.contactsOf(demo.id).length : 0;
+      const read = result.nodeOutput('Get all contacts')?.length ?? 0;
+      const pages = requests.filter((r) => r.method === 'GET' && r.path === '/api/contacts/' && !/[?&]limit=1(&|$)/.test(r.url));
+      notes.push(`emulator: pages hold at most ${sandbox.config.maxPageSize} records, so the ${read} contacts came in ${pages.length} page requests (currentPage ${pages.map((r) => new URL(r.url, 'http://x').searchParams.get('currentPage')).join(', ')})`);
+      expect(read === all, `Return All read ${read} of the ${all} contacts`);
+      break;
+    }
+    case 'custom-api-call': {
+      const viaNode = result.nodeOutput('Read profile (Custom API Call)')?.[0];
+      const viaHttp = result.nodeOutput('Read profile (HTTP Request node)')?.[0];
+      notes.push(`emulator: PUT and GET /api/user/profile/ (a path the API document does not show; the emulator's example) -> language ${viaNode?.language}`);
+      notes.push(`HTTP Request node with the Commerce Messaging credential got the same profile: ${JSON.stringify(viaHttp?.data) === JSON.stringify(viaNode) ? 'yes' : 'NO'}`);
+      expect(viaNode?.language === 'fr', 'the profile language was not updated');
+      expect(JSON.stringify(viaHttp?.data) === JSON.stringify(viaNode), 'the HTTP Request node did not get the same profile');
+      break;
+    }
+    default:
+      break;
+  }
+  return { notes, problems };
+}
+
+module.exports = {
+  PROJECT_ROOT,
+  WORKFLOWS_DIR,
+  PLACEHOLDER_URL,
+  DEMO_CREDENTIAL_ID,
+  DEMO_CREDENTIAL_NAME,
+  CREDENTIAL_TYPE,
+  NODE_TYPE,
+  DEMO_USER,
+  NOACCESS_USER,
+  DEMO_PLUGIN,
+  DEMO_SANDBOX_OPTIONS,
+  DEMO_OWNER,
+  startDemoSandbox,
+  demoCredential,
+  withSandboxUrl,
+  loadWorkflows,
+  checkLoadedLine,
+  provisionN8n,
+  nodeOrder,
+  nodeSummaries,
+  formatRun,
+  runSucceeded,
+  checkEffects,
+  n8n,
+};

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+/**
+ * `npm start`: the same setup as `npm run demo` (package packed and installed in a fresh n8n home, the emulator
+ * on loopback, the demo credential and the example workflows imported), then the n8n editor on
+ * http://127.0.0.1:5678 with an owner account, until Ctrl-C, which stops n8n and the emulator and removes the home.
+ *
+ * Options: --n8n 1 (n8n 1.x; or env N8N_MAJOR=1), --port <n> (editor port, default 5678; or CM_EDITOR_PORT),
+ * --sandbox-port <n> (emulator port, default 8787, or any free port when 8787 is taken; or SANDBOX_PORT),
+ * --echo (stream n8n's log here).
+ */
+const net = require('node:net');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const p = require('./lib/provision');
+
+const { n8n } = p;
+
+/** @param {string} name */
+function arg(name) {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? undefined : process.argv[i + 1];
+}
+
+/** @param {string} message */
+function step(message) {
+  process.stderr.write(`[start] ${message}\n`);
+}
+
+/** @param {number} port @returns {Promise<boolean>} whether 127.0.0.1:port can be listened on */
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+async function main() {
+  const major = Number(arg('--n8n') ?? process.env.N8N_MAJOR ?? 2);
+  const editorPort = Number(arg('--port') ?? process.env.CM_EDITOR_PORT ?? 5678);
+  const wantedSandboxPort = Number(arg('--sandbox-port') ?? process.env.SANDBOX_PORT ?? 8787);
+  if (!(await portFree(editorPort))) {
+    throw new Error(`127.0.0.1:${editorPort} is in use (another n8n?). Stop it, or choose another port: npm start -- --port 5679`);
+  }
+
+  step(`n8n ${n8n.VERSIONS[major] ?? major} runtime (installed into ${n8n.cacheDir()} on first use, ~5 min)`);
+  const runtime = await n8n.ensureRuntime(major, { echo: true });
+  step('npm pack (builds the package)');
+  const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-demo-pack-'));
+  process.on('exit', () => fs.rmSync(packDir, { recursive: true, force: true }));
+  const tarball = await n8n.packPackage(p.PROJECT_ROOT, { nodeBin: runtime.nodeBin, destDir: packDir });
+
+  const sandboxPort = (await portFree(wantedSandboxPort)) ? wantedSandboxPort : 0;
+  if (sandboxPort === 0) step(`127.0.0.1:${wantedSandboxPort} is in use: the emulator takes a free port`);
+  const sandbox = await p.startDemoSandbox({ port: sandboxPort });
+  /** @type {import('../test/e2e/lib/n8n').N8nHome | undefined} */
+  let home;
+  /** @type {import('../test/e2e/lib/n8n').Editor | undefined} */
+  let editor;
+  let stopping = false;
+  const stop = async (/** @type {number} */ code) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write('\n[start] stopping n8n and the emulator...\n');
+    try {
+      await editor?.stop();
+      await sandbox.close();
+      if (home) n8n.removeHome(home);
+    } finally {
+      process.exit(code);
+    }
+  };
+  // process.on (not once): a second Ctrl-C while stopping must not kill us before the cleanup ends.
+  for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.on(sig, () => void stop(0));
+
+  try {
+    await provide();
+  } catch (err) {
+    process.stderr.write(`[start] failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    await stop(1);
+  }
+
+  async function provide() {
+    step(`emulator on ${sandbox.url}; n8n home with the package, the credential and the workflows`);
+    const provisioned = await p.provisionN8n({ major, tarball, sandboxUrl: sandbox.url });
+    home = provisioned.home;
+    step(`starting the n8n editor on 127.0.0.1:${editorPort}`);
+    editor = await n8n.startEditor(home, {
+      port: editorPort,
+      owner: p.DEMO_OWNER,
+      echo: process.argv.includes('--echo'),
+      env: { N8N_LOG_LEVEL: process.argv.includes('--echo') ? 'debug' : 'info' },
+    });
+    const lines = [
+      '',
+      `n8n ${runtime.version} is running with n8n-nodes-commerce-messaging installed from its npm tarball:`,
+      '',
+      `  Open      ${editor.url}/`,
+      `  Log in    ${p.DEMO_OWNER.email} / ${p.DEMO_OWNER.password}`,
+      '',
+      `Credential "${p.DEMO_CREDENTIAL_NAME}": ${p.DEMO_USER.username} on the emulator ${sandbox.url}, plugin integration on`,
+      'Workflows (Overview), each starting with a Manual Trigger: open one and click "Execute workflow" ("Test workflow" in n8n 1.x):',
+      ...provisioned.workflows.map((w) => `  - ${w.name}  (workflows/${w.file})`),
+      'Or add a "Commerce Messaging" node to a new workflow (search the nodes panel for "Commerce Messaging").',
+      '',
+      `Emulator ${sandbox.url}: users ${p.DEMO_USER.username} / ${p.DEMO_USER.password} (API access), ` +
+        `${p.NOACCESS_USER.username} / ${p.NOACCESS_USER.password} (no API access); state at ${sandbox.url}/__sandbox/state`,
+      `Template reviews end after ${p.DEMO_SANDBOX_OPTIONS.reviewDelayMs / 1000} s; lists are served in pages of at most ${p.DEMO_SANDBOX_OPTIONS.maxPageSize}.`,
+      '',
+      'Ctrl-C stops n8n and the emulator (this n8n home is temporary and is removed).',
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+}
+
+main().catch(async (err) => {
+  process.stderr.write(`[start] failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

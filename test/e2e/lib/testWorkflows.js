@@ -1,0 +1,54 @@
+// @ts-check
+'use strict';
+/**
+ * Workflows used only by the end-to-end tests (the examples users see are in workflows/). Same credential
+ * reference as the examples.
+ */
+const { DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, NODE_TYPE } = require('../../../scripts/lib/provision');
+
+const CREDENTIALS = { commerceMessagingApi: { id: DEMO_CREDENTIAL_ID, name: DEMO_CREDENTIAL_NAME } };
+
+/**
+ * Manual Trigger -> Code (n recipients) -> Message > Send WhatsApp (default batching): a bulk send, used with the
+ * emulator's rate limit on.
+ * @param {number} count
+ */
+function bulkWhatsappWorkflow(count) {
+  return {
+    id: 'cmE2eBulkWhatsAp',
+    name: 'e2e: bulk WhatsApp send',
+    nodes: [
+      { parameters: {}, id: 'e2e-bulk-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+      {
+        parameters: {
+          jsCode:
+            `return Array.from({ length: ${count} }, (_, i) => ({ json: { ` +
+            `phone: '+336100' + String(100 + i).padStart(5, '0'), text: 'Flash sale, -20% today only (#' + (i + 1) + ')' } }));`,
+        },
+        id: 'e2e-bulk-recipients',
+        name: 'Recipients',
+        type: 'n8n-nodes-base.code',
+        typeVersion: 2,
+        position: [220, 0],
+      },
+      {
+        parameters: { resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: '={{ $json.text }}', options: {} },
+        id: 'e2e-bulk-send',
+        name: 'Send WhatsApp',
+        type: NODE_TYPE,
+        typeVersion: 1,
+        position: [440, 0],
+        credentials: CREDENTIALS,
+      },
+    ],
+    connections: {
+      Start: { main: [[{ node: 'Recipients', type: 'main', index: 0 }]] },
+      Recipients: { main: [[{ node: 'Send WhatsApp', type: 'main', index: 0 }]] },
+    },
+    settings: { executionOrder: 'v1' },
+    pinData: {},
+    active: false,
+  };
+}
+
+module.exports = { bulkWhatsappWorkflow };

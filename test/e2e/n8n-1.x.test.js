@@ -1,0 +1,6 @@
+// @ts-check
+'use strict';
+/** The example workflows and the credential in a real n8n 1.x process (see lib/suite.js). */
+const { defineN8nSuite } = require('./lib/suite');
+
+defineN8nSuite(1);
