@@ -68,6 +68,13 @@ async function main() {
 
     for (const wf of workflows) {
       if (only && !wf.file.includes(only)) continue;
+      if (wf.trigger) {
+        process.stdout.write(
+          `ACTIVE ${wf.name}  (workflows/${wf.file}): a polling trigger runs in an active workflow only; ` +
+            'activate it in the editor (npm start) to see it work. The e2e tests run it on its schedule.\n',
+        );
+        continue;
+      }
       const since = sandbox.state.requests.length;
       const result = await n8n.executeWorkflow(home, wf.id, { timeoutMs: 180_000 });
       const run = p.runSucceeded(result);

@@ -80,7 +80,7 @@ function withSandboxUrl(workflow, baseUrl) {
 /**
  * The example workflows from workflows/*.json, in file order, with the emulator's URL.
  * @param {string} [baseUrl] the emulator's URL (default: leave the placeholder)
- * @returns {Array<{ file: string, key: string, id: string, name: string, json: Record<string, any> }>}
+ * @returns {Array<{ file: string, key: string, id: string, name: string, json: Record<string, any>, trigger: boolean }>}
  *   key: the file name without number and extension, e.g. "abandoned-cart-recovery"
  */
 function loadWorkflows(baseUrl) {
@@ -91,7 +91,10 @@ function loadWorkflows(baseUrl) {
     .map((file) => {
       const raw = JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8'));
       const json = baseUrl ? withSandboxUrl(raw, baseUrl) : raw;
-      return { file, key: file.replace(/^\d+-/, '').replace(/\.json$/, ''), id: json.id, name: json.name, json };
+      // A polling trigger runs only in an active workflow (`n8n execute` skips polling): the demo lists such a
+      // workflow instead of executing it, and test/e2e/trigger.test.js runs it in an active n8n.
+      const trigger = json.nodes.some((/** @type {{ type: string }} */ n) => n.type.endsWith('.commerceMessagingTrigger'));
+      return { file, key: file.replace(/^\d+-/, '').replace(/\.json$/, ''), id: json.id, name: json.name, json, trigger };
     });
 }
 
