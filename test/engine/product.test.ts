@@ -62,7 +62,7 @@ describe('Product, run by n8n\'s engine against the emulator', () => {
 		sandbox = await startSandbox();
 		demoProducts = sandbox.state.productsOf(sandbox.state.userByName(DEMO.username).id);
 		otherProducts = sandbox.state.productsOf(sandbox.state.userByName(OTHER.username).id);
-		// A catalogue larger than one page of 100, so Return All has to walk three pages.
+		// A catalogue larger than one page of 100 (the page size the emulator serves in the Return All test).
 		for (let i = 1; i <= 230; i++) {
 			const at = new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString();
 			otherProducts.set(`BIG-${i}`, { id: `BIG-${i}`, name: `Bulk item ${i}`, created_at: at, updated_at: at });
@@ -122,7 +122,12 @@ describe('Product, run by n8n\'s engine against the emulator', () => {
 	it('V5/L3: Get Many with Return All walks every page and outputs one item per product', async () => {
 		const engine = new Engine(credentialsFor(sandbox, OTHER));
 		const start = sandbox.state.requests.length;
-		const result = await engine.run({ parameters: { resource: 'product', operation: 'getAll', returnAll: true } });
+		// The service serves at most 100 per page here, fewer than the node asks: the list has no total, so the
+		// node reads on until a page is shorter than the longest one served.
+		sandbox.setConfig({ maxPageSize: 100 });
+		const result = await engine
+			.run({ parameters: { resource: 'product', operation: 'getAll', returnAll: true } })
+			.finally(() => sandbox.setConfig({ maxPageSize: 1000 }));
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(230);
 		expect(result.items.map((item) => item.json.id)).toEqual([...otherProducts.keys()]);
@@ -239,7 +244,8 @@ describe('Product, run by n8n\'s engine against the emulator', () => {
 	it('V5/L3: the product picker pages through the whole catalogue, not only the first page', async () => {
 		const engine = new Engine(credentialsFor(sandbox, OTHER));
 		const start = sandbox.state.requests.length;
-		const found = await searchProducts(engine, 'bulk item 23');
+		sandbox.setConfig({ maxPageSize: 100 }); // pages of 100 served: the 230 products span three
+		const found = await searchProducts(engine, 'bulk item 23').finally(() => sandbox.setConfig({ maxPageSize: 1000 }));
 		expect(found.results.map((r) => r.value)).toEqual(['BIG-23', 'BIG-230']);
 		expect(requestsSince(start).filter((r) => r.path === '/api/v1/products/')).toHaveLength(3);
 	});

@@ -1,6 +1,7 @@
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
+	IConnections,
 	IDataObject,
 	INode,
 	INodeExecutionData,
@@ -23,16 +24,18 @@ export const NODE_TYPE = 'n8n-nodes-commerce-messaging.commerceMessaging';
 export const CREDENTIAL_TYPE = 'commerceMessagingApi';
 
 class NodeTypes implements INodeTypes {
-	constructor(private readonly types: Record<string, INodeType>) {}
+	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
 
 	getByName(name: string): INodeType | IVersionedNodeType {
-		return this.getByNameAndVersion(name);
-	}
-
-	getByNameAndVersion(name: string): INodeType {
 		const type = this.types[name];
 		if (!type) throw new Error(`Unknown node type ${name}`);
 		return type;
+	}
+
+	getByNameAndVersion(name: string, version?: number): INodeType {
+		const type = this.getByName(name);
+		// A versioned type (e.g. n8n-nodes-base's HTTP Request node) holds one INodeType per version.
+		return 'nodeVersions' in type ? type.getNodeType(version) : type;
 	}
 
 	getKnownTypes() {
@@ -51,6 +54,12 @@ export interface RunOptions {
 	items?: InputItem[];
 	continueOnFail?: boolean;
 	nodeType?: string;
+	/** typeVersion of the node under test (1 unless given; e.g. 4.2 for n8n's HTTP Request node). */
+	typeVersion?: number;
+	/** Node settings of the node under test beyond parameters (e.g. retryOnFail, maxTries, waitBetweenTries). */
+	nodeSettings?: Partial<INode>;
+	/** An optional node after the node under test (e.g. n8n's Split Out); its output is `RunResult.finalItems`. */
+	next?: { type: string; typeVersion?: number; parameters: IDataObject };
 }
 
 export interface RunResult {
@@ -60,6 +69,8 @@ export interface RunResult {
 	/** The node's error when the run stopped on it. */
 	error?: Error & { description?: string; context?: IDataObject; httpCode?: string | null };
 	inputCount: number;
+	/** Output items of the `next` node when one was given, else the same as `items`. */
+	finalItems: INodeExecutionData[];
 }
 
 /**
@@ -76,7 +87,7 @@ export class Engine {
 
 	constructor(
 		credentials: ICredentialDataDecryptedObject,
-		extraNodeTypes: Record<string, INodeType> = {},
+		extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {},
 	) {
 		const credentialTypes: Record<string, ICredentialType> = { [CREDENTIAL_TYPE]: new CommerceMessagingApi() };
 		this.credentialsHelper = new TestCredentialsHelper(credentialTypes);
@@ -110,17 +121,33 @@ export class Engine {
 			id: 'subject',
 			name: 'Commerce Messaging',
 			type: options.nodeType ?? NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters as INode['parameters'],
 			credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Commerce Messaging account' } },
 			continueOnFail: options.continueOnFail ?? false,
 			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+			...options.nodeSettings,
 		};
+		const nodes = [input, subject];
+		const connections: IConnections = {
+			Input: { main: [[{ node: subject.name, type: 'main', index: 0 }]] },
+		};
+		if (options.next) {
+			nodes.push({
+				id: 'next',
+				name: 'Next',
+				type: options.next.type,
+				typeVersion: options.next.typeVersion ?? 1,
+				position: [400, 0],
+				parameters: options.next.parameters as INode['parameters'],
+			});
+			connections[subject.name] = { main: [[{ node: 'Next', type: 'main', index: 0 }]] };
+		}
 		const workflow = new Workflow({
 			id: 'engine-test',
-			nodes: [input, subject],
-			connections: { Input: { main: [[{ node: subject.name, type: 'main', index: 0 }]] } },
+			nodes,
+			connections,
 			nodeTypes: this.nodeTypes,
 			staticData: this.staticData,
 			active: false,
@@ -129,7 +156,7 @@ export class Engine {
 		const hooks = new ExecutionLifecycleHooks('manual', 'engine-test-execution', {
 			id: 'engine-test',
 			name: 'engine test',
-			nodes: [input, subject],
+			nodes,
 			connections: {},
 			active: false,
 			settings: {},
@@ -166,11 +193,13 @@ export class Engine {
 		await execute.processRunExecutionData(workflow);
 		const run = await finished;
 		const taskData = run.data.resultData.runData[subject.name]?.[0];
+		const subjectItems = taskData?.data?.main?.[0] ?? [];
 		return {
 			run,
-			items: taskData?.data?.main?.[0] ?? [],
+			items: subjectItems,
 			error: (taskData?.error ?? run.data.resultData.error) as RunResult['error'],
 			inputCount: items.length,
+			finalItems: options.next ? (run.data.resultData.runData.Next?.[0]?.data?.main?.[0] ?? []) : subjectItems,
 		};
 	}
 }

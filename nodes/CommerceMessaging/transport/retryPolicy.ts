@@ -21,6 +21,13 @@ export const DEFAULT_RETRY: RetrySettings = {
 	maxDelayMs: 30_000,
 };
 
+/**
+ * Largest random wait added to a Retry-After. The service names the moment itself, so waiting that long is enough
+ * for one client; a little jitter keeps several executions of the same account from coming back in the same
+ * millisecond, and stays small next to a Retry-After of at least a second (bench/README.md, rate-limited job).
+ */
+export const RETRY_AFTER_JITTER_MS = 100;
+
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
 
 /**
@@ -41,7 +48,8 @@ export function decideRetry(
 	// Full jitter: a random wait up to the exponential step, so many clients do not retry in lockstep.
 	const step = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (attempt - 1));
 	const jitter = Math.floor(random() * step);
-	const delayMs = retryAfterMs !== undefined ? retryAfterMs + Math.floor(random() * Math.min(1000, step)) : jitter;
+	const delayMs =
+		retryAfterMs !== undefined ? retryAfterMs + Math.floor(random() * Math.min(RETRY_AFTER_JITTER_MS, step)) : jitter;
 	const budgetLeft = settings.maxTotalWaitMs - waitedMs;
 	if (budgetLeft <= 0) {
 		return { retry: false, reason: `the ${Math.round(settings.maxTotalWaitMs / 1000)} s retry wait budget is used up` };
