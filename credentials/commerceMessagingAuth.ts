@@ -43,12 +43,10 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
  * hosts, where the local emulator runs.
  */
 export function assertSafeBaseUrl(baseUrl: string): void {
-	let parsed: URL;
-	try {
-		parsed = new URL(baseUrl);
-	} catch {
+	if (!URL.canParse(baseUrl)) {
 		throw new Error(`The Base URL "${baseUrl}" is not a valid URL. Use the form https://api.example.com`);
 	}
+	const parsed = new URL(baseUrl);
 	const loopback = LOOPBACK_HOSTS.has(parsed.hostname) || /^127\.\d+\.\d+\.\d+$/.test(parsed.hostname);
 	if (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback)) return;
 	throw new Error(

@@ -54,7 +54,7 @@ for (const major of [2, 1]) {
       const contactPolls = () =>
         sandbox.state.requests.filter((/** @type {{ method: string, path: string }} */ r) => r.method === 'GET' && r.path === '/api/contacts/').length;
       const welcomes = () => sandbox.state.messages.filter((/** @type {{ type: string }} */ m) => m.type === 'whatsapp');
-      const welcomesTo = (/** @type {string} */ phone) => welcomes().filter((/** @type {{ phone: string }} */ m) => m.phone === phone);
+      const welcomesTo = (/** @type {string} */ phone) => welcomes().filter((m) => m.phone === phone);
 
       editor = await n8n.startEditor(home, {});
       // Activation: n8n runs the trigger once to record where "now" is.
