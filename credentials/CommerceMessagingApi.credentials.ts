@@ -76,7 +76,7 @@ export class CommerceMessagingApi implements ICredentialType {
 
 	displayName = 'Commerce Messaging API';
 
-	icon = 'file:commerceMessaging.svg' as const;
+	icon = { light: 'file:commerceMessaging.svg', dark: 'file:commerceMessaging.dark.svg' } as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-commerce-messaging/n8n-nodes-commerce-messaging#credentials';
 
@@ -89,6 +89,7 @@ export class CommerceMessagingApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://api.example.com',
 			description: 'Address of the service, without a trailing slash. Must be https (http only for localhost).',
+			hint: 'https:// only (http:// just for localhost), without a trailing slash',
 		},
 		{
 			displayName: 'Username',
@@ -98,6 +99,7 @@ export class CommerceMessagingApi implements ICredentialType {
 			required: true,
 			placeholder: 'name@shop.com',
 			description: 'The account must have API access enabled (User.hasApiAccess) in the administration area',
+			hint: 'The account needs "API access" switched on in the service\'s administration area',
 		},
 		{
 			displayName: 'Password',
@@ -113,6 +115,14 @@ export class CommerceMessagingApi implements ICredentialType {
 			name: 'sessionToken',
 			type: 'hidden',
 			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			// Heads the optional group below: what it is for and when it is needed.
+			displayName:
+				'Shop plugin (optional): needed for products and the product trigger. Switch on and fill in the secret key, platform and shop address of your e-commerce plugin; they are sent as the x-api-key, x-platform-type and x-base-uri headers.',
+			name: 'pluginNotice',
+			type: 'notice',
 			default: '',
 		},
 		{

@@ -15,6 +15,8 @@ step "build"
 npm run --silent build
 step "lint (eslint-plugin-n8n-nodes-base, zero warnings)"
 npm run --silent lint
+step "n8n's community-package verification scan (sources and packed tarball)"
+bash scripts/verify-package.sh
 step "unit + engine tests"
 jest --ci
 if [ -f test/e2e/jest.config.js ] && [ "${SKIP_E2E:-}" != "1" ]; then

@@ -1,22 +1,30 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventProperties, pollEvents } from './trigger';
+
+const EVENT_LABELS = Object.fromEntries(
+	(eventProperties.find((p) => p.name === 'event')?.options ?? []).map((o) => ['value' in o ? String(o.value) : '', o.name]),
+);
 
 export class CommerceMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Commerce Messaging Trigger',
 		name: 'commerceMessagingTrigger',
-		icon: 'file:commerceMessaging.svg',
+		icon: { light: 'file:commerceMessaging.svg', dark: 'file:commerceMessaging.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"]}}',
+		// The event's name as the panel shows it ("New Order"), not its value.
+		subtitle: `={{ (${JSON.stringify(EVENT_LABELS)}[$parameter["event"]] || $parameter["event"]) }}`,
+		// n8n's node search shows ONE entry for a node and its trigger, with the trigger's description: so this one
+		// says what the whole integration does, actions first, then what starts a workflow.
 		description:
-			'Starts the workflow on a schedule when contacts, orders or products are new in the conversational-marketing service, or when a WhatsApp template review finishes',
+			'WhatsApp messages and templates, contacts, orders, carts and products of a conversational-marketing service for shops. Starts a workflow when contacts, orders or products are new or a template review ends.',
 		defaults: { name: 'Commerce Messaging Trigger' },
 		// n8n adds the Poll Times parameter (the schedule) to polling nodes.
 		polling: true,
 		inputs: [],
-		outputs: ['main'],
+		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'commerceMessagingApi', required: true }],
 		// A copy: n8n's loader adds its polling parameters to this array.
 		properties: [...eventProperties],

@@ -14,7 +14,8 @@ module.exports = {
   transform: {},
   globalSetup: '<rootDir>/test/e2e/lib/globalSetup.js',
   globalTeardown: '<rootDir>/test/e2e/lib/globalTeardown.js',
-  // One test file per n8n version, run side by side; each drives one n8n home and one emulator.
+  // Two files at a time (n8n 2.x, n8n 1.x, the trigger on its schedule, the browser check); each drives its own
+  // n8n home and emulator.
   maxWorkers: 2,
   testTimeout: 180_000,
   slowTestThreshold: 60,

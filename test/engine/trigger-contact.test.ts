@@ -33,7 +33,7 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 			polling: true,
 			inputs: [],
 			outputs: ['main'],
-			icon: 'file:commerceMessaging.svg',
+			icon: { light: 'file:commerceMessaging.svg', dark: 'file:commerceMessaging.dark.svg' },
 			credentials: [{ name: 'commerceMessagingApi', required: true }],
 		});
 		expect(harness.description.properties.filter((p) => p.name === 'pollTimes')).toHaveLength(1);

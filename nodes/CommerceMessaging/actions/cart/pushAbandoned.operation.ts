@@ -59,6 +59,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: '+4915123456789',
 				description: 'Mobile number in international E.164 format (plus, country code, number)',
+				hint: 'E.164, e.g. +4915123456789',
 			},
 		],
 	},

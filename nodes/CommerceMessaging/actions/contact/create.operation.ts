@@ -15,6 +15,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: '+4915123456789',
 		description: 'Mobile number in international E.164 format (plus, country code, number)',
+		hint: 'E.164: a plus, the country code and the number, no spaces or dashes (e.g. +4915123456789)',
 	},
 	{
 		displayName: 'First Name',

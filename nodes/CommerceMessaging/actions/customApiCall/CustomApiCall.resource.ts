@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 				value: 'request',
 				description:
 					'Call any endpoint of the service with the same login, error handling and retries, e.g. for SMS, message history or the user profile',
-				action: 'Make a custom API call',
+				action: 'Make an API call to any endpoint',
 			},
 		],
 		default: 'request',

@@ -74,6 +74,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: '+4915123456789',
 				description: 'Mobile number of the customer in international E.164 format, sent as customer.phone',
+				hint: 'E.164, e.g. +4915123456789',
 			},
 			{
 				displayName: 'Total',
@@ -82,6 +83,7 @@ const properties: INodeProperties[] = [
 				default: 0,
 				placeholder: '49.90',
 				description: 'Order total as a decimal number with a dot, e.g. 49.90',
+				hint: 'A decimal number with a dot, e.g. 49.90',
 			},
 		],
 	},

@@ -41,6 +41,7 @@ export const priceOption: INodeProperties = {
 	default: 0,
 	placeholder: '49.90',
 	description: 'Price as a decimal number with a dot, e.g. 49.90',
+	hint: 'A decimal number with a dot, e.g. 49.90',
 };
 
 export const skuOption: INodeProperties = {
