@@ -6,9 +6,8 @@ import { listRecords } from '../transport';
 import type { PollEvent } from './types';
 import {
 	advance,
-	isAfter,
 	newest,
-	oldestFirst,
+	pastWatermark,
 	readWatermarkState,
 	stamp,
 	timeOf,
@@ -76,15 +75,7 @@ export const newOrChangedProduct: PollEvent<WatermarkState> = {
 	},
 
 	async next(ctx, state, filters) {
-		const { mark } = state;
-		const products = await readProducts(ctx);
-		const fresh = mark ? products.filter((product) => isAfter(mark, product)) : products;
-		return {
-			records: oldestFirst(fresh)
-				.map((product) => product.record)
-				.filter((record) => changeMatches(record, filters)),
-			state: { mark: advance(mark ?? undefined, fresh) ?? null },
-		};
+		return pastWatermark(state, await readProducts(ctx), (record) => changeMatches(record, filters));
 	},
 
 	async latest(ctx, filters) {

@@ -7,8 +7,7 @@ import {
 	advance,
 	byNaturalId,
 	floorToSecond,
-	isAfter,
-	oldestFirst,
+	pastWatermark,
 	readWatermarkState,
 	stamp,
 	type Stamped,
@@ -97,14 +96,8 @@ export const newOrder: PollEvent<WatermarkState> = {
 		const orders = await readNewestOrders(ctx, fromMs, (page) =>
 			fromMs !== undefined && page.some((order) => order.ms < floorToSecond(fromMs)),
 		);
-		const fresh = mark ? orders.filter((order) => isAfter(mark, order)) : orders;
-		return {
-			// Orders created in the same instant have no order of their own: emit them by order id.
-			records: oldestFirst(fresh, byNaturalId)
-				.map((order) => order.record)
-				.filter((record) => statusMatches(record, filters)),
-			state: { mark: advance(mark ?? undefined, fresh) ?? null },
-		};
+		// Orders created in the same instant have no order of their own: emit them by order id.
+		return pastWatermark(state, orders, (record) => statusMatches(record, filters), byNaturalId);
 	},
 
 	async latest(ctx, filters) {

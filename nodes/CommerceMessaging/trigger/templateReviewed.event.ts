@@ -6,9 +6,8 @@ import { listRecords } from '../transport';
 import type { PollEvent } from './types';
 import {
 	advance,
-	isAfter,
 	newest,
-	oldestFirst,
+	pastWatermark,
 	readWatermarkState,
 	stamp,
 	uniqueById,
@@ -79,16 +78,8 @@ export const templateReviewed: PollEvent<WatermarkState> = {
 	},
 
 	async next(ctx, state, filters) {
-		const { mark } = state;
-		const templates = await readReviewedTemplates(ctx);
-		const fresh = mark ? templates.filter((template) => isAfter(mark, template)) : templates;
-		return {
-			records: oldestFirst(fresh)
-				.map((template) => template.record)
-				.filter((record) => outcomeMatches(record, filters))
-				.map(asEvent),
-			state: { mark: advance(mark ?? undefined, fresh) ?? null },
-		};
+		const poll = pastWatermark(state, await readReviewedTemplates(ctx), (record) => outcomeMatches(record, filters));
+		return { ...poll, records: poll.records.map(asEvent) };
 	},
 
 	async latest(ctx, filters) {

@@ -105,6 +105,26 @@ export function readWatermarkState(stored: unknown): WatermarkState | undefined 
 	return watermark ? { mark: watermark } : undefined;
 }
 
+/**
+ * One poll of a watermarked event: the records after the mark, oldest first, that the filter keeps, and the mark
+ * moved past everything seen (filtered-out records included, so they are not read as new again).
+ */
+export function pastWatermark(
+	state: WatermarkState,
+	seen: Stamped[],
+	keep: (record: IDataObject) => boolean,
+	tieBreak?: Order,
+): { records: IDataObject[]; state: WatermarkState } {
+	const { mark } = state;
+	const fresh = mark ? seen.filter((item) => isAfter(mark, item)) : seen;
+	return {
+		records: oldestFirst(fresh, tieBreak)
+			.map((item) => item.record)
+			.filter(keep),
+		state: { mark: advance(mark ?? undefined, fresh) ?? null },
+	};
+}
+
 /** The second a time falls in: a lower bound for a service filter that may compare at second precision. */
 export function floorToSecond(ms: number): number {
 	return Math.floor(ms / 1000) * 1000;

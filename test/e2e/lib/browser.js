@@ -11,8 +11,6 @@ const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 
-const { PROJECT_ROOT } = require('./n8n');
-
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /** This machine type has no internet: nothing in the browser may try to reach it. */
 const CHROMIUM_ARGS = [

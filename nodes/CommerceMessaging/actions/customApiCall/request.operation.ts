@@ -29,7 +29,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: '/api/contacts/',
+		placeholder: '/api/...',
 		description:
 			"Path of the endpoint, relative to the credential's Base URL and starting with /. Use it for API areas this node has no operation for (v1 templates, message history, SMS, chat sessions, link documents, user profile, secret keys). Full URLs are refused, so the session token is only ever sent to the service.",
 		hint: 'v1 and unversioned routes end with a slash (/api/contacts/, /api/v1/order/); v2 WhatsApp routes do not (/api/v2/whatsapp/templates). A wrong slash gets a 404.',
