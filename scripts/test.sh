@@ -17,9 +17,21 @@ step "lint (eslint-plugin-n8n-nodes-base, zero warnings)"
 npm run --silent lint
 step "n8n's community-package verification scan (sources and packed tarball)"
 bash scripts/verify-package.sh
+results="$(mktemp -d)"
+trap 'rm -rf "$results"' EXIT
 step "unit + engine tests"
-jest --ci
+jest --ci --json --outputFile="$results/unit.json"
 if [ -f test/e2e/jest.config.js ] && [ "${SKIP_E2E:-}" != "1" ]; then
   step "end-to-end tests in real n8n"
-  jest --ci -c test/e2e/jest.config.js
+  jest --ci -c test/e2e/jest.config.js --json --outputFile="$results/e2e.json"
 fi
+# One closing line over both jest runs (jest prints one summary per run).
+node -e '
+  const fs = require("fs");
+  let passed = 0, failed = 0;
+  for (const f of fs.readdirSync(process.argv[1])) {
+    const r = JSON.parse(fs.readFileSync(`${process.argv[1]}/${f}`, "utf8"));
+    passed += r.numPassedTests; failed += r.numFailedTests;
+  }
+  console.log(`\ntests: ${passed} passed, ${failed} failed`);
+' "$results"
