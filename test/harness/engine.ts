@@ -9,7 +9,6 @@ import type {
 	INodeTypes,
 	IRun,
 	IRunExecutionData,
-	IWorkflowExecuteAdditionalData,
 	IVersionedNodeType,
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
@@ -19,6 +18,7 @@ import { CommerceMessagingApi } from '../../credentials/CommerceMessagingApi.cre
 import { CommerceMessaging } from '../../nodes/CommerceMessaging/CommerceMessaging.node';
 import { TestCredentialsHelper } from './credentialsHelper';
 import { TestInput } from './inputNode';
+import { testAdditionalData } from './additionalData';
 
 export const NODE_TYPE = 'n8n-nodes-commerce-messaging.commerceMessaging';
 export const CREDENTIAL_TYPE = 'commerceMessagingApi';
@@ -165,23 +165,7 @@ export class Engine {
 		const finished = new Promise<IRun>((resolve) => (resolveFinished = resolve));
 		hooks.addHandler('workflowExecuteAfter', (fullRunData) => resolveFinished(fullRunData));
 
-		const additionalData = {
-			hooks,
-			credentialsHelper: this.credentialsHelper,
-			executionId: 'engine-test-execution',
-			currentNodeParameters: undefined,
-			restApiUrl: 'http://127.0.0.1/rest',
-			instanceBaseUrl: 'http://127.0.0.1/',
-			webhookBaseUrl: 'http://127.0.0.1/webhook',
-			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
-			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
-			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
-			variables: {},
-			userId: 'engine-test-user',
-			setExecutionStatus: () => {},
-			sendDataToUI: () => {},
-			logAiEvent: () => {},
-		} as unknown as IWorkflowExecuteAdditionalData;
+		const additionalData = testAdditionalData(hooks, this.credentialsHelper, 'engine-test');
 
 		const runExecutionData: IRunExecutionData = createRunExecutionData({
 			executionData: {

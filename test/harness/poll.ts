@@ -22,6 +22,7 @@ import { CommerceMessagingApi } from '../../credentials/CommerceMessagingApi.cre
 import { CommerceMessagingTrigger } from '../../nodes/CommerceMessaging/CommerceMessagingTrigger.node';
 import { TestCredentialsHelper } from './credentialsHelper';
 import type { Sandbox } from './sandbox';
+import { testAdditionalData } from './additionalData';
 
 
 export const TRIGGER_TYPE = 'n8n-nodes-commerce-messaging.commerceMessagingTrigger';
@@ -220,23 +221,7 @@ export class PollHarness {
 			active: mode === 'trigger',
 			settings: {},
 		} as never);
-		return {
-			hooks,
-			credentialsHelper: this.credentialsHelper,
-			executionId: 'poll-test-execution',
-			currentNodeParameters: undefined,
-			restApiUrl: 'http://127.0.0.1/rest',
-			instanceBaseUrl: 'http://127.0.0.1/',
-			webhookBaseUrl: 'http://127.0.0.1/webhook',
-			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
-			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
-			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
-			variables: {},
-			userId: 'poll-test-user',
-			setExecutionStatus: () => {},
-			sendDataToUI: () => {},
-			logAiEvent: () => {},
-		} as unknown as IWorkflowExecuteAdditionalData;
+		return testAdditionalData(hooks, this.credentialsHelper, 'poll-test');
 	}
 }
 

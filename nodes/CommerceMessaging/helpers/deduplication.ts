@@ -247,3 +247,13 @@ export class Deduplication {
 		return this.log;
 	}
 }
+
+/** The `prepare` hook of a deduplicated push operation: one run's state, loaded once. */
+export async function prepareDeduplication(this: IExecuteFunctions, itemCount: number): Promise<Deduplication> {
+	return Deduplication.start(this, itemCount);
+}
+
+/** The `finish` hook: saves what the run recorded, once (the router runs it even when an item stopped the run). */
+export async function finishDeduplication(this: IExecuteFunctions, deduplication: Deduplication): Promise<void> {
+	deduplication.save();
+}

@@ -138,10 +138,6 @@ function lineItemsValue(ctx: IExecuteFunctions, value: unknown, itemIndex: numbe
 	return parsed as IDataObject[];
 }
 
-export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<Deduplication> {
-	return Deduplication.start(this, itemCount);
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -176,6 +172,4 @@ export async function execute(
 	);
 }
 
-export async function finish(this: IExecuteFunctions, deduplication: Deduplication): Promise<void> {
-	deduplication.save();
-}
+export { prepareDeduplication as prepare, finishDeduplication as finish } from '../../helpers/deduplication';

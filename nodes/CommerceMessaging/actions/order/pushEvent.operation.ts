@@ -102,10 +102,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<Deduplication> {
-	return Deduplication.start(this, itemCount);
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -137,6 +133,4 @@ export async function execute(
 	);
 }
 
-export async function finish(this: IExecuteFunctions, deduplication: Deduplication): Promise<void> {
-	deduplication.save();
-}
+export { prepareDeduplication as prepare, finishDeduplication as finish } from '../../helpers/deduplication';
