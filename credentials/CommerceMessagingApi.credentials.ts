@@ -9,14 +9,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ROUTES } from '../nodes/CommerceMessaging/transport/routes';
+import { ROUTES } from '../transport/routes';
 import {
 	assertHeaderValueSafe,
 	assertSafeBaseUrl,
 	extractLoginToken,
 	pluginHeaders,
 	readCredentials,
-} from './commerceMessagingAuth';
+} from '../transport/auth';
 
 /** Reads a JSend error's message and code from a failed login, without ever echoing the request. */
 function describeLoginFailure(error: unknown): string {

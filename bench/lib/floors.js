@@ -81,7 +81,7 @@ async function measure({ url, user, buildDir, requests = 3000, items = 5000, rou
 	};
 	const helperRun = async (tag) => {
 		for (let i = 0; i < requests; i++) {
-			// The options nodes/CommerceMessaging/transport/request.ts passes (the credential adds Authorization).
+			// The options transport/request.ts passes (the credential adds Authorization).
 			const response = await helper.request({
 				method: 'POST',
 				baseURL: url,

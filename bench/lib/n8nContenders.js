@@ -37,7 +37,7 @@ async function runNode({ job, url, user, items, buildDir }) {
 		parameters = { resource: 'contact', operation: 'getAll', returnAll: true };
 	}
 	const result = await engine.run({ parameters, items });
-	const pagination = require(path.join(buildDir, 'nodes', 'CommerceMessaging', 'transport', 'pagination.js'));
+	const pagination = require(path.join(buildDir, 'transport', 'pagination.js'));
 	return {
 		outputs: result.finalItems.length,
 		clientLogins: engine.logins,

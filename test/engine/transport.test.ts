@@ -1,6 +1,6 @@
 import { Engine, pairedInputs } from '../harness/engine';
 import { credentialsFor, startSandbox, type Sandbox } from '../harness/sandbox';
-import { ROUTES } from '../../nodes/CommerceMessaging/transport/routes';
+import { ROUTES } from '../../transport/routes';
 
 const list = (limit: number) => ({ resource: 'contact', operation: 'getAll', returnAll: false, limit });
 const listAll = { resource: 'contact', operation: 'getAll', returnAll: true };

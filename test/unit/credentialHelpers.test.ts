@@ -6,7 +6,7 @@ import {
 	readCredentials,
 	readTokenTimes,
 	tokenNeedsRenewal,
-} from '../../credentials/commerceMessagingAuth';
+} from '../../transport/auth';
 
 const jwt = (claims: Record<string, unknown>) =>
 	['{"alg":"HS256"}', JSON.stringify(claims), 'sig'].map((part, i) => (i < 2 ? Buffer.from(part).toString('base64url') : part)).join('.');

@@ -1,4 +1,4 @@
-import { parseRetryAfter, readEnvelope, validationFields } from '../../nodes/CommerceMessaging/transport/envelope';
+import { parseRetryAfter, readEnvelope, validationFields } from '../../transport/envelope';
 
 const response = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({
 	statusCode,

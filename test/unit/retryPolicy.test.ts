@@ -1,4 +1,4 @@
-import { decideRetry, DEFAULT_RETRY } from '../../nodes/CommerceMessaging/transport/retryPolicy';
+import { decideRetry, DEFAULT_RETRY } from '../../transport/retryPolicy';
 
 describe('retry policy', () => {
 	const settings = { ...DEFAULT_RETRY, maxAttempts: 5, maxTotalWaitMs: 60_000, baseDelayMs: 500, maxDelayMs: 30_000 };

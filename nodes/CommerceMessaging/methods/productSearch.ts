@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { listRecords } from '../transport';
+import { listRecords } from '../../../transport';
 
 /**
  * The product picker: the whole catalogue (paged with the usual pagination parameters, rule L3), narrowed to

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { asTemplate, templateLabel, templateMatches } from '../helpers/template';
-import { iteratePages } from '../transport';
+import { iteratePages } from '../../../transport';
 
 /**
  * The template picker: every template of the account (all pages, rule L3), narrowed to what the user typed,

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, listRecords, PAGE_SIZE, readListPage } from '../transport';
+import { apiRequest, listRecords, PAGE_SIZE, readListPage } from '../../../transport';
 import type { PollEvent } from './types';
 
 /**

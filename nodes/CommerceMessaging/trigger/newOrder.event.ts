@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { iteratePages, listRecords } from '../transport';
+import { iteratePages, listRecords } from '../../../transport';
 import type { PollEvent } from './types';
 import {
 	advance,

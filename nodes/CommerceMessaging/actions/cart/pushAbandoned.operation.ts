@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { cartEventKey, Deduplication, deduplicationOptions } from '../../helpers/deduplication';
 import { compact, withCustomFields } from '../../helpers/parameters';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 import { customerReference, decimalValue, requiredText, text } from '../../helpers/eventFields';
 import { customFieldsOption } from '../common.descriptions';

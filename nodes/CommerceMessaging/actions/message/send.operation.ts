@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { batchingOption, pauseBetweenBatches } from '../../helpers/batching';
 import { compact, phoneParameter, withCustomFields } from '../../helpers/parameters';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 import { customFieldsOption } from '../common.descriptions';
 

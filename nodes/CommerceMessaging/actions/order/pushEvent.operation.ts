@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { Deduplication, deduplicationOptions, orderEventKey } from '../../helpers/deduplication';
 import { compact, withCustomFields } from '../../helpers/parameters';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 import { customerReference, decimalValue, isoDateTime, requiredText, text } from '../../helpers/eventFields';
 import { customFieldsOption } from '../common.descriptions';

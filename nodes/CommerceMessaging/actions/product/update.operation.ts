@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 import { customFieldsOption, priceOption, productFields, productLocator, readProductId, skuOption } from './shared';
 

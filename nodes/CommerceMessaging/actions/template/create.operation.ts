@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { compact } from '../../helpers/parameters';
 import { toE164 } from '../../helpers/phone';
 import { asTemplate } from '../../helpers/template';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 
 const properties: INodeProperties[] = [

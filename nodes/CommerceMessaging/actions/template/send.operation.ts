@@ -10,7 +10,7 @@ import {
 	templateLocator,
 	templateTitle,
 } from '../../helpers/template';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 
 const properties: INodeProperties[] = [

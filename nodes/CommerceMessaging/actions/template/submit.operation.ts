@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { asTemplate, templateIdParameter, templateLocator } from '../../helpers/template';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 
 export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['submit'] } }, [

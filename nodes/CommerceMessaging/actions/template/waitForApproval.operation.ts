@@ -10,7 +10,7 @@ import {
 	templateTitle,
 	type TemplateRecord,
 } from '../../helpers/template';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 
 /** Each wait is this much longer than the one before, up to MAX_INTERVAL_MS (review takes minutes to hours). */

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, pluginHeaders } from '../../../credentials/commerceMessagingAuth';
+import { CREDENTIAL_TYPE, pluginHeaders } from './auth';
 import { readEnvelope, type RawResponse, type ServiceFailure } from './envelope';
 import { serviceError } from './errors';
 import { decideRetry, type RetrySettings } from './retryPolicy';

@@ -13,7 +13,7 @@ import {
 	readCredentials,
 	tokenNeedsRenewal,
 	type CommerceMessagingCredentials,
-} from '../../../credentials/commerceMessagingAuth';
+} from './auth';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
 
