@@ -1,3 +1,6 @@
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
 import { EmulatorData, failingAfterFirstPage, PollHarness } from '../harness/poll';
 import { credentialsFor, OTHER, startSandbox, type Sandbox } from '../harness/sandbox';
 
@@ -18,8 +21,9 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 		const start = sandbox.state.requests.length;
 		return (): Logged[] => sandbox.state.requests.slice(start).filter((r: Logged) => r.path === HISTORY);
 	};
-	const newHarness = (filters: Record<string, unknown> = {}) =>
-		new PollHarness(credentialsFor(sandbox), { event: 'newOrder', filters, requestOptions: SMALL_RETRIES });
+	const newHarness = (filters: Record<string, unknown> = {}, orderOptions: Record<string, unknown> = {}) =>
+		new PollHarness(credentialsFor(sandbox), { event: 'newOrder', filters, orderOptions, requestOptions: SMALL_RETRIES });
+	const demoBook = () => sandbox.state.orders.get(sandbox.state.userByName('demo@shop.test').id);
 	const orderIds = (poll: { items: Array<{ json: Record<string, unknown> }> }) =>
 		poll.items.map((item) => item.json.order_id);
 
@@ -46,7 +50,7 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 		expect(manual.error).toBeUndefined();
 		expect(manual.items).toEqual([]);
 		await harness.activate();
-		expect(harness.nodeStaticData.cursor).toEqual({ event: 'newOrder', state: { mark: null } });
+		expect(harness.nodeStaticData.cursor).toEqual({ event: 'newOrder', state: { mark: null, from: null, seen: [] } });
 		expect((await harness.poll()).emitted).toBe(false);
 		new EmulatorData(sandbox, OTHER.username).pushOrders(['OTHER-1', 'OTHER-2'], 'paid', later());
 		expect(orderIds(await harness.poll())).toEqual(['OTHER-1', 'OTHER-2']);
@@ -146,5 +150,110 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 		expect(orderIds(manual)).toEqual(['TEST-PENDING']);
 		expect(JSON.stringify(harness.staticData)).toBe(state);
 		expect(orderIds(await newHarness().fetchTestEvent())).toEqual(['TEST-PAID']);
+	});
+
+	describe('orders listed late (look-back)', () => {
+		const MINUTE = 60_000;
+
+		it('V1: an order that shows up after a poll, with a created_at older than orders already emitted, is emitted once', async () => {
+			const harness = newHarness();
+			await harness.activate();
+			const early = later();
+			const recent = later();
+			data.pushOrders(['ONTIME-1'], 'paid', recent);
+			expect(orderIds(await harness.poll())).toEqual(['ONTIME-1']);
+			// Listed only now, though created before ONTIME-1 (a service whose history lags behind its writes).
+			data.pushOrders(['LATE-1'], 'paid', early);
+			const late = await harness.poll();
+			expect(late.error).toBeUndefined();
+			expect(orderIds(late)).toEqual(['LATE-1']);
+			expect((await harness.poll()).emitted).toBe(false);
+			// A status change of either is still not a new order.
+			data.pushOrders(['LATE-1', 'ONTIME-1'], 'shipped', later());
+			expect((await harness.poll()).emitted).toBe(false);
+		});
+
+		it('V1: a state stored before the look-back existed (the watermark alone) goes on without emitting anything twice', async () => {
+			const harness = newHarness();
+			await harness.activate();
+			const instant = later();
+			data.pushOrders(['OLDSTATE-1', 'OLDSTATE-2'], 'paid', instant);
+			expect(orderIds(await harness.poll())).toEqual(['OLDSTATE-1', 'OLDSTATE-2']);
+			harness.nodeStaticData.cursor = {
+				event: 'newOrder',
+				state: { mark: { at: new Date(instant).toISOString(), ids: ['OLDSTATE-1', 'OLDSTATE-2'] } },
+			};
+			expect((await harness.poll()).emitted).toBe(false);
+			data.pushOrders(['OLDSTATE-3'], 'paid', later());
+			expect(orderIds(await harness.poll())).toEqual(['OLDSTATE-3']);
+		});
+
+		it('V1: with the emulator\'s history lagging behind its writes, each order is emitted once when it shows up', async () => {
+			const harness = newHarness();
+			await harness.activate();
+			sandbox.setConfig({ orderVisibilityDelayMs: 1000 });
+			try {
+				data.pushOrders(['LAG-1', 'LAG-2'], 'paid');
+				expect((await harness.poll()).emitted).toBe(false);
+				await new Promise((resolve) => setTimeout(resolve, 1100));
+				data.pushOrders(['LAG-3'], 'paid');
+				expect(orderIds(await harness.poll())).toEqual(['LAG-1', 'LAG-2']);
+				await new Promise((resolve) => setTimeout(resolve, 1100));
+				expect(orderIds(await harness.poll())).toEqual(['LAG-3']);
+				expect((await harness.poll()).emitted).toBe(false);
+			} finally {
+				sandbox.setConfig({ orderVisibilityDelayMs: 0 });
+			}
+		});
+
+		it('V1: an order without a readable created_at is reported in n8n\'s log, not emitted, and does not stop the others', async () => {
+			const harness = newHarness();
+			await harness.activate();
+			const warn = jest.spyOn(Container.get(Logger), 'warn');
+			const book = demoBook();
+			// Written straight into the store, as a service returning a broken record would list it: newest first.
+			const broken = { order_id: 'NO-TIME-1', status: 'paid', created_at: 'not a date' };
+			Object.defineProperty(broken, 'created_ms', { value: Date.now() + 365 * 24 * 60 * MINUTE, enumerable: false });
+			book.list.push(broken);
+			book.byId.set(broken.order_id, broken);
+			try {
+				data.pushOrders(['WITH-TIME-1'], 'paid', later());
+				const poll = await harness.poll();
+				expect(poll.error).toBeUndefined();
+				expect(orderIds(poll)).toEqual(['WITH-TIME-1']);
+				const messages = warn.mock.calls.map(([message]) => String(message));
+				expect(messages.some((m) => /New Order: 1 order\(s\) .*no readable created_at.*NO-TIME-1/.test(m))).toBe(true);
+			} finally {
+				book.list.splice(book.list.indexOf(broken), 1);
+				book.byId.delete(broken.order_id);
+				warn.mockRestore();
+			}
+		});
+
+		it('V1: the look-back is a setting; an order listed later than that behind the newest one is not emitted', async () => {
+			// An hour ahead of every other order of this suite (so it runs last), so this test owns the newest instants.
+			const base = later() + 60 * MINUTE;
+			nextMs = base + 30 * MINUTE;
+			const oneMinute = newHarness({}, { lookBackMinutes: 1 });
+			const tenMinutes = newHarness();
+			await oneMinute.activate();
+			await tenMinutes.activate();
+			data.pushOrders(['NEWEST-1'], 'paid', base + 5 * MINUTE);
+			expect(orderIds(await oneMinute.poll())).toEqual(['NEWEST-1']);
+			expect(orderIds(await tenMinutes.poll())).toEqual(['NEWEST-1']);
+			data.pushOrders(['BEHIND-3MIN'], 'paid', base + 2 * MINUTE);
+			expect((await oneMinute.poll()).emitted).toBe(false);
+			expect(orderIds(await tenMinutes.poll())).toEqual(['BEHIND-3MIN']);
+			const state = tenMinutes.nodeStaticData.cursor as { state: { from: string; seen: Array<[string, number]> } };
+			expect(state.state.from).toBe(new Date(base - 5 * MINUTE).toISOString());
+			expect(state.state.seen.map(([id]) => id).sort()).toEqual(['BEHIND-3MIN', 'NEWEST-1']);
+			// Each poll asked from the start of its window, rounded down to the second.
+			const calls = requestsSince();
+			await tenMinutes.poll();
+			const [call] = calls();
+			expect(new URL(call.url, sandbox.url).searchParams.get('date_from')).toBe(
+				new Date(Math.floor((base - 5 * MINUTE) / 1000) * 1000).toISOString(),
+			);
+		});
 	});
 });

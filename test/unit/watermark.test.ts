@@ -4,9 +4,12 @@ import {
 	isAfter,
 	newest,
 	oldestFirst,
+	pastLookBack,
+	readLookBackState,
 	readWatermark,
 	readWatermarkState,
 	stamp,
+	startLookBack,
 	timeOf,
 	type Stamped,
 	uniqueById,
@@ -73,5 +76,57 @@ describe('Trigger watermark (pure logic)', () => {
 		expect(readWatermarkState({ mark: null })).toEqual({ mark: null });
 		expect(readWatermarkState({})).toBeUndefined();
 		expect(readWatermarkState(undefined)).toBeUndefined();
+	});
+});
+
+describe('Trigger look-back watermark (pure logic, New Order)', () => {
+	const MIN = 60_000;
+	const at = (minutes: number) => new Date(Date.parse(T0) + minutes * MIN).toISOString();
+	const all = () => true;
+	const ids = (records: Array<{ id?: unknown }>) => records.map((r) => r.id);
+
+	it('V1: a record listed late with a timestamp inside the window is new once; one before the window is not', () => {
+		let state = startLookBack({ at: at(0), ids: ['a'] });
+		let poll = pastLookBack(state, [item('a', at(0)), item('b', at(5))], all, 10 * MIN);
+		expect(ids(poll.records)).toEqual(['b']);
+		state = poll.state;
+		poll = pastLookBack(state, [item('late', at(3)), item('b', at(5)), item('tooLate', at(-1))], all, 10 * MIN);
+		expect(ids(poll.records)).toEqual(['late']);
+		expect(pastLookBack(poll.state, [item('late', at(3)), item('b', at(5))], all, 10 * MIN).records).toEqual([]);
+	});
+
+	it('V1: the window follows the newest record and forgets ids before it, but never starts earlier than before', () => {
+		const state = startLookBack({ at: at(0), ids: ['a'] });
+		expect(state).toEqual({ mark: { at: at(0), ids: ['a'] }, from: at(0), seen: [['a', Date.parse(at(0))]] });
+		const poll = pastLookBack(state, [item('b', at(30)), item('c', at(31))], all, 10 * MIN);
+		expect(poll.state.from).toBe(at(21));
+		expect(poll.state.seen.map(([id]) => id)).toEqual(['b', 'c']);
+		// Ids before the old start were never kept, so a longer window cannot reach back past it.
+		const wider = pastLookBack(poll.state, [], all, 60 * MIN);
+		expect(wider.state.from).toBe(at(21));
+	});
+
+	it('V1: the state stays bounded: beyond its cap the window starts at the oldest id kept, and says so', () => {
+		let state = startLookBack({ at: at(0), ids: [] });
+		const read = Array.from({ length: 30 }, (_, i) => item(`r${i}`, at(i / 10)));
+		const poll = pastLookBack(state, read, all, 10 * MIN, undefined, 20);
+		expect(poll.records).toHaveLength(30);
+		expect(poll.narrowed).toBe(true);
+		expect(poll.state.seen).toHaveLength(20);
+		expect(poll.state.from).toBe(at(1));
+		state = poll.state;
+		// Records before the new start are no longer new, rather than new again.
+		expect(pastLookBack(state, read, all, 10 * MIN, undefined, 20).records).toEqual([]);
+	});
+
+	it('V1: a state stored before the look-back, or with a damaged window, starts the window at its mark', () => {
+		const mark = { at: at(0), ids: ['a', 'b'] };
+		expect(readLookBackState({ mark })).toEqual(startLookBack(mark));
+		expect(readLookBackState({ mark, from: at(-5), seen: [['a', 1, 2], 'b'] })).toEqual(startLookBack(mark));
+		expect(readLookBackState({ mark, from: 'yesterday', seen: [] })).toEqual(startLookBack(mark));
+		expect(readLookBackState({ mark: null })).toEqual({ mark: null, from: null, seen: [] });
+		const kept = { mark, from: at(-5), seen: [['x', Date.parse(at(-2))]] };
+		expect(readLookBackState(kept)).toEqual(kept);
+		expect(readLookBackState({ from: at(0), seen: [] })).toBeUndefined();
 	});
 });

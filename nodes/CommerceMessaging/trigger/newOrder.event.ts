@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { iteratePages, listRecords } from '../../../transport';
 import type { PollEvent } from './types';
@@ -7,19 +7,24 @@ import {
 	advance,
 	byNaturalId,
 	floorToSecond,
-	pastWatermark,
-	readWatermarkState,
+	type LookBackState,
+	pastLookBack,
+	readLookBackState,
+	MAX_LOOK_BACK_IDS,
 	stamp,
 	type Stamped,
-	type WatermarkState,
+	startLookBack,
 } from './watermark';
 
 /**
  * New Order. The order history is newest first and filters on `created_at` with `date_from`
  * (docs/api-assumptions.md); `created_at` is set by the service when it first receives an order and never
- * changes, while later events for the same order only change `status` and `updated_at`. The state is a
- * watermark on `created_at` plus the order ids at that instant.
+ * changes, while later events for the same order only change `status` and `updated_at`. An order can show up
+ * in the history a little after a poll that already read newer ones, so each poll reads a short window behind
+ * the newest `created_at` again and skips the ids it already read there (a look-back watermark).
  */
+
+export const DEFAULT_LOOK_BACK_MINUTES = 10;
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Filters',
@@ -39,7 +44,47 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	{
+		displayName: 'Options',
+		name: 'orderOptions',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Look-Back (Minutes)',
+				name: 'lookBackMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: DEFAULT_LOOK_BACK_MINUTES,
+				description:
+					'How far behind the newest order each poll reads again, so an order the service lists a little late, with an older creation time, is still emitted, once. 0 reads from the newest order on only.',
+			},
+		],
+	},
 ];
+
+function lookBackMs(ctx: IPollFunctions): number {
+	const raw = ctx.getNodeParameter('orderOptions.lookBackMinutes', DEFAULT_LOOK_BACK_MINUTES) as unknown;
+	const minutes = typeof raw === 'number' ? raw : Number(String(raw).trim() || NaN);
+	if (!(Number.isFinite(minutes) && minutes >= 0)) {
+		throw new NodeOperationError(ctx.getNode(), `"${String(raw)}" is not a look-back in minutes`, {
+			description: 'Use a number of minutes of 0 or more, e.g. 10.',
+		});
+	}
+	return minutes * 60_000;
+}
+
+/** Records of a history page the trigger cannot place on the timeline, reported instead of dropped in silence. */
+function reportUnreadable(ctx: IPollFunctions, unreadable: IDataObject[]): void {
+	if (!unreadable.length) return;
+	const shown = unreadable.slice(0, 10).map((record) => String(record.order_id ?? '(no order_id)'));
+	const more = unreadable.length > shown.length ? ` and ${unreadable.length - shown.length} more` : '';
+	ctx.logger.warn(
+		`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${shown.join(', ')}${more}`,
+		{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
+	);
+}
 
 /**
  * Orders from the newest down to `from` (inclusive), every page of them. `stopWhen` decides, after each page,
@@ -52,18 +97,23 @@ async function readNewestOrders(
 	stopWhen: (page: Stamped[], all: Stamped[]) => boolean,
 ): Promise<Stamped[]> {
 	const byId = new Map<string, Stamped>();
+	const unreadable: IDataObject[] = [];
 	let position = 0;
 	const qs = from === undefined ? {} : { date_from: new Date(floorToSecond(from)).toISOString() };
 	for await (const records of iteratePages(ctx, 'orderHistory', { qs })) {
 		const page: Stamped[] = [];
 		for (const record of records) {
 			const order = stamp(record, record.order_id, record.created_at, position++);
-			if (!order) continue;
+			if (!order) {
+				unreadable.push(record);
+				continue;
+			}
 			page.push(order);
 			if (!byId.has(order.id)) byId.set(order.id, order);
 		}
 		if (stopWhen(page, [...byId.values()])) break;
 	}
+	reportUnreadable(ctx, unreadable);
 	return [...byId.values()];
 }
 
@@ -75,10 +125,10 @@ function statusMatches(record: IDataObject, filters: IDataObject): boolean {
 	return wanted === '' || record.status === wanted;
 }
 
-export const newOrder: PollEvent<WatermarkState> = {
+export const newOrder: PollEvent<LookBackState> = {
 	properties: updateDisplayOptions({ show: { event: ['newOrder'] } }, properties),
 
-	readState: readWatermarkState,
+	readState: readLookBackState,
 
 	async start(ctx) {
 		// Only the newest instant matters: stop at the first page that reaches an older order.
@@ -86,18 +136,26 @@ export const newOrder: PollEvent<WatermarkState> = {
 			const newestMs = Math.max(...all.map((order) => order.ms));
 			return page.some((order) => order.ms < newestMs);
 		});
-		return { mark: advance(undefined, orders) ?? null };
+		// Orders created before activation are not new, even when they show up late.
+		return startLookBack(advance(undefined, orders));
 	},
 
 	async next(ctx, state, filters) {
-		const { mark } = state;
-		const fromMs = mark ? Date.parse(mark.at) : undefined;
-		// date_from already ends the list at the watermark; the page check is for a service that ignores it.
+		const window = lookBackMs(ctx);
+		const fromMs = state.from === null ? undefined : Date.parse(state.from);
+		// date_from already ends the list at the window's start; the page check is for a service that ignores it.
 		const orders = await readNewestOrders(ctx, fromMs, (page) =>
 			fromMs !== undefined && page.some((order) => order.ms < floorToSecond(fromMs)),
 		);
 		// Orders created in the same instant have no order of their own: emit them by order id.
-		return pastWatermark(state, orders, (record) => statusMatches(record, filters), byNaturalId);
+		const result = pastLookBack(state, orders, (record) => statusMatches(record, filters), window, byNaturalId);
+		if (result.narrowed) {
+			ctx.logger.warn(
+				`New Order: more than ${MAX_LOOK_BACK_IDS} orders in the look-back window; it now starts at ${result.state.from}, so an order listed late with an older created_at is not emitted`,
+				{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
+			);
+		}
+		return { records: result.records, state: result.state };
 	},
 
 	async latest(ctx, filters) {

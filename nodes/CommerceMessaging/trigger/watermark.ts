@@ -129,3 +129,83 @@ export function pastWatermark(
 export function floorToSecond(ms: number): number {
 	return Math.floor(ms / 1000) * 1000;
 }
+
+/** Most ids a look-back state keeps; beyond them the window shrinks to the newest records. */
+export const MAX_LOOK_BACK_IDS = 5_000;
+
+/**
+ * A watermark that also reads a short window behind itself again, for a list where a record can show up a little
+ * after a poll with a timestamp older than records already seen. `from` is where that window starts (null: no
+ * start, every record is new); `seen` holds [id, epoch ms] of the records from `from` on that were already read
+ * (emitted or filtered out). A record is new when it is at or after `from` and its id is not in `seen`.
+ */
+export interface LookBackState extends WatermarkState {
+	from: string | null;
+	seen: Array<[string, number]>;
+}
+
+/** A look-back state starting at a mark: nothing before it is new, and the ids at its instant were seen. */
+export function startLookBack(mark: Watermark | undefined): LookBackState {
+	if (!mark) return { mark: null, from: null, seen: [] };
+	const ms = Date.parse(mark.at);
+	return { mark, from: mark.at, seen: mark.ids.map((id) => [id, ms]) };
+}
+
+function readSeen(value: unknown): Array<[string, number]> | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const valid = value.every(
+		(entry) => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number' && Number.isFinite(entry[1]),
+	);
+	return valid ? (value as Array<[string, number]>) : undefined;
+}
+
+/**
+ * Reads a stored look-back state. A plain watermark state (stored before the look-back existed) or a damaged
+ * window starts the window at the mark: nothing emitted before is emitted again.
+ */
+export function readLookBackState(stored: unknown): LookBackState | undefined {
+	const base = readWatermarkState(stored);
+	if (!base) return undefined;
+	const { from, seen } = stored as IDataObject;
+	const seenIds = readSeen(seen);
+	const fromValid = (from === null && base.mark === null) || (typeof from === 'string' && !Number.isNaN(Date.parse(from)));
+	if (!seenIds || !fromValid) return startLookBack(base.mark ?? undefined);
+	return { mark: base.mark, from: from as string | null, seen: seenIds };
+}
+
+/**
+ * One poll of a look-back event: the records not read before, oldest first, that the filter keeps, and the state
+ * after them. The window then starts `lookBackMs` before the newest record, never earlier than it did (ids before
+ * the old start were not kept), and later when more than `maxIds` records fall in it; `narrowed` says so.
+ */
+export function pastLookBack(
+	state: LookBackState,
+	read: Stamped[],
+	keep: (record: IDataObject) => boolean,
+	lookBackMs: number,
+	tieBreak?: Order,
+	maxIds = MAX_LOOK_BACK_IDS,
+): { records: IDataObject[]; state: LookBackState; narrowed: boolean } {
+	const fromMs = state.from === null ? -Infinity : Date.parse(state.from);
+	const known = new Set(state.seen.map(([id]) => id));
+	const fresh = uniqueById(read).filter((item) => item.ms >= fromMs && !known.has(item.id));
+	const mark = advance(state.mark ?? undefined, fresh) ?? null;
+	let nextFrom = mark ? Math.max(fromMs, Date.parse(mark.at) - lookBackMs) : fromMs;
+	let seen: Array<[string, number]> = [...state.seen, ...fresh.map((item): [string, number] => [item.id, item.ms])];
+	seen = seen.filter(([, ms]) => ms >= nextFrom);
+	let narrowed = false;
+	if (seen.length > maxIds) {
+		seen.sort((a, b) => a[1] - b[1]);
+		// Everything before the cut is forgotten, so the window starts at the oldest record kept.
+		nextFrom = seen[seen.length - maxIds][1];
+		seen = seen.filter(([, ms]) => ms >= nextFrom);
+		narrowed = true;
+	}
+	return {
+		records: oldestFirst(fresh, tieBreak)
+			.map((item) => item.record)
+			.filter(keep),
+		state: { mark, from: Number.isFinite(nextFrom) ? new Date(nextFrom).toISOString() : null, seen },
+		narrowed,
+	};
+}
