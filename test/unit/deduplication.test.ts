@@ -1,8 +1,13 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
 import {
 	cartEventKey,
+	Deduplication,
+	FUTURE_TOLERANCE_SECONDS,
 	MAX_SENT_KEYS,
 	normaliseTotal,
 	orderEventKey,
+	resetClaims,
 	SentEventLog,
 	type SentEventMap,
 } from '../../nodes/CommerceMessaging/helpers/deduplication';
@@ -115,5 +120,134 @@ describe('deduplication store (pure)', () => {
 		expect(orderEventKey('a:b', 'c').hash).not.toBe(orderEventKey('a', 'b:c').hash);
 		expect(orderEventKey('1', 'paid').hash).not.toBe(cartEventKey('1', 0).hash);
 		expect(orderEventKey('ORD-1', 'paid').hash).not.toBe(orderEventKey('ORD-1', 'shipped').hash);
+	});
+
+	it('V4: keys dated in the future (a clock set back, edited state) are discarded on load', () => {
+		const saved: SentEventMap = {
+			now: T0,
+			slightlyAhead: T0 + FUTURE_TOLERANCE_SECONDS,
+			ahead: T0 + FUTURE_TOLERANCE_SECONDS + 1,
+			farAhead: T0 + 365 * DAY,
+		};
+		const log = SentEventLog.load(saved, { nowSeconds: T0, maxAgeSeconds: DAY });
+		expect(Object.keys(log.entries).sort()).toEqual(['now', 'slightlyAhead']);
+		expect(log.changed).toBe(true);
+		expect(log.sentWithin('farAhead', DAY, T0)).toBeUndefined();
+	});
+
+	it('V4: keys the size cap drops while still inside the window are counted (to be reported); expired ones are not', () => {
+		const loaded = SentEventLog.load({ a: T0 - 30, b: T0 - 20, c: T0 - 10, old: T0 - 2 * DAY }, {
+			nowSeconds: T0,
+			maxAgeSeconds: DAY,
+			maxKeys: 2,
+		});
+		expect(Object.keys(loaded.entries).sort()).toEqual(['b', 'c']);
+		expect(loaded.droppedInWindow).toBe(1);
+		loaded.record('d', T0);
+		expect(loaded.droppedInWindow).toBe(2);
+
+		// Once the oldest key is past the window, dropping it loses nothing.
+		const aged = SentEventLog.load({ a: T0 - 30 }, { nowSeconds: T0, maxAgeSeconds: 60, maxKeys: 1 });
+		aged.record('b', T0 + 40);
+		expect(Object.keys(aged.entries)).toEqual(['b']);
+		expect(aged.droppedInWindow).toBe(0);
+	});
+});
+
+describe('deduplication between executions of one process (claims)', () => {
+	/** One execution's context: its own copy of the node's static data, as n8n gives each execution. */
+	function execution(options: IDataObject = {}, workflowId = 'wf-unit') {
+		const staticData: IDataObject = {};
+		const warn = jest.fn();
+		const hints = jest.fn();
+		const ctx = {
+			getNodeParameter: (name: string) => (name === 'options' ? options : undefined),
+			getNode: () => ({ name: 'Push' }),
+			getWorkflow: () => ({ id: workflowId }),
+			getWorkflowStaticData: () => staticData,
+			addExecutionHints: hints,
+			logger: { warn },
+		} as unknown as IExecuteFunctions;
+		return { ctx, staticData, warn, hints };
+	}
+	const key = orderEventKey('ORD-C', 'paid');
+	const ids = { order_id: 'ORD-C', status: 'paid' };
+	/** A send that finishes when told to. */
+	function gate() {
+		let finish: (ok: boolean) => void = () => {};
+		const sends: number[] = [];
+		const send = () =>
+			new Promise<unknown>((resolve, reject) => {
+				sends.push(1);
+				finish = (ok) => (ok ? resolve({ order_id: 'ORD-C', status: 'paid' }) : reject(new Error('refused')));
+			});
+		return { send, sends, finish: (ok: boolean) => finish(ok) };
+	}
+	const tick = async () => await new Promise((resolve) => setImmediate(resolve));
+
+	beforeEach(() => resetClaims());
+
+	it('V4: an execution finding the key claimed waits, then skips the event the other one got accepted', async () => {
+		const first = execution();
+		const second = execution();
+		const sendA = gate();
+		const sendB = gate();
+		const a = Deduplication.start(first.ctx, 1).sendOnce(0, key, ids, sendA.send);
+		const b = Deduplication.start(second.ctx, 1).sendOnce(0, key, ids, sendB.send);
+		await tick();
+		expect(sendA.sends).toHaveLength(1);
+		expect(sendB.sends).toHaveLength(0);
+		sendA.finish(true);
+		expect(await a).toEqual(ids);
+		expect(await b).toMatchObject({ ...ids, skipped: true, reason: 'duplicate', dedupKey: 'order:ORD-C:paid' });
+		expect(sendB.sends).toHaveLength(0);
+		// The skipping execution keeps the key in its own state too: the last execution saved is what n8n keeps.
+		expect(Object.keys(second.staticData.sentEvents as IDataObject)).toEqual([key.hash]);
+	});
+
+	it('V4: when the claimed send fails the claim is released and the waiting execution sends the event itself', async () => {
+		const sendA = gate();
+		const sendB = gate();
+		const a = Deduplication.start(execution().ctx, 1).sendOnce(0, key, ids, sendA.send);
+		const b = Deduplication.start(execution().ctx, 1).sendOnce(0, key, ids, sendB.send);
+		await tick();
+		sendA.finish(false);
+		await expect(a).rejects.toThrow('refused');
+		await tick();
+		expect(sendB.sends).toHaveLength(1);
+		sendB.finish(true);
+		expect(await b).toEqual(ids);
+		// And a third execution now skips it.
+		const third = await Deduplication.start(execution().ctx, 1).sendOnce(0, key, ids, gate().send);
+		expect(third.skipped).toBe(true);
+	});
+
+	it('V4: claims are per workflow, and a done send blocks only within the window of the item asking', async () => {
+		let now = T0;
+		const clock = () => now;
+		const sent: string[] = [];
+		const send = (label: string) => async () => {
+			sent.push(label);
+			return { accepted: label };
+		};
+		await Deduplication.start(execution().ctx, 1, clock).sendOnce(0, key, ids, send('first'));
+		await Deduplication.start(execution({}, 'wf-other').ctx, 1, clock).sendOnce(0, key, ids, send('other workflow'));
+		now = T0 + 2 * HOUR;
+		const oneHour = execution({ deduplicationWindowHours: 1 });
+		await Deduplication.start(oneHour.ctx, 1, clock).sendOnce(0, key, ids, send('window of one hour'));
+		const skipped = await Deduplication.start(execution().ctx, 1, clock).sendOnce(0, key, ids, send('never'));
+		expect(sent).toEqual(['first', 'other workflow', 'window of one hour']);
+		expect(skipped.firstSentAt).toBe(new Date(now * 1000).toISOString());
+	});
+
+	it('V4: each accepted key is in the static data at once, before the run ends (Retry On Fail re-runs the node)', async () => {
+		const run = execution();
+		const dedup = Deduplication.start(run.ctx, 2);
+		await dedup.sendOnce(0, key, ids, async () => ({ ok: true }));
+		expect(Object.keys(run.staticData.sentEvents as IDataObject)).toEqual([key.hash]);
+		await expect(
+			dedup.sendOnce(1, orderEventKey('ORD-D', 'paid'), {}, async () => await Promise.reject(new Error('down'))),
+		).rejects.toThrow('down');
+		expect(Object.keys(run.staticData.sentEvents as IDataObject)).toEqual([key.hash]);
 	});
 });

@@ -12,6 +12,8 @@ import { acceptedOutput } from './eventFields';
 /** Most keys one node keeps (about 26 bytes each once saved); beyond it the oldest are dropped. */
 export const MAX_SENT_KEYS = 10_000;
 export const DEFAULT_WINDOW_HOURS = 24;
+/** How far ahead of this clock a saved send may lie (a small clock correction) before it is taken as bogus. */
+export const FUTURE_TOLERANCE_SECONDS = 60;
 
 /** Property of the node's static data holding the sent-event map. */
 export const SENT_EVENTS_PROPERTY = 'sentEvents';
@@ -58,30 +60,44 @@ export class SentEventLog {
 	/** Whether `entries` differs from what was loaded. */
 	changed: boolean;
 
+	/** Keys the size cap dropped while they were still inside the window: those events could go out twice. */
+	droppedInWindow: number;
+
 	private constructor(
 		readonly entries: SentEventMap,
 		private readonly byAge: Map<string, number>,
 		private readonly maxKeys: number,
+		private readonly maxAgeSeconds: number,
 		changed: boolean,
+		droppedInWindow: number,
 	) {
 		this.changed = changed;
+		this.droppedInWindow = droppedInWindow;
 	}
 
 	/**
-	 * Reads saved state, dropping keys older than `maxAgeSeconds`, malformed values, and the oldest keys beyond
-	 * `maxKeys`. When nothing had to be dropped the saved object itself is kept, so updates land in it.
+	 * Reads saved state, dropping keys older than `maxAgeSeconds`, keys dated in the future (a clock set back, or
+	 * edited state: they would block their event for longer than any window), malformed values, and the oldest
+	 * keys beyond `maxKeys`. When nothing had to be dropped the saved object itself is kept, so updates land in it.
 	 */
 	static load(
 		saved: unknown,
 		options: { nowSeconds: number; maxAgeSeconds: number; maxKeys?: number },
 	): SentEventLog {
 		const maxKeys = options.maxKeys ?? MAX_SENT_KEYS;
+		const { nowSeconds, maxAgeSeconds } = options;
 		const kept: Array<[string, number]> = [];
 		let dropped = false;
+		let droppedInWindow = 0;
 		const isMap = typeof saved === 'object' && saved !== null && !Array.isArray(saved);
 		if (isMap) {
 			for (const [hash, sentAt] of Object.entries(saved as IDataObject)) {
-				if (typeof sentAt === 'number' && Number.isFinite(sentAt) && options.nowSeconds - sentAt < options.maxAgeSeconds) {
+				if (
+					typeof sentAt === 'number' &&
+					Number.isFinite(sentAt) &&
+					nowSeconds - sentAt < maxAgeSeconds &&
+					sentAt <= nowSeconds + FUTURE_TOLERANCE_SECONDS
+				) {
 					kept.push([hash, sentAt]);
 				} else {
 					dropped = true;
@@ -92,11 +108,13 @@ export class SentEventLog {
 		}
 		kept.sort((a, b) => a[1] - b[1]);
 		if (kept.length > maxKeys) {
-			kept.splice(0, kept.length - maxKeys);
+			// Everything kept so far is inside the window.
+			droppedInWindow = kept.length - maxKeys;
+			kept.splice(0, droppedInWindow);
 			dropped = true;
 		}
 		const entries = isMap && !dropped ? (saved as SentEventMap) : Object.fromEntries(kept);
-		return new SentEventLog(entries, new Map(kept), maxKeys, dropped);
+		return new SentEventLog(entries, new Map(kept), maxKeys, maxAgeSeconds, dropped, droppedInWindow);
 	}
 
 	get size(): number {
@@ -109,17 +127,65 @@ export class SentEventLog {
 		return sentAt !== undefined && nowSeconds - sentAt < windowSeconds ? sentAt : undefined;
 	}
 
-	record(hash: string, nowSeconds: number): void {
+	/** `sentAt` defaults to now; an earlier one is a send another execution made. */
+	record(hash: string, nowSeconds: number, sentAt = nowSeconds): void {
 		this.byAge.delete(hash);
-		this.byAge.set(hash, nowSeconds);
-		this.entries[hash] = nowSeconds;
+		this.byAge.set(hash, sentAt);
+		this.entries[hash] = sentAt;
 		while (this.byAge.size > this.maxKeys) {
-			const oldest = this.byAge.keys().next().value as string;
+			const [oldest, oldestAt] = this.byAge.entries().next().value as [string, number];
 			this.byAge.delete(oldest);
 			delete this.entries[oldest];
+			if (nowSeconds - oldestAt < this.maxAgeSeconds) this.droppedInWindow++;
 		}
 		this.changed = true;
 	}
+}
+
+/**
+ * Sends in flight or done in this n8n process, by workflow, node and event key. Static data alone cannot keep two
+ * executions running at once apart: n8n gives each its own copy (the last one saved wins), so both would see an
+ * event as new. An execution claims a key before it sends; another one finding the claim waits for that send,
+ * then skips the event if it was accepted or sends it itself if it failed. Done sends stay for their window,
+ * since an execution that started earlier still holds state that does not know them.
+ */
+interface Claim {
+	/** Set while the send runs; resolves to whether the service accepted it. */
+	inFlight?: Promise<boolean>;
+	/** Epoch seconds at which the service accepted the event. */
+	sentAt?: number;
+	/** Epoch seconds from which a done send no longer blocks. */
+	until: number;
+}
+
+/** Most done sends the process keeps (about 100 bytes each); the oldest go first, sends in flight never. */
+export const MAX_CLAIMS = 100_000;
+
+const claims = new Map<string, Claim>();
+
+function liveClaim(id: string, nowSeconds: number): Claim | undefined {
+	const claim = claims.get(id);
+	if (claim && !claim.inFlight && claim.until <= nowSeconds) {
+		claims.delete(id);
+		return undefined;
+	}
+	return claim;
+}
+
+function setClaim(id: string, claim: Claim, nowSeconds: number): void {
+	claims.delete(id);
+	claims.set(id, claim);
+	// Oldest first: drop expired sends at the front and anything beyond the cap, never a send in flight.
+	for (const [oldId, old] of claims) {
+		if (old.inFlight) continue;
+		if (claims.size <= MAX_CLAIMS && old.until > nowSeconds) break;
+		claims.delete(oldId);
+	}
+}
+
+/** Forgets every claim: a restarted process, for tests. */
+export function resetClaims(): void {
+	claims.clear();
 }
 
 /** The "Deduplicate" options of a push operation; `keyDescription` says what makes two events the same. */
@@ -161,10 +227,14 @@ export function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number): De
 
 /**
  * One run's deduplication, created by an operation's `prepare`: loads the node's state once (pruned with the
- * longest window any item asks for), answers per item, and is saved by `finish`.
+ * longest window any item asks for), answers per item, and writes each accepted key to the state at once, so
+ * n8n's Retry On Fail (which runs the node again with every item) sends only what did not get through.
  */
 export class Deduplication {
 	private log: SentEventLog | undefined;
+
+	/** Keys dropped at the size cap that were already reported. */
+	private reportedDrops = 0;
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
@@ -208,14 +278,19 @@ export class Deduplication {
 		};
 	}
 
-	/** Called only once the service accepted the event: a failed send must go out again on the next try. */
-	markSent(key: EventKey, settings: DedupSettings): void {
-		this.load(settings.windowSeconds).record(key.hash, this.nowSeconds());
+	/**
+	 * Called only once the service accepted the event (a failed send must go out again on the next try), and
+	 * written to the node's state at once rather than at the end of the run.
+	 */
+	markSent(key: EventKey, settings: DedupSettings, sentAt = this.nowSeconds()): void {
+		this.load(settings.windowSeconds).record(key.hash, this.nowSeconds(), sentAt);
+		this.save();
 	}
 
 	/**
-	 * Sends an event unless the same one was accepted within the item's window (then answers with a skipped
-	 * item, so nothing silently disappears), and records its key once the service accepted it.
+	 * Sends an event unless the same one was accepted within the item's window, by this or another execution of
+	 * the process (then answers with a skipped item, so nothing silently disappears), and records its key once
+	 * the service accepted it.
 	 */
 	async sendOnce(
 		itemIndex: number,
@@ -224,19 +299,69 @@ export class Deduplication {
 		send: () => Promise<unknown>,
 	): Promise<IDataObject> {
 		const settings = readDedupSettings(this.ctx, itemIndex);
-		if (settings.enabled) {
+		if (!settings.enabled) return acceptedOutput(await send(), identifiers);
+
+		const claimId = this.claimId(key);
+		// Check and claim with no await in between: two executions cannot both find the key free.
+		for (;;) {
 			const skipped = this.skippedOutput(key, settings, identifiers);
 			if (skipped) return skipped;
+			const claim = liveClaim(claimId, this.nowSeconds());
+			if (!claim) break;
+			if (claim.inFlight) {
+				await claim.inFlight;
+				continue;
+			}
+			if (claim.sentAt === undefined || this.nowSeconds() - claim.sentAt >= settings.windowSeconds) break;
+			// Sent by another execution: recorded here too, so this run's saved state (the last saved wins) has it.
+			this.markSent(key, settings, claim.sentAt);
 		}
-		const data = await send();
-		if (settings.enabled) this.markSent(key, settings);
+
+		let settle: (accepted: boolean) => void = () => {};
+		const mine: Claim = { inFlight: new Promise<boolean>((resolve) => (settle = resolve)), until: Infinity };
+		setClaim(claimId, mine, this.nowSeconds());
+		let data: unknown;
+		try {
+			data = await send();
+		} catch (error) {
+			if (claims.get(claimId) === mine) claims.delete(claimId);
+			settle(false);
+			throw error;
+		}
+		const sentAt = this.nowSeconds();
+		setClaim(claimId, { sentAt, until: sentAt + settings.windowSeconds }, sentAt);
+		settle(true);
+		this.markSent(key, settings, sentAt);
 		return acceptedOutput(data, identifiers);
 	}
 
+	/** Writes the recorded keys to the node's state and reports keys the size cap dropped inside their window. */
 	save(): void {
-		if (!this.log?.changed) return;
-		// Assigning through n8n's static data object is what marks it as changed, so n8n saves it.
-		this.ctx.getWorkflowStaticData('node')[SENT_EVENTS_PROPERTY] = this.log.entries as IDataObject;
+		if (!this.log) return;
+		if (this.log.changed) {
+			// Assigning through n8n's static data object is what marks it as changed, so n8n saves it.
+			this.ctx.getWorkflowStaticData('node')[SENT_EVENTS_PROPERTY] = this.log.entries as IDataObject;
+		}
+		this.reportDrops();
+	}
+
+	private reportDrops(): void {
+		const dropped = this.log?.droppedInWindow ?? 0;
+		if (dropped === this.reportedDrops) return;
+		this.reportedDrops = dropped;
+		const message =
+			`Deduplication kept only the newest ${MAX_SENT_KEYS.toLocaleString('en')} sent events: ${dropped} older ` +
+			`${dropped === 1 ? 'one' : 'ones'} still inside the deduplication window ${dropped === 1 ? 'was' : 'were'} ` +
+			'forgotten and would be sent again. Use a shorter window or split the events over several nodes.';
+		// The hint shows on the node's output; the log line also reaches production executions nobody opens.
+		if (typeof this.ctx.addExecutionHints === 'function') {
+			this.ctx.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+		}
+		this.ctx.logger?.warn(message, { node: this.ctx.getNode().name, workflowId: this.ctx.getWorkflow().id });
+	}
+
+	private claimId(key: EventKey): string {
+		return JSON.stringify([this.ctx.getWorkflow().id ?? '', this.ctx.getNode().name, key.hash]);
 	}
 
 	private load(maxAgeSeconds: number): SentEventLog {
@@ -253,7 +378,7 @@ export async function prepareDeduplication(this: IExecuteFunctions, itemCount: n
 	return Deduplication.start(this, itemCount);
 }
 
-/** The `finish` hook: saves what the run recorded, once (the router runs it even when an item stopped the run). */
+/** The `finish` hook: saves what the run recorded (the router runs it even when an item stopped the run). */
 export async function finishDeduplication(this: IExecuteFunctions, deduplication: Deduplication): Promise<void> {
 	deduplication.save();
 }
