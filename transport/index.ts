@@ -1,5 +1,16 @@
 export { apiRequest, type CustomRoute, type RequestSpec } from './request';
-export { iteratePages, listRecords, readListPage, PAGE_SIZE, RETURN_ALL_PAGE_SIZE, type ListOptions } from './pagination';
+export {
+	iteratePages,
+	listRecords,
+	pageQuery,
+	PageReader,
+	readListPage,
+	PAGE_SIZE,
+	RETURN_ALL_PAGE_SIZE,
+	type ListOptions,
+	type ListPage,
+	type PageRead,
+} from './pagination';
 export { ROUTES, type RouteName } from './routes';
 export { DEFAULT_RETRY, type RetrySettings } from './retryPolicy';
 export type { ApiContext } from './session';

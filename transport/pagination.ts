@@ -6,8 +6,8 @@ import type { RouteName } from './routes';
 import type { ApiContext } from './session';
 
 /**
- * Page size asked of the service by callers that may stop early (iteratePages: the trigger's polls, the template
- * picker). Its default and maximum are not shown; docs/api-assumptions.md.
+ * Page size asked of the service by callers that may stop early (iteratePages: the trigger's polls). Its default
+ * and maximum are not shown; docs/api-assumptions.md.
  */
 export const PAGE_SIZE = 100;
 
@@ -18,24 +18,40 @@ export const PAGE_SIZE = 100;
  */
 export const RETURN_ALL_PAGE_SIZE = 1000;
 
+/**
+ * Rule L3: the query of one page. Both page names carry the same 1-based number (the document names both and
+ * says nothing of which one the service reads). The only place in the package that spells these parameters.
+ */
+export function pageQuery(page: number, limit: number): IDataObject {
+	return { currentPage: page, page, limit };
+}
+
 export interface ListPage {
 	records: IDataObject[];
 	total?: number;
 }
 
-/** The list shape is not shown: accept `data` as an array, or `{items|results|data: [...]}` with an optional total. */
+function readTotal(object: IDataObject | undefined): number | undefined {
+	if (!object || typeof object !== 'object' || Array.isArray(object)) return undefined;
+	const value = object.total ?? object.totalItems ?? object.total_count ?? object.count;
+	if (value === undefined || value === null || value === '') return undefined;
+	const total = typeof value === 'number' ? value : Number(value);
+	return Number.isFinite(total) && total >= 0 ? total : undefined;
+}
+
+/**
+ * The list shape is not shown: accept `data` as an array, or `{items|results|data|records: [...]}` with an
+ * optional total, on the list object itself or nested under `pagination` or `meta`.
+ */
 export function readListPage(data: unknown): ListPage {
 	if (Array.isArray(data)) return { records: data as IDataObject[] };
 	if (data && typeof data === 'object') {
 		const object = data as IDataObject;
 		for (const key of ['items', 'results', 'data', 'records']) {
 			if (Array.isArray(object[key])) {
-				const totalValue = object.total ?? object.totalItems ?? object.total_count ?? object.count;
-				const total = typeof totalValue === 'number' ? totalValue : Number(totalValue);
-				return {
-					records: object[key] as IDataObject[],
-					total: Number.isFinite(total) && totalValue !== undefined ? total : undefined,
-				};
+				const total =
+					readTotal(object) ?? readTotal(object.pagination as IDataObject) ?? readTotal(object.meta as IDataObject);
+				return { records: object[key] as IDataObject[], total };
 			}
 		}
 	}
@@ -48,53 +64,110 @@ export interface ListOptions extends Omit<RequestSpec, 'body' | 'formData'> {
 	pageSize?: number;
 }
 
+export interface PageRead extends ListPage {
+	/** How many records the service put on the page, repeats included. */
+	served: number;
+	/** Every record of the page was already served by an earlier page (and the list has no total). */
+	repeated: boolean;
+}
+
 /**
- * Rule L3: pages a list with `currentPage`, `page` and `limit`. Return All walks to the last page; a Limit
- * stops exactly there, asking no page it does not need. A service that ignores the page number (the same page
- * twice) is an error, never an endless loop.
+ * Reads pages of one list by number, in any order, and remembers what it was served, so a record comes out once
+ * (de-duplicated by `id` when records have one) whatever the service does past the end of the list.
+ *
+ * A page that only repeats records already served is the repeated-page guard's case: with a total that says more
+ * records remain, the service ignores the page number, and that is an error (never an endless loop, never a
+ * silent half list). Without a total it cannot be told apart from a service that repeats its last page past the
+ * end, so the page comes back empty with `repeated: true` and the caller ends the list there.
+ */
+export class PageReader {
+	readonly pageSize: number;
+	/** Records served so far, repeats included: a total counts positions in the list, not distinct ids. */
+	received = 0;
+	/** Record id -> the page that first served it. */
+	private readonly pageOfId = new Map<string, number>();
+	/** Page fingerprint -> page number, for records without ids. */
+	private readonly fingerprints = new Map<string, number>();
+
+	constructor(
+		private readonly ctx: ApiContext,
+		private readonly route: RouteName | CustomRoute,
+		private readonly options: ListOptions = {},
+	) {
+		this.pageSize = Math.max(1, Math.floor(options.pageSize ?? PAGE_SIZE));
+	}
+
+	async read(page: number): Promise<PageRead> {
+		const data = await apiRequest(this.ctx, this.route, {
+			...this.options,
+			qs: { ...(this.options.qs ?? {}), ...pageQuery(page, this.pageSize) },
+		});
+		const { records, total } = readListPage(data);
+		if (records.length === 0) return { records, total, served: 0, repeated: false };
+
+		const fingerprint = pageFingerprint(records);
+		const samePage = this.fingerprints.get(fingerprint);
+		const fresh = records.filter((record) => {
+			const id = recordId(record);
+			return id === undefined || !this.pageOfId.has(id);
+		});
+		// Records without an id cannot be told apart one by one: then the whole page decides.
+		const repeated = fresh.length === 0 || (samePage !== undefined && fresh.every((r) => recordId(r) === undefined));
+		if (repeated) {
+			if (total !== undefined && this.received < total) {
+				const earlier = samePage ?? this.pageOfId.get(recordId(records[0]) ?? '') ?? page - 1;
+				throw new NodeApiError(
+					this.ctx.getNode(),
+					{ message: 'The service returned the same page twice' },
+					{
+						message: `The service returned the same records for page ${page} as for page ${earlier}: it seems to ignore the page parameter, so paging was stopped`,
+						description: `The list says it holds ${total} records; ${this.received} came before the repeated page.`,
+						itemIndex: this.options.itemIndex,
+					},
+				);
+			}
+			return { records: [], total, served: records.length, repeated: true };
+		}
+
+		this.fingerprints.set(fingerprint, page);
+		for (const record of fresh) {
+			const id = recordId(record);
+			if (id !== undefined) this.pageOfId.set(id, page);
+		}
+		this.received += records.length;
+		return { records: fresh, total, served: records.length, repeated: false };
+	}
+}
+
+/**
+ * Rule L3: pages a list in order. Return All walks to the last page; a Limit stops exactly there, asking no page
+ * it does not need. The list ends at an empty page, at a repeated page without a total (see PageReader), when the
+ * total is reached, or, without a total, at a page shorter than the longest one served (a shorter page than asked
+ * may be the service's own cap on the page size).
  */
 export async function* iteratePages(
 	ctx: ApiContext,
 	route: RouteName | CustomRoute,
 	options: ListOptions = {},
 ): AsyncGenerator<IDataObject[]> {
-	const pageSize = Math.max(1, Math.min(options.pageSize ?? PAGE_SIZE, options.limit ?? Infinity));
+	const reader = new PageReader(ctx, route, {
+		...options,
+		pageSize: Math.min(options.pageSize ?? PAGE_SIZE, options.limit ?? Infinity),
+	});
 	let fetched = 0;
-	let received = 0;
 	let longestPage = 0;
-	let previousFingerprint: string | undefined;
 	for (let page = 1; ; page++) {
-		const wanted = options.limit === undefined ? pageSize : Math.min(pageSize, options.limit - fetched);
+		const wanted = options.limit === undefined ? Infinity : options.limit - fetched;
 		if (wanted <= 0) return;
-		const data = await apiRequest(ctx, route, {
-			...options,
-			qs: { ...(options.qs ?? {}), currentPage: page, page, limit: pageSize },
-		});
-		const { records, total } = readListPage(data);
-		if (records.length === 0) return;
+		const { records, total, served, repeated } = await reader.read(page);
+		if (served === 0 || repeated) return;
 
-		const fingerprint = pageFingerprint(records);
-		if (fingerprint === previousFingerprint) {
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ message: 'The service returned the same page twice' },
-				{
-					message: `The service returned the same records for page ${page} as for page ${page - 1}: it seems to ignore the page parameter, so paging was stopped`,
-					itemIndex: options.itemIndex,
-				},
-			);
-		}
-		previousFingerprint = fingerprint;
-
-		received += records.length;
 		const kept = records.length > wanted ? records.slice(0, wanted) : records;
 		fetched += kept.length;
-		yield kept;
+		if (kept.length > 0) yield kept;
 
-		// With a total, trust it. Without one, a page shorter than asked may be the service's own cap on the page
-		// size: the list ends at an empty page, or at a page shorter than the longest one already served.
-		const lastPage = total !== undefined ? received >= total : records.length < longestPage;
-		longestPage = Math.max(longestPage, records.length);
+		const lastPage = total !== undefined ? reader.received >= total : served < longestPage;
+		longestPage = Math.max(longestPage, served);
 		if (lastPage) return;
 	}
 }
@@ -110,6 +183,11 @@ export async function listRecords(
 		for (const record of records) all.push(record);
 	}
 	return all;
+}
+
+function recordId(record: IDataObject): string | undefined {
+	const id = record && typeof record === 'object' ? record.id : undefined;
+	return id === undefined || id === null || id === '' ? undefined : `${typeof id}:${String(id)}`;
 }
 
 function pageFingerprint(records: IDataObject[]): string {
