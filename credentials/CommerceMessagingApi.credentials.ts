@@ -9,6 +9,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { pageQuery } from '../transport/pagination';
 import { ROUTES } from '../transport/routes';
 import {
 	assertHeaderValueSafe,
@@ -213,7 +214,7 @@ export class CommerceMessagingApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: ROUTES.contactList.path,
 			method: 'GET',
-			qs: { currentPage: 1, page: 1, limit: 1 },
+			qs: pageQuery(1, 1),
 		},
 		rules: [
 			{

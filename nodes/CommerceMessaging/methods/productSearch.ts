@@ -3,8 +3,9 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeLis
 import { listRecords } from '../../../transport';
 
 /**
- * The product picker: the whole catalogue (paged with the usual pagination parameters, rule L3), narrowed to
- * the products whose name, id or SKU contains the typed text. The API has no search parameter for products.
+ * The product picker: the whole catalogue (all pages, read like the template picker and Return All: listRecords,
+ * rule L3), narrowed to the products whose name, id or SKU contains the typed text. The API has no search
+ * parameter for products.
  */
 export async function productSearch(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const products = await listRecords(this, 'productList');

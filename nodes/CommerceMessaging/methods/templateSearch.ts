@@ -1,11 +1,12 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { asTemplate, templateLabel, templateMatches } from '../helpers/template';
-import { iteratePages } from '../../../transport';
+import { listRecords } from '../../../transport';
 
 /**
- * The template picker: every template of the account (all pages, rule L3), narrowed to what the user typed,
- * sorted by name. The list has no server-side search, so one answer holds all matches and no pagination token.
+ * The template picker: every template of the account (all pages, read like the product picker and Return All:
+ * listRecords, rule L3), narrowed to what the user typed, sorted by name. The list has no server-side search, so
+ * one answer holds all matches and no pagination token.
  */
 export async function templateSearch(
 	this: ILoadOptionsFunctions,
@@ -13,12 +14,10 @@ export async function templateSearch(
 	_paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const results: INodeListSearchItems[] = [];
-	for await (const page of iteratePages(this, 'templateList')) {
-		for (const record of page) {
-			const template = asTemplate(record);
-			if (template.id === undefined || template.id === null || !templateMatches(template, filter)) continue;
-			results.push({ name: templateLabel(template), value: String(template.id) });
-		}
+	for (const record of await listRecords(this, 'templateList')) {
+		const template = asTemplate(record);
+		if (template.id === undefined || template.id === null || !templateMatches(template, filter)) continue;
+		results.push({ name: templateLabel(template), value: String(template.id) });
 	}
 	results.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
 	return { results };

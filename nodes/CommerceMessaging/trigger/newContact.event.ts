@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, listRecords, PAGE_SIZE, readListPage } from '../../../transport';
+import { listRecords, PAGE_SIZE, PageReader } from '../../../transport';
 import type { PollEvent } from './types';
 
 /**
@@ -29,43 +29,24 @@ function contactId(ctx: IPollFunctions, record: IDataObject): number {
 	return id;
 }
 
-async function readPage(ctx: IPollFunctions, page: number) {
-	const data = await apiRequest(ctx, 'contactList', { qs: { currentPage: page, page, limit: PAGE_SIZE } });
-	return readListPage(data);
-}
-
 /**
  * The contact list's pages, last page first. Page numbers come from `total` and from the page size the service
  * really served (it may cap ours). Without a total there is no last page to start from: then the whole list is
- * read, oldest first, and handed over as one page.
+ * read, oldest first, and handed over as one page. The transport's PageReader builds the page query and stops a
+ * service that ignores the page number (it would hide every new contact behind page 1 forever).
  */
 async function* pagesFromTheEnd(ctx: IPollFunctions): AsyncGenerator<IDataObject[]> {
-	const first = await readPage(ctx, 1);
+	const reader = new PageReader(ctx, 'contactList', { pageSize: PAGE_SIZE });
+	const first = await reader.read(1);
 	if (first.total === undefined) {
 		yield await listRecords(ctx, 'contactList');
 		return;
 	}
-	const served = first.records.length;
+	const served = first.served;
 	const pageSize = served > 0 && served < Math.min(PAGE_SIZE, first.total) ? served : PAGE_SIZE;
 	const lastPage = Math.max(1, Math.ceil(first.total / pageSize));
-	for (let page = lastPage; page >= 1; page--) {
-		if (page === 1) {
-			yield first.records;
-			return;
-		}
-		const { records } = await readPage(ctx, page);
-		if (records.length > 0 && served > 0 && JSON.stringify(records[0]) === JSON.stringify(first.records[0])) {
-			// A service that ignores the page number would hide every new contact behind page 1 forever.
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ message: 'The service returned page 1 for another page' },
-				{
-					message: `The service returned the first contacts for page ${page}: it seems to ignore the page parameter, so new contacts cannot be found`,
-				},
-			);
-		}
-		yield records;
-	}
+	for (let page = lastPage; page >= 2; page--) yield (await reader.read(page)).records;
+	yield first.records;
 }
 
 async function newestContact(ctx: IPollFunctions): Promise<IDataObject | undefined> {
