@@ -1,5 +1,5 @@
 import { Engine, pairedInputs } from '../harness/engine';
-import { credentialsFor, startSandbox, type Sandbox } from '../harness/sandbox';
+import { credentialsFor, DEMO, startSandbox, type Sandbox, type SandboxRequestLog } from '../harness/sandbox';
 
 describe('Contact, run by n8n\'s engine against the emulator', () => {
 	let sandbox: Sandbox;
@@ -7,6 +7,7 @@ describe('Contact, run by n8n\'s engine against the emulator', () => {
 		sandbox = await startSandbox();
 	});
 	afterAll(async () => await sandbox.close());
+	const mine = (): Array<{ id: number }> => sandbox.state.contactsOf(sandbox.state.userByName(DEMO.username).id);
 
 	it('C1: creates a contact with named fields, custom fields and tags', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
@@ -80,23 +81,48 @@ describe('Contact, run by n8n\'s engine against the emulator', () => {
 		expect(result.items[2].json.error).toMatch(/Item 2: "not a number" is not an international phone number/);
 	});
 
-	it('C1/L3: Get Many with a Limit stops exactly at the limit', async () => {
+	const listPages = (from: number) =>
+		(sandbox.state.requests as SandboxRequestLog[])
+			.slice(from)
+			.filter((r) => r.method === 'GET' && r.path === '/api/contacts/')
+			.map((r) => new URL(r.url ?? '', sandbox.url).searchParams);
+
+	it('C1/L3: Get Many with a Limit spanning pages stops exactly at the limit, asking only the pages it needs', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
-		const result = await engine.run({ parameters: { resource: 'contact', operation: 'getAll', returnAll: false, limit: 7 } });
-		expect(result.items).toHaveLength(7);
-		const listCalls = sandbox.state.requests.filter((r: { path: string; method: string }) => r.method === 'GET' && r.path === '/api/contacts/');
-		expect(listCalls.length).toBeGreaterThanOrEqual(1);
+		sandbox.setConfig({ maxPageSize: 10 });
+		try {
+			const from = sandbox.state.requests.length;
+			const result = await engine.run({ parameters: { resource: 'contact', operation: 'getAll', returnAll: false, limit: 17 } });
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.id)).toEqual(mine().slice(0, 17).map((c) => c.id));
+			expect(listPages(from).map((q) => [q.get('currentPage'), q.get('page'), q.get('limit')])).toEqual([
+				['1', '1', '17'],
+				['2', '2', '17'],
+			]);
+		} finally {
+			sandbox.setConfig({ maxPageSize: 1000 });
+		}
 	});
 
-	it('C1/L3: Get Many with Return All walks every page and outputs one item per contact', async () => {
+	it('C1/L3: Get Many with Return All walks every page and outputs each contact of the account once, in order', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
-		const total = sandbox.state.contacts.filter((c: { ownerId?: unknown; userId?: unknown }) => c).length;
-		const result = await engine.run({ parameters: { resource: 'contact', operation: 'getAll', returnAll: true } });
-		expect(result.error).toBeUndefined();
-		expect(result.items.length).toBeGreaterThanOrEqual(45);
-		expect(result.items.length).toBeLessThanOrEqual(total);
-		const ids = result.items.map((item) => item.json.id);
-		expect(new Set(ids).size).toBe(ids.length);
-		expect(pairedInputs(result)).toEqual([0]);
+		sandbox.setConfig({ maxPageSize: 10 });
+		try {
+			const from = sandbox.state.requests.length;
+			const result = await engine.run({ parameters: { resource: 'contact', operation: 'getAll', returnAll: true } });
+			expect(result.error).toBeUndefined();
+			const expected = mine().map((c) => c.id);
+			expect(expected.length).toBeGreaterThan(40);
+			expect(result.items.map((item) => item.json.id)).toEqual(expected);
+			expect(pairedInputs(result)).toEqual([0]);
+			// The total says where the list ends: pages 1..n, each asked once, none past the end.
+			const pages = listPages(from);
+			expect(pages.map((q) => q.get('currentPage'))).toEqual(
+				Array.from({ length: Math.ceil(expected.length / 10) }, (_, n) => String(n + 1)),
+			);
+			expect(pages.every((q) => q.get('page') === q.get('currentPage') && q.get('limit') === '1000')).toBe(true);
+		} finally {
+			sandbox.setConfig({ maxPageSize: 1000 });
+		}
 	});
 });

@@ -160,23 +160,25 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 		expect(sandbox.state.templates.get(approved.id).state).toBe('APPROVED');
 	});
 
-	it('T4: deletes templates in DRAFT, PENDING and APPROVED states, one output item per input', async () => {
+	it('T4: deletes templates in DRAFT, PENDING, APPROVED and REJECTED states, one output item per input', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const draft = addTemplate('delete_draft', 'DRAFT');
 		const pending = addTemplate('delete_pending', 'PENDING');
 		const approved = addTemplate('delete_approved', 'APPROVED');
+		const rejected = addTemplate('delete_rejected', 'REJECTED');
 		const result = await engine.run({
 			parameters: { resource: 'template', operation: 'delete', templateId: byId('={{ $json.id }}') },
-			items: [draft, pending, approved].map((template) => ({ json: { id: template.id } })),
+			items: [draft, pending, approved, rejected].map((template) => ({ json: { id: template.id } })),
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json)).toEqual([
 			{ id: draft.id, deleted: true },
 			{ id: pending.id, deleted: true },
 			{ id: approved.id, deleted: true },
+			{ id: rejected.id, deleted: true },
 		]);
-		expect(pairedInputs(result)).toEqual([0, 1, 2]);
-		for (const template of [draft, pending, approved]) expect(sandbox.state.templates.has(template.id)).toBe(false);
+		expect(pairedInputs(result)).toEqual([0, 1, 2, 3]);
+		for (const template of [draft, pending, approved, rejected]) expect(sandbox.state.templates.has(template.id)).toBe(false);
 	});
 
 	it('T4/E2: deleting an unknown template shows NOT_FOUND; with Continue On Fail the error item is paired', async () => {

@@ -131,6 +131,37 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 		expect(recovered.items).toHaveLength(12);
 	});
 
+	it.each(['nested-total', 'repeat-last', 'no-total'])(
+		'L3: with the "%s" list server, new contacts are emitted once each and the pages asked are the ones needed',
+		async (paging) => {
+			sandbox.setConfig({ paging });
+			try {
+				const harness = newHarness();
+				expect((await harness.activate()).error).toBeUndefined();
+				const created = data.addContacts(13, `Paging-${paging}`);
+				const calls = requestsSince();
+				const poll = await harness.poll();
+				expect(poll.error).toBeUndefined();
+				expect(poll.items.map((item) => item.json.id)).toEqual(created.map((c) => c.id));
+				const pages = calls().map((r) => new URL(r.url, sandbox.url).searchParams.get('currentPage'));
+				const lastPage = Math.ceil(demoContacts().length / 10);
+				if (paging === 'no-total') {
+					// No last page to start from: page 1 tells so, then the whole list is read in order.
+					expect(pages[0]).toBe('1');
+					expect(pages.slice(1, 3)).toEqual(['1', '2']);
+					expect(pages.length).toBeLessThanOrEqual(lastPage + 2);
+				} else {
+					// From the total: page 1, then backwards from the last page, never a page past the end.
+					expect(pages.slice(0, 2)).toEqual(['1', String(lastPage)]);
+					expect(pages.every((page) => Number(page) <= lastPage)).toBe(true);
+				}
+				expect((await harness.poll()).emitted).toBe(false);
+			} finally {
+				sandbox.setConfig({ paging: 'standard' });
+			}
+		},
+	);
+
 	it('C1: Fetch Test Event returns the newest contact and leaves the workflow\'s state alone', async () => {
 		const harness = newHarness();
 		const before = await harness.fetchTestEvent();
