@@ -3,71 +3,34 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
-	IDataObject,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
 import { pageQuery } from '../transport/pagination';
+import { assertCredentialFieldsUsable, assertHeaderValueSafe, pluginHeaders, readCredentials } from '../transport/auth';
+import { logIn } from '../transport/login';
 import { ROUTES } from '../transport/routes';
-import {
-	assertHeaderValueSafe,
-	assertSafeBaseUrl,
-	extractLoginToken,
-	pluginHeaders,
-	readCredentials,
-} from '../transport/auth';
-
-/** Reads a JSend error's message and code from a failed login, without ever echoing the request. */
-function describeLoginFailure(error: unknown): string {
-	const failure = error as { response?: { status?: number; data?: unknown }; message?: string };
-	const status = failure.response?.status;
-	let body = failure.response?.data;
-	if (typeof body === 'string') {
-		try {
-			body = JSON.parse(body);
-		} catch {
-			body = undefined;
-		}
-	}
-	const envelope = (body && typeof body === 'object' ? body : {}) as IDataObject;
-	const message = typeof envelope.message === 'string' ? envelope.message : undefined;
-	const code = envelope.code !== undefined ? String(envelope.code) : undefined;
-	if (status === undefined) {
-		return `the service could not be reached (${failure.message ?? 'network error'})`;
-	}
-	// The service's message verbatim, then its code and the HTTP status.
-	const details = [code ? `code ${code}` : undefined, `HTTP ${status}`].filter(Boolean).join(', ');
-	return `${message ?? 'login refused'} (${details})`;
-}
 
 /**
- * Rule A4: a login succeeds even when the account has API access disabled; only API calls fail. One cheap call
- * right after login turns that into a message that says so, in the service's words, wherever the login runs
- * (node runs, the HTTP Request node, and the credential's Test button, which always logs in anew).
- * Only an explicit refusal fails the login; a busy or unreachable service is left to the real call.
+ * Rule A6, for every request this credential signs (the node's, and n8n's HTTP Request node's): the token and the
+ * plugin headers go only to the Base URL's origin, and the request never follows a redirect with them.
  */
-async function probeApiAccess(helper: IHttpRequestHelper, baseUrl: string, token: string, username: string) {
-	let refusal: string | undefined;
+function assertSignsOwnService(baseUrl: string, requestOptions: IHttpRequestOptions): void {
+	const legacy = requestOptions as IHttpRequestOptions & { uri?: string | URL; baseUrl?: string };
+	const target = requestOptions.url ?? legacy.uri;
+	const base = requestOptions.baseURL ?? legacy.baseUrl;
+	let origin: string | undefined;
 	try {
-		await helper.helpers.httpRequest({
-			method: ROUTES.contactList.method,
-			url: `${baseUrl}${ROUTES.contactList.path}`,
-			qs: { currentPage: 1, page: 1, limit: 1 },
-			headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
-			json: true,
-		});
-	} catch (error) {
-		// A 403 (or a 401 that names API access) is the refusal; a 401 about the token itself is left to the
-		// transport, which renews the token once.
-		const status = (error as { response?: { status?: number } }).response?.status;
-		const described = describeLoginFailure(error);
-		if (status === 403 || (status === 401 && /api.?access/i.test(described))) refusal = described;
+		origin = new URL(String(target), base || undefined).origin;
+	} catch {
+		origin = undefined;
 	}
-	if (refusal !== undefined) {
+	const own = new URL(baseUrl).origin;
+	if (origin !== own) {
 		throw new Error(
-			`Login worked, but the service refuses API calls for "${username}": ${refusal}. Ask an administrator to enable "API access" (User.hasApiAccess) for this user in the service's administration area.`,
+			`The Commerce Messaging credential only signs requests to its own service (${own}); this request goes to ${origin ? new URL(origin).host : 'an address that is not a full URL'}, so it was not sent with the credential`,
 		);
 	}
 }
@@ -169,27 +132,12 @@ export class CommerceMessagingApi implements ICredentialType {
 		},
 	];
 
-	/** Rule A1: exchange username and password for a JWT. The password is never put in an error. */
+	/** Rule A1: exchange username and password for a JWT, with one request. The password is never put in an error. */
 	async preAuthentication(this: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
 		const credentials = readCredentials(data);
-		assertSafeBaseUrl(credentials.baseUrl);
-		let body: unknown;
-		try {
-			body = await this.helpers.httpRequest({
-				method: ROUTES.login.method,
-				url: `${credentials.baseUrl}${ROUTES.login.path}`,
-				body: { username: credentials.username, password: credentials.password },
-				json: true,
-			});
-		} catch (error) {
-			throw new Error(`Login to the Commerce Messaging service failed: ${describeLoginFailure(error)}`);
-		}
-		const sessionToken = extractLoginToken(body);
-		if (!sessionToken) {
-			throw new Error('Login to the Commerce Messaging service returned no token');
-		}
-		await probeApiAccess(this, credentials.baseUrl, sessionToken, credentials.username);
-		return { sessionToken };
+		// Every field is checked before the password leaves n8n.
+		assertCredentialFieldsUsable(credentials);
+		return { sessionToken: await logIn(this, credentials) };
 	}
 
 	/** Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. */
@@ -198,22 +146,32 @@ export class CommerceMessagingApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
 		const credentials = readCredentials(data);
+		assertCredentialFieldsUsable(credentials);
 		assertHeaderValueSafe('Session Token', credentials.sessionToken);
+		assertSignsOwnService(credentials.baseUrl, requestOptions);
 		const { headers: plugin } = pluginHeaders(credentials);
 		requestOptions.headers = {
 			...(requestOptions.headers ?? {}),
 			...plugin,
 			Authorization: `Bearer ${credentials.sessionToken}`,
 		};
+		// Never follow a redirect with these headers: n8n would re-send them to wherever it points. Both forms: n8n's
+		// httpRequest options, and the legacy request options that the HTTP Request node uses.
+		requestOptions.disableFollowRedirect = true;
+		Object.assign(requestOptions, { followRedirect: false, followAllRedirects: false });
 		return requestOptions;
 	};
 
-	/** Proves login (preAuthentication runs first) AND API access: the contact list needs both. */
+	/**
+	 * Proves login (preAuthentication runs first) AND API access (rule A4): the contact list needs both. The only
+	 * place that probes API access; a run reports it from its first real call instead.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: ROUTES.contactList.path,
-			method: 'GET',
+			method: ROUTES.contactList.method,
+			disableFollowRedirect: true,
 			qs: pageQuery(1, 1),
 		},
 		rules: [
@@ -222,14 +180,15 @@ export class CommerceMessagingApi implements ICredentialType {
 				properties: {
 					value: 403,
 					message:
-						'Login worked, but API access is disabled for this account: ask an administrator to enable "API access" (User.hasApiAccess) for this user',
+						'Login worked, but the service refused an API call (HTTP 403). Most often API access is disabled for this account: ask an administrator to enable "API access" (User.hasApiAccess) for this user',
 				},
 			},
 			{
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message: 'The service refused the session token (check the username, password and Base URL)',
+					message:
+						'Login worked, but the service refused an API call with the new token (HTTP 401). If API access is disabled for this account, ask an administrator to enable "API access" (User.hasApiAccess); otherwise the service is refusing the tokens it issues',
 				},
 			},
 		],

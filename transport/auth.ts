@@ -38,26 +38,45 @@ export function normalizeBaseUrl(url: string): string {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
+/** True for the local emulator's hosts, the only ones where plain http is allowed. */
+export function isLoopbackHost(hostname: string): boolean {
+	return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
 /**
  * The token and the password travel to this URL, so it must be https. Plain http is allowed only for loopback
- * hosts, where the local emulator runs.
+ * hosts, where the local emulator runs. A `user:pass@` part is refused (and never repeated in the message): it
+ * would be sent along as Basic auth and shown wherever the URL is.
  */
 export function assertSafeBaseUrl(baseUrl: string): void {
 	if (!URL.canParse(baseUrl)) {
-		throw new Error(`The Base URL "${baseUrl}" is not a valid URL. Use the form https://api.example.com`);
+		throw new Error('The Base URL is not a valid URL. Use the form https://api.example.com');
 	}
 	const parsed = new URL(baseUrl);
-	const loopback = LOOPBACK_HOSTS.has(parsed.hostname) || /^127\.\d+\.\d+\.\d+$/.test(parsed.hostname);
-	if (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback)) return;
+	if (parsed.username || parsed.password) {
+		throw new Error(
+			'The Base URL must not contain a user name or password (user:pass@host). Put the username and password in their own fields.',
+		);
+	}
+	if (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) return;
 	throw new Error(
 		`The Base URL must use https (got "${parsed.protocol}//${parsed.host}"). Plain http is only allowed for localhost.`,
 	);
 }
 
-/** A CR or LF in a header value would let a credential field inject extra headers. */
+/**
+ * A header value must be one line of ISO-8859-1: a CR or LF would let a credential field inject extra headers,
+ * and HTTP clients silently drop or mangle other characters.
+ */
 export function assertHeaderValueSafe(fieldLabel: string, value: string): void {
 	if (/[\r\n]/.test(value)) {
 		throw new Error(`The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`);
+	}
+	const outside = [...value].find((character) => character.charCodeAt(0) > 0xff || character.charCodeAt(0) < 0x20);
+	if (outside !== undefined) {
+		throw new Error(
+			`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; found U+${outside.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`,
+		);
 	}
 }
 
@@ -84,6 +103,21 @@ export function pluginHeaders(credentials: CommerceMessagingCredentials): {
 		headers[field.header] = value;
 	}
 	return { headers, missing };
+}
+
+/**
+ * Every credential field checked before any login (rule A6): the Base URL, and the fields that become headers.
+ * Throws an Error whose message names the field and never repeats a secret.
+ */
+export function assertCredentialFieldsUsable(credentials: CommerceMessagingCredentials): void {
+	assertSafeBaseUrl(credentials.baseUrl);
+	if (!credentials.pluginIntegration) return;
+	for (const field of PLUGIN_FIELDS) assertHeaderValueSafe(field.label, credentials[field.key].trim());
+}
+
+/** The values that must never appear in an output, an error or a log (rule A6). */
+export function credentialSecrets(credentials: CommerceMessagingCredentials): string[] {
+	return [credentials.password, credentials.pluginApiKey, credentials.sessionToken].filter((value) => value.length >= 4);
 }
 
 /** The login answer's shape is not shown: accept the usual places a JWT is put. */
@@ -118,14 +152,52 @@ export function readTokenTimes(token: string): TokenTimes {
 }
 
 /**
- * Whether a token must be renewed before the next request: it is missing, or its `exp` is within a safety
- * margin (a tenth of its lifetime, at most 60 s), so no request leaves with a token that expires in flight.
+ * Judges token expiry by the local clock only (rule A3): from the moment this process first held a token plus
+ * the token's own lifetime (`exp - iat`), never by comparing `exp` with the local clock, so a service whose clock
+ * is hours ahead or behind costs one login per lifetime, not one per request. A token first seen long after it was
+ * issued (stored by another process) may be thought younger than it is; the service's 401 then renews it once.
  */
-export function tokenNeedsRenewal(token: string, now = Date.now()): boolean {
-	if (!token) return true;
-	const { expiresAt, issuedAt } = readTokenTimes(token);
-	if (expiresAt === undefined) return false;
-	const lifetime = issuedAt !== undefined ? expiresAt - issuedAt : 3_600_000;
-	const margin = Math.min(60_000, Math.max(0, lifetime / 10));
-	return expiresAt - margin <= now;
+/** How far a token's `iat` may lie behind the moment it arrived for the two clocks to count as agreeing. */
+const CLOCKS_AGREE_WITHIN_MS = 2_000;
+
+export class TokenClock {
+	private readonly firstSeen = new Map<string, number>();
+
+	constructor(private readonly capacity = 256) {}
+
+	/** A token just received from a login. */
+	received(token: string, now = Date.now()): void {
+		this.remember(token, now);
+	}
+
+	/**
+	 * Whether a token must be renewed before the next request: it is missing, or within a safety margin (a tenth
+	 * of its lifetime, at most 60 s) of its end, so no request leaves with a token that expires in flight.
+	 */
+	needsRenewal(token: string, now = Date.now()): boolean {
+		if (!token) return true;
+		const { expiresAt, issuedAt } = readTokenTimes(token);
+		if (expiresAt === undefined) return false;
+		if (issuedAt === undefined || expiresAt <= issuedAt) {
+			// No lifetime to measure: the only clue left is exp against the local clock.
+			return expiresAt - 60_000 <= now;
+		}
+		const lifetime = expiresAt - issuedAt;
+		const seenAt = this.firstSeen.get(token) ?? this.remember(token, now);
+		// `iat` has whole seconds: where the clocks agree, the token was already up to that old when it arrived.
+		// Where they do not (iat far from the moment of receipt), the token is taken as new when first seen.
+		const ageAtReceipt = seenAt - issuedAt;
+		const age = ageAtReceipt >= 0 && ageAtReceipt < CLOCKS_AGREE_WITHIN_MS ? ageAtReceipt : 0;
+		const margin = Math.min(60_000, lifetime / 10);
+		return seenAt - age + lifetime - margin <= now;
+	}
+
+	private remember(token: string, now: number): number {
+		if (!this.firstSeen.has(token) && this.firstSeen.size >= this.capacity) {
+			const oldest = this.firstSeen.keys().next().value;
+			if (oldest !== undefined) this.firstSeen.delete(oldest);
+		}
+		this.firstSeen.set(token, now);
+		return now;
+	}
 }

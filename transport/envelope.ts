@@ -8,8 +8,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 export type FailureKind =
 	| 'rateLimit'
-	| 'expiredToken'
+	/** Any refusal of the token itself: expired, revoked, signed with a rotated key, missing (rule A3). */
+	| 'tokenRefused'
 	| 'apiAccess'
+	/** The products area's plugin headers are missing or wrong (rule A5). */
+	| 'pluginAuth'
 	| 'validation'
 	| 'templateNotApproved'
 	| 'unavailable'
@@ -63,15 +66,17 @@ export function readEnvelope(response: RawResponse, now = Date.now()): Envelope 
 
 	const envelope = (parsed && typeof parsed === 'object' ? parsed : {}) as IDataObject;
 	const status = typeof envelope.status === 'string' ? envelope.status.toLowerCase() : undefined;
-	const success = statusCode >= 200 && statusCode < 300 && (status === 'success' || status === undefined);
-	if (success && status === 'success') {
+	// Rule E1: the body's status decides together with the HTTP status. A 2xx is a success unless its status says
+	// error or fail: servers write "success", "ok" or nothing at all.
+	const success = statusCode >= 200 && statusCode < 300 && !(status !== undefined && /^(error|fail)/.test(status));
+	if (success && status !== undefined) {
 		// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
 		const { status: _status, message: _message, ...rest } = envelope;
 		const data = 'data' in envelope ? envelope.data : Object.keys(rest).length ? rest : undefined;
 		return { ok: true, data, message: stringOrUndefined(envelope.message) };
 	}
 	if (success) {
-		// A 2xx without a JSend status: accept the body as data (e.g. a list answered as a bare array).
+		// A 2xx without a status: accept the body as data (e.g. a list answered as a bare array).
 		return { ok: true, data: 'data' in envelope ? envelope.data : parsed };
 	}
 
@@ -97,14 +102,14 @@ export function readEnvelope(response: RawResponse, now = Date.now()): Envelope 
 
 function classify(statusCode: number, code: string | undefined, message: string): FailureKind {
 	const upperCode = (code ?? '').toUpperCase();
+	const refusal = statusCode === 401 || statusCode === 403 || upperCode === '401' || upperCode === '403';
 	if (statusCode === 429 || upperCode === '429' || /RATE_?LIMIT|TOO_MANY/.test(upperCode)) return 'rateLimit';
-	if (/JWT_EXPIRED|TOKEN_EXPIRED/.test(upperCode)) return 'expiredToken';
-	if ((statusCode === 401 || statusCode === 403 || upperCode === '401') && /expired/i.test(message)) {
-		return 'expiredToken';
+	if (upperCode === 'API_ACCESS_DISABLED' || (refusal && /api.?access/i.test(message))) return 'apiAccess';
+	if (upperCode === 'PLUGIN_AUTH_REQUIRED' || (refusal && /x-api-key|x-platform-type|x-base-uri|plugin/i.test(message))) {
+		return 'pluginAuth';
 	}
-	if (upperCode === 'API_ACCESS_DISABLED' || ((statusCode === 401 || statusCode === 403) && /api access/i.test(message))) {
-		return 'apiAccess';
-	}
+	// Any other 401 is about the token (expired, revoked, rotated signing key, "JWT Token not found", no body).
+	if (statusCode === 401 || upperCode === '401' || /^JWT_|TOKEN_EXPIRED|TOKEN_INVALID/.test(upperCode)) return 'tokenRefused';
 	if (upperCode === 'TEMPLATE_NOT_APPROVED') return 'templateNotApproved';
 	if (/VALIDATION|INVALID_PHONE/.test(upperCode) || statusCode === 422) return 'validation';
 	if (statusCode === 502 || statusCode === 503 || statusCode === 504) return 'unavailable';
@@ -149,11 +154,15 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-/** Retry-After is either delay-seconds or an HTTP date. */
+/**
+ * Retry-After is either delay-seconds (digits only) or an HTTP date (a day name first). Anything else ("-5",
+ * "12, 13") is ignored, so the caller falls back to its own backoff instead of retrying at once.
+ */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
+	if (value === undefined) return undefined;
 	const trimmed = value.trim();
-	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+	if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /.test(trimmed)) return undefined;
 	const date = Date.parse(trimmed);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - now);

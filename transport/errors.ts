@@ -12,10 +12,10 @@ export function serviceError(
 	node: INode,
 	failure: ServiceFailure,
 	itemIndex?: number,
-	extra: { retryNote?: string } = {},
+	extra: ExplainExtra = {},
 ): NodeApiError {
 	const codePart = failure.code ? ` [${failure.code}]` : '';
-	const { message, description } = explain(failure, extra.retryNote);
+	const { message, description } = explain(failure, extra);
 	const errorBody: JsonObject = {
 		message: failure.message,
 		httpStatus: failure.httpStatus,
@@ -36,7 +36,14 @@ export function serviceError(
 	return error;
 }
 
-function explain(failure: ServiceFailure, retryNote?: string): { message: string; description?: string } {
+interface ExplainExtra {
+	retryNote?: string;
+	/** For a plugin-header refusal: the credential fields still empty. */
+	missingPluginFields?: string[];
+}
+
+function explain(failure: ServiceFailure, extra: ExplainExtra): { message: string; description?: string } {
+	const { retryNote } = extra;
 	switch (failure.kind) {
 		case 'apiAccess':
 			return {
@@ -44,6 +51,15 @@ function explain(failure: ServiceFailure, retryNote?: string): { message: string
 				description:
 					'The login worked, but the service refuses API calls for this user. Ask an administrator to enable "API access" (User.hasApiAccess) for the user in the service\'s administration area, then run the workflow again.',
 			};
+		case 'pluginAuth': {
+			const missing = extra.missingPluginFields ?? [];
+			return {
+				message: `The service requires the shop plugin headers for this call: ${failure.message}`,
+				description: missing.length
+					? `Fill in ${missing.join(', ')} in the Commerce Messaging credential (sent as x-api-key, x-platform-type and x-base-uri).`
+					: 'The credential sends the plugin headers, but the service refused them: check the Plugin API Key, Platform Type and Shop Base URI in the Commerce Messaging credential.',
+			};
+		}
 		case 'validation': {
 			const fields = failure.fields?.length ? ` (field: ${failure.fields.join(', ')})` : '';
 			return {
@@ -66,15 +82,16 @@ function explain(failure: ServiceFailure, retryNote?: string): { message: string
 					? `The request was retried with backoff and ${retryNote}. Lower the batch size or raise the retry limits in Options.`
 					: undefined,
 			};
-		case 'expiredToken':
+		case 'tokenRefused':
 			return {
-				message: `The session token was refused as expired even after a fresh login: ${failure.message}`,
-				description: 'Check that the clocks of n8n and the service agree, and that the account is not being logged out.',
+				message: `The service refused the session token right after a fresh login: ${failure.message}`,
+				description:
+					'The login worked, but the next call was refused with HTTP 401. The service may be rejecting the tokens it issues (a signing-key or configuration problem on its side), or the account is being logged out. The node logged in once and retried once; it does not loop.',
 			};
 		case 'unavailable':
 			return {
 				message: `The service is unavailable (HTTP ${failure.httpStatus}): ${failure.message}`,
-				description: retryNote ? `The request ${retryNote}.` : undefined,
+				description: retryNote ? `The request was retried with backoff and ${retryNote}.` : undefined,
 			};
 		default:
 			return { message: failure.message, description: describeData(failure.data) };

@@ -13,4 +13,5 @@ export {
 } from './pagination';
 export { ROUTES, type RouteName } from './routes';
 export { DEFAULT_RETRY, type RetrySettings } from './retryPolicy';
-export type { ApiContext } from './session';
+export { endSession, type ApiContext } from './session';
+export { pause } from './pause';

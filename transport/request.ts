@@ -1,12 +1,15 @@
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, pluginHeaders } from './auth';
-import { readEnvelope, type RawResponse, type ServiceFailure } from './envelope';
+import { CREDENTIAL_TYPE } from './auth';
+import { header, readEnvelope, type RawResponse } from './envelope';
 import { serviceError } from './errors';
-import { decideRetry, type RetrySettings } from './retryPolicy';
+import { pause } from './pause';
+import { redactError } from './redact';
+import { isRedirect, planRedirect } from './redirects';
+import { attemptTimeoutMs, decideRetry, type RetrySettings } from './retryPolicy';
 import { readRetrySettings } from './retrySettings';
-import { buildPath, ROUTES, type Route, type RouteName } from './routes';
+import { buildPath, rememberServedPath, route as makeRoute, ROUTES, type Route, type RouteName } from './routes';
 import { getSession, type ApiContext, type Session } from './session';
 
 export interface RequestSpec {
@@ -31,6 +34,7 @@ export interface CustomRoute {
 const NETWORK_ERROR_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 /** Refused connections never reached the service, so even a POST may be tried again. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 
 /** Sends one API call and returns the JSend `data`. The only function in the package that does HTTP. */
 export async function apiRequest(
@@ -41,23 +45,33 @@ export async function apiRequest(
 	const route: Route =
 		typeof routeName === 'string'
 			? ROUTES[routeName]
-			: { ...routeName, retrySafe: ['GET', 'PUT', 'DELETE', 'HEAD'].includes(routeName.method) };
+			: makeRoute(routeName.method, routeName.path, { plugin: routeName.plugin });
 	const session = await getSession(ctx);
+	try {
+		return await send(ctx, session, route, spec);
+	} catch (error) {
+		// Rule A6: whatever the service or the HTTP library wrote, no secret of this session leaves in an error.
+		throw redactError(error, session.secrets());
+	}
+}
+
+async function send(ctx: ApiContext, session: Session, route: Route, spec: RequestSpec): Promise<unknown> {
 	const node = ctx.getNode();
 	const settings = spec.retry ?? readRetrySettings(ctx, spec.itemIndex);
-	assertPluginHeaders(node, session, route, spec.itemIndex);
-	const url = buildPath(route.path, spec.pathParams);
-
-	let attempt = 0;
-	let waitedMs = 0;
+	let path = session.pathOf(route);
+	/** Set once a same-origin redirect of a read was followed: the absolute address it named. */
+	let redirectedTo: string | undefined;
+	let triedOtherReading = false;
 	let reloggedIn = false;
-	for (;;) {
-		attempt++;
+	const started = Date.now();
+
+	for (let attempt = 1; ; attempt++) {
+		const elapsed = () => Date.now() - started;
 		const options: IHttpRequestOptions = {
 			method: route.method,
-			baseURL: session.baseUrl,
-			url,
-			qs: spec.qs,
+			...(redirectedTo
+				? { url: redirectedTo, qs: new URL(redirectedTo).search ? undefined : spec.qs }
+				: { baseURL: session.baseUrl, url: buildPath(path, spec.pathParams), qs: spec.qs }),
 			headers: { Accept: 'application/json' },
 			// The raw text is parsed by readEnvelope, so an HTML page or broken JSON is reported, not thrown.
 			encoding: 'text',
@@ -65,6 +79,9 @@ export async function apiRequest(
 			returnFullResponse: true,
 			// Status handling is ours (JSend + retries + one re-login), not n8n's generic 401 retry.
 			ignoreHttpStatusErrors: true,
+			// Redirects are judged by planRedirect, never followed blindly with the credentials (rule A6).
+			disableFollowRedirect: true,
+			timeout: attemptTimeoutMs(settings, elapsed()),
 		};
 		if (spec.formData) {
 			// The multipart boundary is set by the HTTP library from the FormData itself (rule M1).
@@ -86,36 +103,82 @@ export async function apiRequest(
 			if (loginExpected && !session.hasToken) throw loginError(node, error, spec.itemIndex);
 			const code = networkErrorCode(error);
 			const mayRetry = code && (NOT_SENT_CODES.has(code) || (route.retrySafe && NETWORK_ERROR_CODES.has(code)));
+			let retryNote: string | undefined;
 			if (mayRetry) {
-				const decision = decideRetry(settings, attempt, waitedMs, undefined);
+				const decision = decideRetry(settings, attempt, elapsed(), undefined);
 				if (decision.retry) {
-					waitedMs += decision.delayMs;
-					await sleep(decision.delayMs);
+					await pause(ctx, decision.delayMs);
 					continue;
 				}
+				retryNote = decision.reason;
 			}
-			throw networkError(node, error, code, route, spec.itemIndex);
+			throw networkError(node, error, code, route, { itemIndex: spec.itemIndex, settings, retryNote });
+		}
+		if (loginExpected) session.tokenReceived();
+
+		if (isRedirect(response.statusCode)) {
+			const plan = planRedirect({
+				baseUrl: session.baseUrl,
+				route,
+				path,
+				requestUrl: redirectedTo ?? `${session.baseUrl}${buildPath(path, spec.pathParams)}`,
+				statusCode: response.statusCode,
+				location: header(response.headers, 'location'),
+				alreadyFollowed: redirectedTo !== undefined || triedOtherReading,
+			});
+			if (plan.action === 'otherReading' && !triedOtherReading) {
+				triedOtherReading = true;
+				path = plan.path;
+				attempt--;
+				continue;
+			}
+			if (plan.action === 'follow') {
+				redirectedTo = plan.url;
+				attempt--;
+				continue;
+			}
+			const refusal = plan.action === 'refuse' ? plan : { message: 'The service redirected in a loop', description: '' };
+			throw new NodeApiError(
+				node,
+				{ message: refusal.message, httpCode: String(response.statusCode) },
+				{ message: refusal.message, description: refusal.description, httpCode: String(response.statusCode), itemIndex: spec.itemIndex },
+			);
+		}
+		if (response.statusCode === 404 && route.alternatePath && !triedOtherReading && !redirectedTo) {
+			// The document's other reading of this path (its table against its trailing-slash rule).
+			triedOtherReading = true;
+			path = path === route.path ? route.alternatePath : route.path;
+			attempt--;
+			continue;
 		}
 
 		const envelope = readEnvelope(response);
 		if (envelope.ok) {
+			if (triedOtherReading) rememberServedPath(session.baseUrl, route, path);
 			if (!spec.fullEnvelope) return envelope.data;
 			return { status: 'success', ...(envelope.message ? { message: envelope.message } : {}), data: envelope.data ?? null };
 		}
 		const failure = envelope.failure;
 
-		if (failure.kind === 'expiredToken' && !reloggedIn) {
-			// Rule A3: exactly one fresh login and one retry, never a loop.
-			reloggedIn = true;
-			session.dropToken();
-			continue;
+		if (failure.kind === 'tokenRefused') {
+			// Rule A3: whatever the reason (expired, revoked, rotated key, no body), one fresh login and one retry;
+			// a refusal right after that login is an error, never a loop.
+			if (!reloggedIn) {
+				reloggedIn = true;
+				session.dropToken();
+				attempt--;
+				continue;
+			}
+			throw serviceError(node, failure, spec.itemIndex);
+		}
+		if (failure.kind === 'pluginAuth') {
+			throw serviceError(node, failure, spec.itemIndex, { missingPluginFields: pluginFieldsMissing(session) });
 		}
 		const retryable = failure.kind === 'rateLimit' || (failure.kind === 'unavailable' && route.retrySafe);
 		if (retryable) {
-			const decision = decideRetry(settings, attempt, waitedMs, failure.retryAfterMs);
+			const decision = decideRetry(settings, attempt, elapsed(), failure.retryAfterMs);
 			if (decision.retry) {
-				waitedMs += decision.delayMs;
-				await sleep(decision.delayMs);
+				await pause(ctx, decision.delayMs);
 				continue;
 			}
 			throw serviceError(node, failure, spec.itemIndex, { retryNote: decision.reason });
@@ -124,21 +187,16 @@ export async function apiRequest(
 	}
 }
 
-/** Rule A5: say which credential fields are missing before sending a request that cannot succeed. */
-function assertPluginHeaders(node: INode, session: Session, route: Route, itemIndex?: number): void {
-	if (!route.plugin) return;
-	const { missing } = pluginHeaders(session.credentials);
-	if (missing.length) {
-		throw new NodeOperationError(
-			node,
-			`This operation needs the plugin integration headers: fill in ${missing.join(', ')} in the Commerce Messaging credential`,
-			{
-				itemIndex,
-				description:
-					'Open the credential, switch on "Plugin Integration" and enter the plugin API key, the platform type and the shop base URI (rule: the products area requires x-api-key, x-platform-type and x-base-uri).',
-			},
-		);
-	}
+function pluginFieldsMissing(session: Session): string[] {
+	const { credentials } = session;
+	if (!credentials.pluginIntegration) return ['Plugin Integration (switch it on)', 'Plugin API Key', 'Platform Type', 'Shop Base URI'];
+	return [
+		['Plugin API Key', credentials.pluginApiKey],
+		['Platform Type', credentials.pluginPlatformType],
+		['Shop Base URI', credentials.pluginBaseUri],
+	]
+		.filter(([, value]) => !value.trim())
+		.map(([label]) => label);
 }
 
 function networkErrorCode(error: unknown): string | undefined {
@@ -151,37 +209,50 @@ function networkErrorCode(error: unknown): string | undefined {
 	}
 	const message = (error as Error)?.message ?? '';
 	if (/socket hang up/i.test(message)) return 'ECONNRESET';
+	if (/timeout of \d+ms exceeded|timed out/i.test(message)) return 'ETIMEDOUT';
 	return undefined;
 }
 
-function networkError(node: INode, error: unknown, code: string | undefined, route: Route, itemIndex?: number) {
+function networkError(
+	node: INode,
+	error: unknown,
+	code: string | undefined,
+	route: Route,
+	context: { itemIndex?: number; settings: RetrySettings; retryNote?: string },
+) {
 	const reason = code ?? (error as Error)?.message ?? 'unknown network error';
+	const timedOut = code !== undefined && TIMEOUT_CODES.has(code);
 	const unsafe = code && NETWORK_ERROR_CODES.has(code) && !route.retrySafe;
+	const retried = context.retryNote ? ` It was retried with backoff and ${context.retryNote}.` : '';
 	const apiError = new NodeApiError(
 		node,
 		{ message: reason, networkErrorCode: code ?? 'NETWORK_ERROR' },
 		{
 			description: unsafe
 				? 'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.'
-				: 'Check the Base URL and that the service is reachable.',
-			itemIndex,
+				: timedOut
+					? `Each attempt may take up to ${Math.round(context.settings.timeoutMs / 1000)} s (Request Options > Timeout).${retried}`
+					: `Check the Base URL and that the service is reachable.${retried}`,
+			itemIndex: context.itemIndex,
 		},
 	);
 	// Set after construction: n8n rewrites messages that mention a network error code into generic text.
-	apiError.message = `The connection to the service failed (${reason})`;
+	apiError.message = timedOut
+		? `The service did not answer in time: the request timed out after ${Math.round(context.settings.timeoutMs / 1000)} s (${reason})`
+		: `The connection to the service failed (${reason})`;
 	return apiError;
 }
 
 /** A login failure (from the credential's preAuthentication) is reported with the service's words only. */
 function loginError(node: INode, error: unknown, itemIndex?: number) {
-	const failure = error as { message?: string; description?: string; cause?: { message?: string } };
-	const text = [failure.cause?.message, failure.message].find((m) => m && /Login/.test(m)) ?? failure.message;
-	const failureInfo: ServiceFailure = { kind: 'service', httpStatus: 401, message: text ?? 'Login failed' };
+	const failure = error as { message?: string; cause?: { message?: string } };
+	const text =
+		[failure.cause?.message, failure.message].find((m) => m && /Login/.test(m)) ?? failure.message ?? 'Login failed';
 	return new NodeApiError(
 		node,
-		{ message: failureInfo.message },
+		{ message: text },
 		{
-			message: failureInfo.message,
+			message: text,
 			description: 'Check the username, password and Base URL of the Commerce Messaging credential.',
 			itemIndex,
 		},

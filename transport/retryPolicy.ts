@@ -1,24 +1,34 @@
 /**
  * When and how long to wait before trying a request again (rules L1, E5). Pure, so the rules are unit-tested
- * without clocks; the transport does the sleeping.
+ * without clocks; the transport does the waiting.
  */
 
 export interface RetrySettings {
 	/** Attempts in all, the first one included. */
 	maxAttempts: number;
-	/** Upper bound on the sum of all waits for one request, in ms. */
+	/**
+	 * Upper bound on the whole request in ms: its attempts AND the waits between them, so a service that hangs
+	 * cannot hold an item longer than this (one attempt's timeout aside).
+	 */
 	maxTotalWaitMs: number;
 	/** First backoff step, in ms; doubles each attempt. */
 	baseDelayMs: number;
 	/** Largest single backoff step without a Retry-After, in ms. */
 	maxDelayMs: number;
+	/** Longest one attempt may take before it is abandoned as timed out, in ms. */
+	timeoutMs: number;
 }
 
+/**
+ * With equal jitter the waits before attempts 2..8 are at least 0.5, 1, 2, 4, 8, 15 and 15 s: a 20-second burst
+ * of 503s on a GET is outlasted by the 7th attempt, inside the 120 s budget (the longest possible sum is 91 s).
+ */
 export const DEFAULT_RETRY: RetrySettings = {
-	maxAttempts: 5,
+	maxAttempts: 8,
 	maxTotalWaitMs: 120_000,
-	baseDelayMs: 500,
+	baseDelayMs: 1_000,
 	maxDelayMs: 30_000,
+	timeoutMs: 30_000,
 };
 
 /**
@@ -32,36 +42,43 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; r
 
 /**
  * @param attempt the attempt that just failed, from 1
- * @param waitedMs what earlier retries of this request already waited
+ * @param elapsedMs how long this request has taken so far, attempts and waits
  * @param retryAfterMs the server's Retry-After, if any: never retry sooner, however long it is
  */
 export function decideRetry(
 	settings: RetrySettings,
 	attempt: number,
-	waitedMs: number,
+	elapsedMs: number,
 	retryAfterMs: number | undefined,
 	random: () => number = Math.random,
 ): RetryDecision {
 	if (attempt >= settings.maxAttempts) {
 		return { retry: false, reason: `gave up after ${attempt} attempts` };
 	}
-	// Full jitter: a random wait up to the exponential step, so many clients do not retry in lockstep.
+	// Equal jitter: half of the exponential step is fixed, so a wait is never near zero; the other half is random,
+	// so many clients do not come back in lockstep.
 	const step = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (attempt - 1));
-	const jitter = Math.floor(random() * step);
+	const backoff = Math.ceil(step / 2 + random() * (step / 2));
 	const delayMs =
-		retryAfterMs !== undefined ? retryAfterMs + Math.floor(random() * Math.min(RETRY_AFTER_JITTER_MS, step)) : jitter;
-	const budgetLeft = settings.maxTotalWaitMs - waitedMs;
+		retryAfterMs !== undefined ? retryAfterMs + Math.floor(random() * Math.min(RETRY_AFTER_JITTER_MS, step)) : backoff;
+	const budgetLeft = settings.maxTotalWaitMs - elapsedMs;
+	const budget = `${Math.round(settings.maxTotalWaitMs / 1000)} s`;
 	if (budgetLeft <= 0) {
-		return { retry: false, reason: `the ${Math.round(settings.maxTotalWaitMs / 1000)} s retry wait budget is used up` };
+		return { retry: false, reason: `the ${budget} retry budget is used up` };
 	}
 	if (retryAfterMs !== undefined && retryAfterMs > budgetLeft) {
 		return {
 			retry: false,
-			reason: `the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s, more than the ${Math.floor(budgetLeft / 1000)} s of retry wait left`,
+			reason: `the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s, more than the ${Math.floor(budgetLeft / 1000)} s of retry budget left`,
 		};
 	}
-	if (delayMs > budgetLeft) {
-		return { retry: true, delayMs: Math.max(0, budgetLeft) };
+	if (delayMs >= budgetLeft) {
+		return { retry: false, reason: `the ${budget} retry budget would be used up before the next attempt` };
 	}
 	return { retry: true, delayMs };
+}
+
+/** How long the next attempt may take: its timeout, cut to what the budget has left (at least a second). */
+export function attemptTimeoutMs(settings: RetrySettings, elapsedMs: number): number {
+	return Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
 }

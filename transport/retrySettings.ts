@@ -22,5 +22,6 @@ export function readRetrySettings(ctx: ApiContext, itemIndex = 0): RetrySettings
 		...DEFAULT_RETRY,
 		maxAttempts: Math.max(1, Math.floor(number(options.maxAttempts, DEFAULT_RETRY.maxAttempts))),
 		maxTotalWaitMs: number(options.maxRetryWaitSeconds, DEFAULT_RETRY.maxTotalWaitMs / 1000) * 1000,
+		timeoutMs: Math.max(1, number(options.timeoutSeconds, DEFAULT_RETRY.timeoutMs / 1000)) * 1000,
 	};
 }

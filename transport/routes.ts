@@ -4,8 +4,12 @@ import type { IHttpRequestMethods } from 'n8n-workflow';
  * Every path of the service, in one table (rule E6: v1 and unversioned routes end with a slash, v2 WhatsApp
  * routes do not). Paths the API document does not show are assumptions, listed in docs/api-assumptions.md.
  *
- * `retrySafe`: whether a 5xx or a connection reset may be retried. A rate-limit answer (429) is always retried,
- * because the service refused the request before doing anything.
+ * `retrySafe`: whether a 5xx, a timeout or a connection reset may be retried. A rate-limit answer (429) is always
+ * retried, because the service refused the request before doing anything.
+ *
+ * `alternatePath`: where the document contradicts itself about a path (its table against its trailing-slash rule),
+ * the other reading. The transport tries it once when the first one is not there (404, or a redirect to it) and
+ * remembers which one the service serves, so the steady state costs no extra request.
  */
 export interface Route {
 	method: IHttpRequestMethods;
@@ -13,17 +17,24 @@ export interface Route {
 	retrySafe: boolean;
 	/** The route needs the plugin secret-key headers (rule A5). */
 	plugin?: boolean;
+	alternatePath?: string;
 }
 
-const route = (method: IHttpRequestMethods, path: string, extra: Partial<Route> = {}): Route => ({
+/** Idempotent methods: sending them twice has the effect of sending them once. The one retry-safety rule. */
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+export const route = (method: IHttpRequestMethods, path: string, extra: Partial<Route> = {}): Route => ({
 	method,
 	path,
-	retrySafe: method === 'GET' || method === 'PUT' || method === 'DELETE',
+	retrySafe: IDEMPOTENT_METHODS.has(method),
 	...extra,
 });
 
+/** The form a path has under the other reading of the trailing-slash rule. */
+const otherSlashForm = (path: string) => (path.endsWith('/') ? path.slice(0, -1) : `${path}/`);
+
 export const ROUTES = {
-	login: route('POST', '/api/login_check', { retrySafe: true }),
+	login: route('POST', '/api/login_check', { retrySafe: true, alternatePath: otherSlashForm('/api/login_check') }),
 
 	contactCreate: route('POST', '/api/contacts/'),
 	contactList: route('GET', '/api/contacts/'),
@@ -41,7 +52,7 @@ export const ROUTES = {
 	mediaDelete: route('DELETE', '/api/v2/whatsapp/media/{id}'),
 
 	orderEvent: route('POST', '/api/v1/order/'),
-	orderHistory: route('GET', '/api/v1/order/history/'),
+	orderHistory: route('GET', '/api/v1/order/history/', { alternatePath: otherSlashForm('/api/v1/order/history/') }),
 	cartEvent: route('POST', '/api/v1/cart/'),
 	automationInstanceCreate: route('POST', '/api/v1/automations/instances/'),
 
@@ -63,4 +74,24 @@ export function buildPath(path: string, params: Record<string, string | number> 
 		}
 		return encodeURIComponent(String(value));
 	});
+}
+
+/** Which reading of a contradicted path each service serves, learned once per process (see `alternatePath`). */
+const learnedPaths = new Map<string, string>();
+
+const pathKey = (baseUrl: string, route: Route) => `${baseUrl} ${route.method} ${route.path}`;
+
+export function servedPath(baseUrl: string, route: Route): string {
+	return learnedPaths.get(pathKey(baseUrl, route)) ?? route.path;
+}
+
+export function rememberServedPath(baseUrl: string, route: Route, path: string): void {
+	if (path === route.path) learnedPaths.delete(pathKey(baseUrl, route));
+	else learnedPaths.set(pathKey(baseUrl, route), path);
+}
+
+/** The other reading of a route's path, if the document leaves one open. */
+export function otherReading(route: Route, path: string): string | undefined {
+	if (!route.alternatePath) return undefined;
+	return path === route.path ? route.alternatePath : route.path;
 }

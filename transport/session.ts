@@ -8,14 +8,19 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
-	assertSafeBaseUrl,
+	assertCredentialFieldsUsable,
 	CREDENTIAL_TYPE,
+	credentialSecrets,
 	readCredentials,
-	tokenNeedsRenewal,
+	TokenClock,
 	type CommerceMessagingCredentials,
 } from './auth';
+import { servedPath, type Route } from './routes';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
+
+/** Process-wide: expiry is judged from when this process received each token (rule A3, clock skew). */
+const tokenClock = new TokenClock();
 
 /**
  * One node run's view of the credential. The decrypted data is read once per run (not once per request) and
@@ -27,27 +32,51 @@ export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFuncti
 export class Session {
 	readonly credentials: CommerceMessagingCredentials;
 
+	/** Every token this session held: an error text may quote an old one as well as the current one. */
+	private readonly tokensHeld = new Set<string>();
+
 	constructor(readonly data: ICredentialDataDecryptedObject) {
 		this.credentials = readCredentials(data);
+		if (this.token) this.tokensHeld.add(this.token);
 	}
 
 	get baseUrl(): string {
 		return this.credentials.baseUrl;
 	}
 
-	/** Clears the token when it is missing or about to expire, so the next request logs in first (rule A3). */
-	prepareToken(now = Date.now()): void {
-		const token = typeof this.data.sessionToken === 'string' ? this.data.sessionToken : '';
-		if (tokenNeedsRenewal(token, now)) this.data.sessionToken = '';
+	private get token(): string {
+		return typeof this.data.sessionToken === 'string' ? this.data.sessionToken : '';
 	}
 
-	/** After the service said the token expired: force one fresh login on the next request. */
+	get hasToken(): boolean {
+		return this.token !== '';
+	}
+
+	/** Clears the token when it is missing or about to expire, so the next request logs in first (rule A3). */
+	prepareToken(now = Date.now()): void {
+		if (tokenClock.needsRenewal(this.token, now)) this.data.sessionToken = '';
+	}
+
+	/** After a request that logged in: start the new token's clock now, by the local clock. */
+	tokenReceived(now = Date.now()): void {
+		if (!this.hasToken) return;
+		tokenClock.received(this.token, now);
+		this.tokensHeld.add(this.token);
+	}
+
+	/** After the service refused the token: force one fresh login on the next request. */
 	dropToken(): void {
 		this.data.sessionToken = '';
 	}
 
-	get hasToken(): boolean {
-		return typeof this.data.sessionToken === 'string' && this.data.sessionToken !== '';
+	/** The path this service serves for a route (one of the document's readings). */
+	pathOf(route: Route): string {
+		return servedPath(this.baseUrl, route);
+	}
+
+	/** What must never appear in an error, an output or a log (rule A6). */
+	secrets(): string[] {
+		return [...credentialSecrets(this.credentials), ...this.tokensHeld, this.token].filter(Boolean);
 	}
 }
 
@@ -64,15 +93,25 @@ export async function getSession(ctx: ApiContext): Promise<Session> {
 	return await session;
 }
 
+/**
+ * Ends a context's session, so its next request reads the credential again. A polling trigger keeps one context
+ * for as long as its workflow is active: it ends the session at every poll, so an edited Base URL or password
+ * applies at the next poll without re-activating the workflow.
+ */
+export function endSession(ctx: ApiContext): void {
+	sessions.delete(ctx);
+}
+
 async function openSession(ctx: ApiContext): Promise<Session> {
 	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
 	// A copy: the token n8n writes back must not leak into other runs' objects.
 	const session = new Session({ ...data });
 	try {
-		assertSafeBaseUrl(session.baseUrl);
+		// Before any login: a bad field is named here, not reported later as a failed connection.
+		assertCredentialFieldsUsable(session.credentials);
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
-			description: 'Fix the Base URL in the Commerce Messaging credential.',
+			description: 'Fix this field in the Commerce Messaging credential.',
 		});
 	}
 	return session;

@@ -5,7 +5,7 @@ import {
 	pluginHeaders,
 	readCredentials,
 	readTokenTimes,
-	tokenNeedsRenewal,
+	TokenClock,
 } from '../../transport/auth';
 
 const jwt = (claims: Record<string, unknown>) =>
@@ -19,23 +19,40 @@ describe('credential helpers', () => {
 		expect(extractLoginToken({ status: 'success', data: {} })).toBeUndefined();
 	});
 
-	it('A3: a token is renewed before its exp, with a margin, and never used after it', () => {
+	it('A3: a token is renewed before its end, with a margin, and never used after it', () => {
 		const now = 1_000_000_000_000;
+		const clock = new TokenClock();
 		const token = jwt({ iat: now / 1000, exp: now / 1000 + 3600 });
 		expect(readTokenTimes(token)).toEqual({ issuedAt: now, expiresAt: now + 3_600_000 });
-		expect(tokenNeedsRenewal(token, now)).toBe(false);
-		expect(tokenNeedsRenewal(token, now + 3_540_000 - 1)).toBe(false);
-		expect(tokenNeedsRenewal(token, now + 3_540_000)).toBe(true);
-		expect(tokenNeedsRenewal(token, now + 3_600_001)).toBe(true);
-		expect(tokenNeedsRenewal('', now)).toBe(true);
-		expect(tokenNeedsRenewal('opaque-token', now)).toBe(false);
+		clock.received(token, now);
+		expect(clock.needsRenewal(token, now)).toBe(false);
+		expect(clock.needsRenewal(token, now + 3_540_000 - 1)).toBe(false);
+		expect(clock.needsRenewal(token, now + 3_540_000)).toBe(true);
+		expect(clock.needsRenewal(token, now + 3_600_001)).toBe(true);
+		expect(clock.needsRenewal('', now)).toBe(true);
+		expect(clock.needsRenewal('opaque-token', now)).toBe(false);
 	});
 
 	it('A3: a short-lived token gets a proportionate margin, not a constant re-login', () => {
 		const now = 1_000_000_000_000;
+		const clock = new TokenClock();
 		const token = jwt({ iat: now / 1000, exp: now / 1000 + 4 });
-		expect(tokenNeedsRenewal(token, now + 3000)).toBe(false);
-		expect(tokenNeedsRenewal(token, now + 3600)).toBe(true);
+		clock.received(token, now);
+		expect(clock.needsRenewal(token, now + 3000)).toBe(false);
+		expect(clock.needsRenewal(token, now + 3600)).toBe(true);
+	});
+
+	it('A3: expiry is judged from when the token was received plus exp - iat, whatever the service clock says', () => {
+		const now = 1_000_000_000_000;
+		for (const skewSeconds of [-7200, 7200]) {
+			const clock = new TokenClock();
+			const serverNow = now / 1000 + skewSeconds;
+			const token = jwt({ iat: serverNow, exp: serverNow + 3600 });
+			clock.received(token, now);
+			expect(clock.needsRenewal(token, now + 1000)).toBe(false);
+			expect(clock.needsRenewal(token, now + 3_000_000)).toBe(false);
+			expect(clock.needsRenewal(token, now + 3_600_000)).toBe(true);
+		}
 	});
 
 	it('A6: https is required except for loopback hosts', () => {
@@ -45,6 +62,18 @@ describe('credential helpers', () => {
 		expect(() => assertSafeBaseUrl('http://api.example.com')).toThrow(/must use https/);
 		expect(() => assertSafeBaseUrl('ftp://api.example.com')).toThrow(/must use https/);
 		expect(() => assertSafeBaseUrl('not a url')).toThrow(/not a valid URL/);
+	});
+
+	it('A6: a Base URL with user:pass@ is refused, and the message never repeats it', () => {
+		let message = '';
+		try {
+			assertSafeBaseUrl('https://admin:Sup3rSecret@api.example.com');
+		} catch (error) {
+			message = (error as Error).message;
+		}
+		expect(message).toMatch(/must not contain a user name or password/);
+		expect(message).not.toContain('Sup3rSecret');
+		expect(message).not.toContain('admin');
 	});
 
 	it('A5/A6: plugin headers are sent only when configured, and CR/LF is refused', () => {
@@ -63,5 +92,8 @@ describe('credential helpers', () => {
 		});
 		expect(() => pluginHeaders(readCredentials({ ...base, pluginIntegration: true, pluginApiKey: 'k\r\nX-Evil: 1', pluginPlatformType: 'custom', pluginBaseUri: 'https://s' }))).toThrow(/line break/);
 		expect(() => assertHeaderValueSafe('Session Token', 'abc\n')).toThrow(/line break/);
+		expect(() => assertHeaderValueSafe('Shop Base URI', 'https://shöp.example')).not.toThrow();
+		expect(() => assertHeaderValueSafe('Shop Base URI', 'https://店.example')).toThrow(/"Shop Base URI".*ISO-8859-1/);
+		expect(() => assertHeaderValueSafe('Plugin API Key', 'key\u2028x')).toThrow(/"Plugin API Key"/);
 	});
 });

@@ -62,11 +62,40 @@ describe('JSend envelope', () => {
 
 	it('A3: an expired token is recognised by code or by message, in a 401 or an HTTP 200 body', () => {
 		expect(readEnvelope(response(401, { status: 'error', code: 'JWT_EXPIRED', message: 'Expired JWT Token' }))).toMatchObject({
-			failure: { kind: 'expiredToken' },
+			failure: { kind: 'tokenRefused' },
 		});
 		expect(readEnvelope(response(200, { status: 'error', code: 401, message: 'Expired JWT Token' }))).toMatchObject({
-			failure: { kind: 'expiredToken' },
+			failure: { kind: 'tokenRefused' },
 		});
+	});
+
+	it('A3: every 401 that is not about API access or plugin headers is a refused token', () => {
+		const cases: Array<[number, unknown]> = [
+			[401, { status: 'error', code: 'JWT_INVALID', message: 'Invalid JWT Token' }],
+			[401, { code: 401, message: 'JWT Token not found' }],
+			[401, { status: 'error', code: 'JWT_INVALID', message: 'Invalid JWT Signature' }],
+			[401, ''],
+		];
+		for (const [status, body] of cases) {
+			expect(readEnvelope(response(status, body))).toMatchObject({ ok: false, failure: { kind: 'tokenRefused' } });
+		}
+		expect(readEnvelope(response(401, { status: 'error', message: 'API access is disabled for this user' }))).toMatchObject({
+			failure: { kind: 'apiAccess' },
+		});
+		expect(
+			readEnvelope(response(403, { status: 'error', code: 'PLUGIN_AUTH_REQUIRED', message: 'Missing x-api-key header' })),
+		).toMatchObject({ failure: { kind: 'pluginAuth' } });
+		expect(
+			readEnvelope(response(403, { status: 'error', code: 'FORBIDDEN', message: 'Access denied: insufficient role' })),
+		).toMatchObject({ failure: { kind: 'service', httpStatus: 403 } });
+	});
+
+	it('E1: a 2xx whose status is not exactly "success" is a success unless it says error or fail', () => {
+		expect(readEnvelope(response(200, { status: 'ok', data: { id: 1 } }))).toEqual({ ok: true, data: { id: 1 } });
+		expect(readEnvelope(response(200, { data: { id: 2 } }))).toEqual({ ok: true, data: { id: 2 } });
+		expect(readEnvelope(response(201, { status: 'OK', id: 3 }))).toEqual({ ok: true, data: { id: 3 } });
+		expect(readEnvelope(response(200, { status: 'fail', message: 'no' }))).toMatchObject({ ok: false });
+		expect(readEnvelope(response(200, { status: 'error', message: 'no' }))).toMatchObject({ ok: false });
 	});
 
 	it('A4: missing API access is its own kind of failure', () => {
@@ -81,5 +110,13 @@ describe('JSend envelope', () => {
 		expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
 		expect(parseRetryAfter('Sat, 21 Nov 2026 09:00:00 GMT', now)).toBe(0);
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
+	});
+
+	it('L1: a garbage Retry-After is ignored (the backoff applies), never read as "retry now"', () => {
+		const now = Date.parse('2026-11-21T10:00:00Z');
+		for (const garbage of ['-5', '12, 13', '1.5e3', '', ' ', '0x10', 'Tomorrow']) {
+			expect(parseRetryAfter(garbage, now)).toBeUndefined();
+		}
+		expect(parseRetryAfter('0', now)).toBe(0);
 	});
 });

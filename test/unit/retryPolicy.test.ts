@@ -1,14 +1,39 @@
-import { decideRetry, DEFAULT_RETRY } from '../../transport/retryPolicy';
+import { attemptTimeoutMs, decideRetry, DEFAULT_RETRY } from '../../transport/retryPolicy';
 
 describe('retry policy', () => {
 	const settings = { ...DEFAULT_RETRY, maxAttempts: 5, maxTotalWaitMs: 60_000, baseDelayMs: 500, maxDelayMs: 30_000 };
 
-	it('L1: backs off exponentially with full jitter', () => {
+	it('L1: backs off exponentially with equal jitter: half of each step fixed, half random', () => {
 		const top = (attempt: number) => decideRetry(settings, attempt, 0, undefined, () => 0.999999);
-		expect(top(1)).toEqual({ retry: true, delayMs: 499 });
-		expect(top(2)).toEqual({ retry: true, delayMs: 999 });
-		expect(top(3)).toEqual({ retry: true, delayMs: 1999 });
-		expect(decideRetry(settings, 3, 0, undefined, () => 0)).toEqual({ retry: true, delayMs: 0 });
+		expect(top(1)).toEqual({ retry: true, delayMs: 500 });
+		expect(top(2)).toEqual({ retry: true, delayMs: 1000 });
+		expect(top(3)).toEqual({ retry: true, delayMs: 2000 });
+		expect(decideRetry(settings, 3, 0, undefined, () => 0)).toEqual({ retry: true, delayMs: 1000 });
+	});
+
+	it('L1: a wait is never zero, even when the random part is', () => {
+		for (let attempt = 1; attempt < DEFAULT_RETRY.maxAttempts; attempt++) {
+			const decision = decideRetry(DEFAULT_RETRY, attempt, 0, undefined, () => 0);
+			expect(decision.retry).toBe(true);
+			if (decision.retry) expect(decision.delayMs).toBeGreaterThanOrEqual(DEFAULT_RETRY.baseDelayMs / 2);
+		}
+	});
+
+	it('L1: with the defaults, a 20-second burst of 503s is outlasted inside the budget, whatever the jitter', () => {
+		for (const random of [0, 0.5, 0.999999]) {
+			let waited = 0;
+			let attempt = 1;
+			// Each attempt in the burst fails at once; count only the waits (the worst case for outlasting it).
+			while (waited < 20_000) {
+				const decision = decideRetry(DEFAULT_RETRY, attempt, waited, undefined, () => random);
+				expect(decision.retry).toBe(true);
+				if (!decision.retry) break;
+				waited += decision.delayMs;
+				attempt++;
+			}
+			expect(attempt).toBeLessThanOrEqual(DEFAULT_RETRY.maxAttempts);
+			expect(waited).toBeLessThan(DEFAULT_RETRY.maxTotalWaitMs);
+		}
 	});
 
 	it('L1: honours a Retry-After longer than 5 s and never waits less than it', () => {
@@ -23,12 +48,20 @@ describe('retry policy', () => {
 		expect(decideRetry(settings, 5, 0, undefined)).toEqual({ retry: false, reason: 'gave up after 5 attempts' });
 	});
 
-	it('L1: a bounded total wait: a Retry-After beyond the budget fails at once, with the reason', () => {
+	it('L1: a bounded total time: a Retry-After beyond the budget fails at once, with the reason', () => {
 		const decision = decideRetry(settings, 1, 50_000, 20_000);
 		expect(decision).toEqual({
 			retry: false,
-			reason: 'the service asked to wait 20 s, more than the 10 s of retry wait left',
+			reason: 'the service asked to wait 20 s, more than the 10 s of retry budget left',
 		});
 		expect(decideRetry(settings, 2, 60_000, undefined).retry).toBe(false);
+		// A wait that would end past the budget is not started: the next attempt would have no time left.
+		expect(decideRetry(settings, 4, 59_000, undefined, () => 0)).toMatchObject({ retry: false });
+	});
+
+	it('L1: an attempt may take its timeout, cut to what the budget has left', () => {
+		expect(attemptTimeoutMs(DEFAULT_RETRY, 0)).toBe(30_000);
+		expect(attemptTimeoutMs(DEFAULT_RETRY, 110_000)).toBe(10_000);
+		expect(attemptTimeoutMs(DEFAULT_RETRY, 200_000)).toBe(1_000);
 	});
 });

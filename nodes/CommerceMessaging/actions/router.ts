@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { pause } from '../../../transport';
 import { operations } from './operations';
 import type { CommerceMessagingType } from './node.type';
 import type { OperationResult } from './operation';
@@ -24,7 +25,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	try {
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				if (operation.beforeItem) await operation.beforeItem.call(this, itemIndex, state, sleep);
+				if (operation.beforeItem) await operation.beforeItem.call(this, itemIndex, state, async (ms) => await pause(this, ms));
 				const result = await operation.execute.call(this, itemIndex, state);
 				output.push(...pair(result, itemIndex));
 			} catch (error) {

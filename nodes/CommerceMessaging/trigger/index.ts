@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { endSession } from '../../../transport';
 import { requestOptions } from '../actions/common.descriptions';
 import { newContact } from './newContact.event';
 import { newOrChangedProduct } from './newOrChangedProduct.event';
@@ -23,7 +24,7 @@ const pollRequestOptions: INodeProperties = {
 			? {
 					...option,
 					description:
-						'Longest total time to wait between retries of one request. A Retry-After longer than what is left fails the poll at once; the next poll starts from the same point.',
+						'Longest time one request may take in all: its attempts and the waits between them. A Retry-After longer than what is left fails the poll at once; the next poll starts from the same point.',
 				}
 			: option,
 	),
@@ -76,6 +77,8 @@ interface Cursor {
  * and only then, once everything was read, stores the new state: a poll that throws changes nothing.
  */
 export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	// n8n keeps this context while the workflow is active: read the credential anew at every poll.
+	endSession(this);
 	const eventName = this.getNodeParameter('event', '') as string;
 	const event = EVENTS[eventName];
 	if (!event) {

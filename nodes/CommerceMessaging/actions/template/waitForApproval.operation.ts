@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, sleep, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	asTemplate,
@@ -10,14 +10,12 @@ import {
 	templateTitle,
 	type TemplateRecord,
 } from '../../helpers/template';
-import { apiRequest } from '../../../../transport';
+import { apiRequest, pause } from '../../../../transport';
 import type { OperationResult } from '../operation';
 
 /** Each wait is this much longer than the one before, up to MAX_INTERVAL_MS (review takes minutes to hours). */
 const GROWTH = 1.5;
 const MAX_INTERVAL_MS = 60_000;
-/** Longest single sleep, so a stopped execution is noticed within a second. */
-const CANCEL_CHECK_MS = 1000;
 
 const properties: INodeProperties[] = [
 	{
@@ -157,16 +155,3 @@ function rejected(
 	throw error;
 }
 
-/** Sleeps in short steps so that stopping the execution ends a long wait promptly. */
-async function pause(ctx: IExecuteFunctions, ms: number): Promise<void> {
-	const signal = ctx.getExecutionCancelSignal?.();
-	let left = ms;
-	while (left > 0) {
-		const step = Math.min(left, CANCEL_CHECK_MS);
-		await sleep(step);
-		left -= step;
-		if (signal?.aborted) {
-			throw new NodeOperationError(ctx.getNode(), 'The execution was stopped while waiting for the template review');
-		}
-	}
-}
