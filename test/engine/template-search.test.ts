@@ -83,12 +83,40 @@ describe('Template picker (listSearch templateSearch), run through n8n-core\'s L
 			const pages = (sandbox.state.requests as Array<{ method: string; path: string; url: string }>)
 				.slice(before)
 				.filter((request) => request.method === 'GET' && request.path === '/api/v2/whatsapp/templates');
-			expect(pages).toHaveLength(4);
-			expect(pages[3].url).toMatch(/currentPage=4/);
+			// Paged like Return All and the product picker (listRecords): the largest page asked, the total ends it.
+			const queries = pages.map((request) => new URL(request.url, sandbox.url).searchParams);
+			expect(queries.map((query) => [query.get('currentPage'), query.get('page'), query.get('limit')])).toEqual(
+				['1', '2', '3', '4'].map((page) => [page, page, '1000']),
+			);
 		} finally {
 			sandbox.setConfig({ maxPageSize: 1000 });
 		}
 	});
+
+	it.each([
+		['nested-total', 2],
+		['repeat-last', 2],
+		['no-total', 3],
+	])(
+		'L3: with the "%s" list server and pages of 5, every template of the account is listed once in %i page requests',
+		async (paging, requests) => {
+			sandbox.setConfig({ maxPageSize: 5, paging });
+			const before = sandbox.state.requests.length;
+			try {
+				const { results } = await searchTemplates(sandbox);
+				const values = results.map((result) => result.value);
+				expect(values).toHaveLength(10);
+				expect(new Set(values).size).toBe(10);
+				// With a total (even nested) the list ends at it; without one, at the empty page after the last.
+				const pages = (sandbox.state.requests as Array<{ method: string; path: string }>)
+					.slice(before)
+					.filter((request) => request.method === 'GET' && request.path === '/api/v2/whatsapp/templates');
+				expect(pages).toHaveLength(requests);
+			} finally {
+				sandbox.setConfig({ maxPageSize: 1000, paging: 'standard' });
+			}
+		},
+	);
 
 	it('T1: narrows the list to the typed text (part of the name, any case) or an exact id', async () => {
 		const byName = await searchTemplates(sandbox, 'WEEK_1');
