@@ -3,18 +3,42 @@
 /** Sandbox options: defaults and checks (startSandbox and setConfig). */
 
 /**
- * @typedef {{
- *   port?: number, host?: string, tokenTtlSeconds?: number, reviewDelayMs?: number | null,
- *   rateLimit?: import('./context').RateLimitConfig | null, seed?: import('./store').SeedName, maxPageSize?: number,
- *   log?: boolean, recordRequests?: boolean,
- * }} SandboxOptions
+ * @typedef {import('./context').PathVariant} PathVariant
  * @typedef {{ tokenTtlSeconds?: number, reviewDelayMs?: number | null,
- *   rateLimit?: import('./context').RateLimitConfig | null, maxPageSize?: number, log?: boolean, recordRequests?: boolean }} ConfigPatch
+ *   rateLimit?: import('./context').RateLimitConfig | null, maxPageSize?: number, log?: boolean, recordRequests?: boolean,
+ *   clockSkewSeconds?: number, successStatus?: import('./context').SuccessStatus,
+ *   paths?: { orderHistory?: PathVariant, login?: PathVariant }, paging?: import('./context').PagingVariant,
+ *   apiAccessRefusal?: import('./context').ApiAccessRefusal, pluginHeaders?: 'required' | 'optional',
+ *   orderVisibilityDelayMs?: number }} ConfigPatch
+ * @typedef {ConfigPatch & { port?: number, host?: string, seed?: import('./store').SeedName, signingKey?: string }} SandboxOptions
  */
+
+// Variant modes: where the API document leaves a choice open, each plausible server (the first value is the default).
+const SUCCESS_STATUS = /** @type {const} */ (['success', 'ok', 'missing']);
+const PATH_VARIANTS = /** @type {const} */ (['slash', 'noslash', 'redirect-to-slash', 'redirect-to-noslash']);
+const PAGING = /** @type {const} */ (['standard', 'repeat-last', 'nested-total', 'no-total']);
+const API_ACCESS_REFUSAL = /** @type {const} */ (['403-code', '401-message', '403-message']);
+const PLUGIN_HEADERS = /** @type {const} */ (['required', 'optional']);
 
 /** @returns {import('./context').SandboxConfig} */
 function defaultConfig() {
-	return { tokenTtlSeconds: 3600, reviewDelayMs: 1500, rateLimit: null, maxPageSize: 1000, log: false, recordRequests: true };
+	return {
+		tokenTtlSeconds: 3600, reviewDelayMs: 1500, rateLimit: null, maxPageSize: 1000, log: false, recordRequests: true,
+		clockSkewSeconds: 0, successStatus: 'success', paths: { orderHistory: 'slash', login: 'noslash' },
+		paging: 'standard', apiAccessRefusal: '403-code', pluginHeaders: 'required', orderVisibilityDelayMs: 0,
+	};
+}
+
+/**
+ * @template {string} T
+ * @param {string} name
+ * @param {unknown} value
+ * @param {readonly T[]} allowed
+ * @returns {T}
+ */
+function oneOf(name, value, allowed) {
+	if (!allowed.includes(/** @type {T} */ (value))) throw new Error(`${name} must be one of ${allowed.join(', ')}`);
+	return /** @type {T} */ (value);
 }
 
 /**
@@ -45,9 +69,30 @@ function applyConfig(config, patch) {
 		if (!Number.isInteger(p.maxPageSize) || p.maxPageSize < 1) throw new Error('maxPageSize must be an integer >= 1');
 		config.maxPageSize = p.maxPageSize;
 	}
+	if (p.clockSkewSeconds !== undefined) {
+		if (typeof p.clockSkewSeconds !== 'number' || !Number.isFinite(p.clockSkewSeconds)) throw new Error('clockSkewSeconds must be a finite number');
+		config.clockSkewSeconds = p.clockSkewSeconds;
+	}
+	if (p.successStatus !== undefined) config.successStatus = oneOf('successStatus', p.successStatus, SUCCESS_STATUS);
+	if (p.paths !== undefined) {
+		if (typeof p.paths !== 'object' || p.paths === null) throw new Error('paths must be {orderHistory?, login?}');
+		const unknown = Object.keys(p.paths).filter((k) => k !== 'orderHistory' && k !== 'login');
+		if (unknown.length) throw new Error(`paths: unknown key ${unknown.join(', ')} (orderHistory, login)`);
+		const next = { ...config.paths };
+		if (p.paths.orderHistory !== undefined) next.orderHistory = oneOf('paths.orderHistory', p.paths.orderHistory, PATH_VARIANTS);
+		if (p.paths.login !== undefined) next.login = oneOf('paths.login', p.paths.login, PATH_VARIANTS);
+		config.paths = next;
+	}
+	if (p.paging !== undefined) config.paging = oneOf('paging', p.paging, PAGING);
+	if (p.apiAccessRefusal !== undefined) config.apiAccessRefusal = oneOf('apiAccessRefusal', p.apiAccessRefusal, API_ACCESS_REFUSAL);
+	if (p.pluginHeaders !== undefined) config.pluginHeaders = oneOf('pluginHeaders', p.pluginHeaders, PLUGIN_HEADERS);
+	if (p.orderVisibilityDelayMs !== undefined) {
+		if (typeof p.orderVisibilityDelayMs !== 'number' || !(p.orderVisibilityDelayMs >= 0)) throw new Error('orderVisibilityDelayMs must be a number >= 0');
+		config.orderVisibilityDelayMs = p.orderVisibilityDelayMs;
+	}
 	if (p.log !== undefined) config.log = Boolean(p.log);
 	if (p.recordRequests !== undefined) config.recordRequests = Boolean(p.recordRequests);
 	return config;
 }
 
-module.exports = { defaultConfig, applyConfig };
+module.exports = { defaultConfig, applyConfig, SUCCESS_STATUS, PATH_VARIANTS, PAGING, API_ACCESS_REFUSAL, PLUGIN_HEADERS };

@@ -4,6 +4,10 @@
  * Shared type definitions and the per-request state (who is calling, its request-log entry).
  *
  * @typedef {{ requestsPerSecond: number, burst: number }} RateLimitConfig
+ * @typedef {'success' | 'ok' | 'missing'} SuccessStatus
+ * @typedef {'slash' | 'noslash' | 'redirect-to-slash' | 'redirect-to-noslash'} PathVariant
+ * @typedef {'standard' | 'repeat-last' | 'nested-total' | 'no-total'} PagingVariant
+ * @typedef {'403-code' | '401-message' | '403-message'} ApiAccessRefusal
  * @typedef {{
  *   tokenTtlSeconds: number,
  *   reviewDelayMs: number | null,
@@ -11,6 +15,13 @@
  *   maxPageSize: number,
  *   log: boolean,
  *   recordRequests: boolean,
+ *   clockSkewSeconds: number,
+ *   successStatus: SuccessStatus,
+ *   paths: { orderHistory: PathVariant, login: PathVariant },
+ *   paging: PagingVariant,
+ *   apiAccessRefusal: ApiAccessRefusal,
+ *   pluginHeaders: 'required' | 'optional',
+ *   orderVisibilityDelayMs: number,
  * }} SandboxConfig
  * @typedef {{ id: number, username: string, password: string, apiAccess: boolean, pluginKey: string | null }} User
  * @typedef {{

@@ -35,7 +35,7 @@ function createControls(ctx, initialSeed) {
 		setConfig(patch) {
 			applyConfig(config, patch);
 			if (patch && patch.rateLimit !== undefined) limiter.reset();
-			return { ...config };
+			return { ...config, paths: { ...config.paths } };
 		},
 		/**
 		 * Outcome of the review of a template (by id: number) or of any template with that name (string).
@@ -60,6 +60,17 @@ function createControls(ctx, initialSeed) {
 		/** Every token issued so far is expired from now on. */
 		expireTokensNow() {
 			auth.expireAll();
+		},
+		/** Every token issued so far is refused as invalid (401 JWT_INVALID "Invalid JWT Token"); new logins work. */
+		revokeTokens() {
+			auth.revokeAll();
+		},
+		/**
+		 * A new HS256 signing key: tokens signed with the old one get 401 JWT_INVALID "Invalid JWT Signature".
+		 * @param {string} [key] random when omitted
+		 */
+		rotateSigningKey(key) {
+			auth.rotateKey(key);
 		},
 		/**
 		 * A token for a user without a login call (not counted in logins).
@@ -120,14 +131,18 @@ function obj(body) {
 }
 
 /**
- * A fault spec from JSON: path (exact) or pathRegex (+ flags); times may be "Infinity" or -1 (unlimited).
+ * A fault spec from JSON: path (exact) or pathRegex (+ flags); times may be "Infinity" or -1 (unlimited); forMs,
+ * retryAfterRaw, status and location as in inject().
  * @param {Record<string, any>} b
  * @returns {import('./faults').FaultSpec}
  */
 function faultFromJson(b) {
 	const path = typeof b.pathRegex === 'string' ? new RegExp(b.pathRegex, typeof b.flags === 'string' ? b.flags : '') : b.path;
 	const times = b.times === 'Infinity' || b.times === -1 ? Infinity : b.times;
-	return { method: b.method, path, kind: b.kind, times, retryAfter: b.retryAfter, retryAfterDate: b.retryAfterDate, delayMs: b.delayMs };
+	return {
+		method: b.method, path, kind: b.kind, times, forMs: b.forMs, retryAfter: b.retryAfter, retryAfterDate: b.retryAfterDate,
+		retryAfterRaw: b.retryAfterRaw, delayMs: b.delayMs, status: b.status, location: b.location,
+	};
 }
 
 /** @param {import('./faults').Fault} f */
@@ -183,6 +198,14 @@ function controlRoutes(app, ctx, controls) {
 		});
 		scope.post('/__sandbox/expire-tokens', async () => {
 			controls.expireTokensNow();
+			return { ok: true };
+		});
+		scope.post('/__sandbox/revoke-tokens', async () => {
+			controls.revokeTokens();
+			return { ok: true };
+		});
+		scope.post('/__sandbox/rotate-signing-key', async () => {
+			controls.rotateSigningKey();
 			return { ok: true };
 		});
 		scope.post('/__sandbox/token', async (req) => {

@@ -5,5 +5,6 @@ const { startSandbox } = require('./server');
 const { DEMO_USERS } = require('./seed');
 const { KINDS: FAULT_KINDS } = require('./faults');
 const { decodeJwt } = require('./jwt');
+const { startTrap } = require('./trap');
 
-module.exports = { startSandbox, DEMO_USERS, FAULT_KINDS, decodeJwt };
+module.exports = { startSandbox, startTrap, DEMO_USERS, FAULT_KINDS, decodeJwt };

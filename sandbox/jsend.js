@@ -22,7 +22,20 @@ class ApiError extends Error {
 		this.code = code;
 		this.data = data;
 		this.headers = headers;
+		/** @type {Record<string, unknown> | undefined} sent verbatim instead of the JSend error (bareError) */
+		this.body = undefined;
 	}
+}
+
+/**
+ * An error answered with exactly this body, not the usual envelope (a server built differently: no code, no data).
+ * @param {number} statusCode
+ * @param {Record<string, unknown>} body
+ */
+function bareError(statusCode, body) {
+	const err = new ApiError(statusCode, typeof body.code === 'string' ? body.code : '', String(body.message ?? ''));
+	err.body = body;
+	return err;
 }
 
 /**
@@ -57,4 +70,4 @@ function notFound(message) {
 	return new ApiError(404, 'NOT_FOUND', message);
 }
 
-module.exports = { ApiError, success, errorBody, validationError, notFound };
+module.exports = { ApiError, bareError, success, errorBody, validationError, notFound };

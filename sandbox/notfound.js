@@ -10,22 +10,23 @@ const E6 = 'v1 and unversioned routes end with a trailing slash; v2 WhatsApp rou
 
 class RouteIndex {
 	constructor() {
-		/** @type {Array<{ method: string, re: RegExp }>} */ this.routes = [];
+		/** @type {Array<{ method: string, re: RegExp, active?: () => boolean }>} */ this.routes = [];
 	}
 
 	/**
 	 * @param {string | string[]} method
 	 * @param {string} url a fastify pattern such as /api/v1/products/:productId/
+	 * @param {() => boolean} [active] for a form served only in some variant modes (variants.js)
 	 */
-	add(method, url) {
+	add(method, url, active) {
 		const source = url.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
 		const re = new RegExp(`^${source}$`);
-		for (const m of Array.isArray(method) ? method : [method]) this.routes.push({ method: m, re });
+		for (const m of Array.isArray(method) ? method : [method]) this.routes.push({ method: m, re, active });
 	}
 
 	/** @param {string} path @returns {string[]} methods served on this exact path */
 	methodsFor(path) {
-		return this.routes.filter((r) => r.re.test(path)).map((r) => r.method);
+		return this.routes.filter((r) => r.re.test(path) && (!r.active || r.active())).map((r) => r.method);
 	}
 }
 

@@ -25,6 +25,7 @@ const { automationRoutes } = require('./routes/automations');
 const { productRoutes } = require('./routes/products');
 const { extensionRoutes } = require('./routes/extensions');
 const { notFoundHandler, RouteIndex } = require('./notfound');
+const { servedNow, pathGate, successEnvelope } = require('./variants');
 
 const CONTROL_PREFIX = '/__sandbox/';
 const MAX_UPLOAD_BYTES = 16 * 1024 * 1024;
@@ -49,7 +50,7 @@ function buildApp(ctx, controls) {
 	});
 	const routes = new RouteIndex();
 	const notFound = notFoundHandler(routes);
-	app.addHook('onRoute', (r) => routes.add(r.method, r.url));
+	app.addHook('onRoute', (r) => routes.add(r.method, r.url, servedNow(ctx, r)));
 
 	// JSON bodies: an empty body is no body; invalid JSON is a JSend 400.
 	app.removeContentTypeParser('application/json');
@@ -78,6 +79,8 @@ function buildApp(ctx, controls) {
 			if (ctx.config.recordRequests) ctx.store.requests.push(entry);
 		}
 		if (await applyFault(ctx.faults, req, reply, path)) return reply;
+		// Variant paths (order history, login): the form not served now is a 404 or a redirect, before auth.
+		if (pathGate(ctx, req, reply, notFound)) return reply;
 		// '/api/v2/whatsapp/templates/' would match '/api/v2/whatsapp/templates/:id' with an empty id: unknown route.
 		const params = /** @type {Record<string, string> | undefined} */ (req.params);
 		if (params && Object.values(params).includes('')) {
@@ -85,6 +88,7 @@ function buildApp(ctx, controls) {
 			return reply;
 		}
 	});
+	app.addHook('preSerialization', async (_req, _reply, payload) => successEnvelope(ctx.config.successStatus, payload));
 	app.addHook('onResponse', async (req, reply) => {
 		const entry = requestState(req).entry;
 		if (!entry) return;
@@ -97,7 +101,7 @@ function buildApp(ctx, controls) {
 	app.setErrorHandler((err, _req, reply) => {
 		if (err instanceof ApiError) {
 			if (err.headers) reply.headers(err.headers);
-			return reply.code(err.statusCode).send(errorBody(err.code, err.message, err.data));
+			return reply.code(err.statusCode).send(err.body ?? errorBody(err.code, err.message, err.data));
 		}
 		const e = /** @type {{ code?: string, statusCode?: number, message?: string }} */ (err);
 		if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
@@ -146,7 +150,7 @@ function buildApp(ctx, controls) {
  * @param {import('./config').SandboxOptions} [options]
  */
 async function startSandbox(options = {}) {
-	const { port = 0, host = '127.0.0.1', seed = 'demo', ...rest } = options;
+	const { port = 0, host = '127.0.0.1', seed = 'demo', signingKey, ...rest } = options;
 	const config = applyConfig(defaultConfig(), rest);
 	const store = new Store();
 	store.reset(seed);
@@ -157,7 +161,7 @@ async function startSandbox(options = {}) {
 		faults: new Faults(),
 		reviews: new Reviews(store, config),
 		limiter: new RateLimiter(config, store),
-		auth: new Auth(store, config),
+		auth: new Auth(store, config, signingKey),
 	};
 	const controls = createControls(ctx, seed);
 	const app = buildApp(ctx, controls);
@@ -186,6 +190,7 @@ async function startSandbox(options = {}) {
 			if (closed) return;
 			closed = true;
 			ctx.faults.clear();
+			ctx.faults.dropHung();
 			ctx.reviews.reset();
 			await app.close();
 		},

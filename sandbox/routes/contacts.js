@@ -2,7 +2,8 @@
 'use strict';
 /** Contacts (C1, E3): POST /api/contacts/ and GET /api/contacts/ (paginated {items,total,currentPage,limit}). */
 const { success, validationError } = require('../jsend');
-const { objectBody, requirePhone, pagination, isBlank } = require('../validate');
+const { objectBody, requirePhone, isBlank } = require('../validate');
+const { pageOf, listData } = require('../variants');
 const { currentUser, isoNow } = require('../context');
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -26,9 +27,10 @@ function contactRoutes(app, ctx) {
 
 	app.get('/api/contacts/', async (req) => {
 		const user = currentUser(req);
-		const { page, limit, offset } = pagination(/** @type {any} */ (req.query), ctx.config.maxPageSize);
-		const all = ctx.store.contactsOf(user.id);
-		return success({ items: all.slice(offset, offset + limit), total: all.length, currentPage: page, limit });
+		const pg = pageOf(ctx.store.contactsOf(user.id), /** @type {any} */ (req.query), ctx.config);
+		return success(listData(ctx.config, pg,
+			({ items, total, page, limit }) => ({ items, total, currentPage: page, limit }),
+			({ items, page, limit }) => ({ items, currentPage: page, limit })));
 	});
 }
 

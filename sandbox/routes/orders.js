@@ -6,6 +6,7 @@
  */
 const { success, validationError } = require('../jsend');
 const { objectBody, requireStrings, pagination } = require('../validate');
+const { pageOf, listData, variantRoute } = require('../variants');
 const { currentUser } = require('../context');
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -42,26 +43,40 @@ function orderRoutes(app, ctx) {
 			{ order_id: body.order_id, status: body.status, received_at: new Date(at).toISOString() }, 'Order event received.'));
 	});
 
-	app.get('/api/v1/order/history/', async (req) => {
+	/** @type {import('fastify').RouteHandlerMethod} */
+	const history = async (req) => {
 		const user = currentUser(req);
 		const query = /** @type {Record<string, unknown>} */ (req.query);
 		const { limit, offset } = pagination(query, ctx.config.maxPageSize);
 		const status = typeof query.status === 'string' && query.status !== '' ? query.status : null;
 		const from = parseDate(query.date_from, 'date_from', false);
 		const to = parseDate(query.date_to, 'date_to', true);
+		// orderVisibilityDelayMs: a read replica that lags behind; created_at stays the push time.
+		const delay = ctx.config.orderVisibilityDelayMs;
+		const visibleUpTo = delay > 0 ? Date.now() - delay : Infinity;
+		/** @param {import('../store').Order} o */
+		const keep = (o) => (status === null || o.status === status) && (from === null || o.created_ms >= from)
+			&& (to === null || o.created_ms <= to) && o.created_ms <= visibleUpTo;
 		const asc = ctx.store.ordersAscending(user.id);
-		const results = [];
-		let skipped = 0;
-		for (let i = asc.length - 1; i >= 0 && results.length < limit; i--) {
-			const o = asc[i];
-			if (status !== null && o.status !== status) continue;
-			if (from !== null && o.created_ms < from) continue;
-			if (to !== null && o.created_ms > to) continue;
-			if (skipped < offset) skipped++;
-			else results.push(o);
+		const whole = ctx.config.paging === 'repeat-last' || ctx.config.paging === 'nested-total';
+		if (!whole) {
+			// No total to report: stop at the end of the page.
+			const results = [];
+			let skipped = 0;
+			for (let i = asc.length - 1; i >= 0 && results.length < limit; i--) {
+				if (!keep(asc[i])) continue;
+				if (skipped < offset) skipped++;
+				else results.push(asc[i]);
+			}
+			return success({ results });
 		}
-		return success({ results });
-	});
+		const all = [];
+		for (let i = asc.length - 1; i >= 0; i--) if (keep(asc[i])) all.push(asc[i]);
+		return success(listData(ctx.config, pageOf(all, query, ctx.config), ({ items }) => ({ results: items }), ({ items }) => ({ results: items })));
+	};
+	// Both forms are routes; config.paths.orderHistory decides which one is served (trailing slash by default).
+	app.get('/api/v1/order/history/', variantRoute('orderHistory'), history);
+	app.get('/api/v1/order/history', variantRoute('orderHistory'), history);
 }
 
 module.exports = { orderRoutes };

@@ -3,10 +3,12 @@
 /**
  * Products (V5, A5) under /api/v1/products/ and /api/v1/products/{productId}/: list (plain array), get, create
  * (id + name required; existing id -> 409 CONFLICT), partial update (PUT), delete. Every call also needs the
- * plugin headers x-api-key (the user's plugin key), x-platform-type and x-base-uri -> else 403 PLUGIN_AUTH_REQUIRED.
+ * plugin headers x-api-key (the user's plugin key), x-platform-type and x-base-uri -> else 403 PLUGIN_AUTH_REQUIRED
+ * (config pluginHeaders 'required', the default; with 'optional' the JWT alone is enough).
  */
 const { ApiError, success, notFound, validationError } = require('../jsend');
-const { objectBody, isBlank, pagination, BLANK } = require('../validate');
+const { objectBody, isBlank, BLANK } = require('../validate');
+const { pageOf, listData } = require('../variants');
 const { currentUser, isoNow } = require('../context');
 
 const PLATFORMS = ['woocommerce', 'shopify', 'prestashop', 'magento', 'custom'];
@@ -14,19 +16,27 @@ const PLATFORMS = ['woocommerce', 'shopify', 'prestashop', 'magento', 'custom'];
 /**
  * @param {Record<string, string | string[] | undefined>} headers
  * @param {import('../context').User} user
+ * @param {boolean} [onlySent] pluginHeaders 'optional': a header that is not sent is fine, one that is sent must be right
  */
-function checkPluginHeaders(headers, user) {
+function checkPluginHeaders(headers, user, onlySent = false) {
 	/** @param {string} message */
 	const deny = (message) => new ApiError(403, 'PLUGIN_AUTH_REQUIRED', message);
+	/** @param {string} name */
+	const check = (name) => !onlySent || headers[name] !== undefined;
 	const key = headers['x-api-key'];
-	if (!key) throw deny('Missing x-api-key header: the products area requires the plugin secret key.');
-	if (!user.pluginKey || key !== user.pluginKey) throw deny('Invalid x-api-key header: the plugin secret key is not valid for this account.');
+	if (check('x-api-key')) {
+		if (!key) throw deny('Missing x-api-key header: the products area requires the plugin secret key.');
+		if (!user.pluginKey || key !== user.pluginKey) throw deny('Invalid x-api-key header: the plugin secret key is not valid for this account.');
+	}
 	const platform = headers['x-platform-type'];
-	if (!platform) throw deny(`Missing x-platform-type header (one of ${PLATFORMS.join(', ')}).`);
-	if (typeof platform !== 'string' || !PLATFORMS.includes(platform)) {
-		throw deny(`Invalid x-platform-type header "${String(platform)}": expected one of ${PLATFORMS.join(', ')}.`);
+	if (check('x-platform-type')) {
+		if (!platform) throw deny(`Missing x-platform-type header (one of ${PLATFORMS.join(', ')}).`);
+		if (typeof platform !== 'string' || !PLATFORMS.includes(platform)) {
+			throw deny(`Invalid x-platform-type header "${String(platform)}": expected one of ${PLATFORMS.join(', ')}.`);
+		}
 	}
 	const base = headers['x-base-uri'];
+	if (!check('x-base-uri')) return;
 	if (!base) throw deny('Missing x-base-uri header (the shop\'s absolute http(s) URL).');
 	let ok = false;
 	try {
@@ -45,7 +55,7 @@ function checkPluginHeaders(headers, user) {
 function productRoutes(app, ctx) {
 	app.register(async (scope) => {
 		scope.addHook('preHandler', async (req) => {
-			checkPluginHeaders(req.headers, currentUser(req));
+			checkPluginHeaders(req.headers, currentUser(req), ctx.config.pluginHeaders === 'optional');
 		});
 
 		/** @param {import('fastify').FastifyRequest} req */
@@ -60,15 +70,8 @@ function productRoutes(app, ctx) {
 
 		scope.get('/api/v1/products/', async (req) => {
 			const user = currentUser(req);
-			const { limit, offset } = pagination(/** @type {any} */ (req.query), ctx.config.maxPageSize);
-			const items = [];
-			let i = 0;
-			for (const p of ctx.store.productsOf(user.id).values()) {
-				if (i++ < offset) continue;
-				if (items.length >= limit) break;
-				items.push(p);
-			}
-			return success(items);
+			const pg = pageOf([...ctx.store.productsOf(user.id).values()], /** @type {any} */ (req.query), ctx.config);
+			return success(listData(ctx.config, pg, ({ items }) => items, ({ items }) => items));
 		});
 
 		scope.post('/api/v1/products/', async (req, reply) => {

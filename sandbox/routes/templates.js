@@ -6,7 +6,8 @@
  * delete (any state).
  */
 const { ApiError, success, notFound, validationError } = require('../jsend');
-const { objectBody, requireStrings, requirePhone, isBlank, isPlainObject, pagination } = require('../validate');
+const { objectBody, requireStrings, requirePhone, isBlank, isPlainObject } = require('../validate');
+const { pageOf, listData } = require('../variants');
 const { currentUser, isoNow } = require('../context');
 
 const ROOT = '/api/v2/whatsapp/templates';
@@ -44,7 +45,6 @@ function templateRoutes(app, ctx) {
 	app.get(ROOT, async (req) => {
 		const user = currentUser(req);
 		const query = /** @type {Record<string, unknown>} */ (req.query);
-		const { limit, offset } = pagination(query, ctx.config.maxPageSize);
 		const state = query.state;
 		if (state !== undefined && (typeof state !== 'string' || !STATES.includes(state))) {
 			throw validationError([{ propertyPath: 'state', message: `The state must be one of ${STATES.join(', ')}.` }], 400);
@@ -53,7 +53,7 @@ function templateRoutes(app, ctx) {
 		for (const t of ctx.store.templates.values()) {
 			if (t.userId === user.id && (state === undefined || t.state === state)) mine.push(t);
 		}
-		return success({ items: mine.slice(offset, offset + limit), total: mine.length });
+		return success(listData(ctx.config, pageOf(mine, query, ctx.config), ({ items, total }) => ({ items, total }), ({ items }) => ({ items })));
 	});
 
 	app.get(`${ROOT}/:id`, async (req) => success(findTemplate(req)));
