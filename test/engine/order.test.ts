@@ -264,11 +264,16 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			await engine.run({ parameters, items });
 			expect((await engine.run({ parameters, items })).items[0].json.skipped).toBe(true);
 
-			// Age the stored send by three hours, as if the workflow ran again later.
-			const sent = (engine.staticData[NODE_STATE] as IDataObject).sentEvents as Record<string, number>;
-			for (const hash of Object.keys(sent)) sent[hash] -= 3 * 3600;
-			const later = await engine.run({ parameters, items });
-			expect(later.items[0].json.skipped).toBeUndefined();
+			// Three hours later, for the saved state and for what the process remembers of its own sends alike.
+			const realNow = Date.now.bind(Date);
+			const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 3 * 3600 * 1000);
+			try {
+				const later = await engine.run({ parameters, items });
+				expect(later.error).toBeUndefined();
+				expect(later.items[0].json.skipped).toBeUndefined();
+			} finally {
+				clock.mockRestore();
+			}
 			expect(eventsFor('V4-WIN-1')).toHaveLength(2);
 		});
 

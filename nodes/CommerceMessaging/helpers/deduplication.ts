@@ -64,8 +64,8 @@ export class SentEventLog {
 	droppedInWindow: number;
 
 	private constructor(
-		readonly entries: SentEventMap,
-		private readonly byAge: Map<string, number>,
+		private saved: SentEventMap,
+		private byAge: Map<string, number>,
 		private readonly maxKeys: number,
 		private readonly maxAgeSeconds: number,
 		changed: boolean,
@@ -73,6 +73,11 @@ export class SentEventLog {
 	) {
 		this.changed = changed;
 		this.droppedInWindow = droppedInWindow;
+	}
+
+	/** The object to save in static data. */
+	get entries(): SentEventMap {
+		return this.saved;
 	}
 
 	/**
@@ -131,14 +136,34 @@ export class SentEventLog {
 	record(hash: string, nowSeconds: number, sentAt = nowSeconds): void {
 		this.byAge.delete(hash);
 		this.byAge.set(hash, sentAt);
-		this.entries[hash] = sentAt;
+		this.saved[hash] = sentAt;
+		this.cap(nowSeconds);
+		this.changed = true;
+	}
+
+	/**
+	 * Joins a map another execution saved in the same static data object since this one was loaded: both
+	 * executions' keys go into that object, which becomes this log's own, so neither overwrites the other.
+	 */
+	adopt(other: SentEventMap, nowSeconds: number): void {
+		const theirs = SentEventLog.load(other, { nowSeconds, maxAgeSeconds: this.maxAgeSeconds, maxKeys: Infinity });
+		const merged = new Map(theirs.byAge);
+		for (const [hash, sentAt] of this.byAge) merged.set(hash, Math.max(sentAt, merged.get(hash) ?? -Infinity));
+		for (const hash of Object.keys(other)) if (!merged.has(hash)) delete other[hash];
+		for (const [hash, sentAt] of merged) if (other[hash] !== sentAt) other[hash] = sentAt;
+		this.saved = other;
+		this.byAge = new Map([...merged].sort((a, b) => a[1] - b[1]));
+		this.cap(nowSeconds);
+		this.changed = true;
+	}
+
+	private cap(nowSeconds: number): void {
 		while (this.byAge.size > this.maxKeys) {
 			const [oldest, oldestAt] = this.byAge.entries().next().value as [string, number];
 			this.byAge.delete(oldest);
-			delete this.entries[oldest];
+			delete this.saved[oldest];
 			if (nowSeconds - oldestAt < this.maxAgeSeconds) this.droppedInWindow++;
 		}
-		this.changed = true;
 	}
 }
 
@@ -196,7 +221,7 @@ export function deduplicationOptions(keyDescription: string): INodeProperties[] 
 			name: 'deduplicate',
 			type: 'boolean',
 			default: true,
-			description: `Whether to skip an event the service already accepted with ${keyDescription} within the deduplication window, so retries and re-runs do not send it twice. A skipped item is still output, with skipped: true. Across executions this holds for active workflows (n8n keeps node state only for them).`,
+			description: `Whether to skip an event the service already accepted with ${keyDescription} within the deduplication window, so retries and re-runs do not send it twice. A skipped item is still output, with skipped: true. Across executions this holds for active workflows (n8n keeps node state only for them), and for executions of the workflow running in the same n8n process.`,
 		},
 		{
 			displayName: 'Deduplication Window (Hours)',
@@ -284,7 +309,7 @@ export class Deduplication {
 	 */
 	markSent(key: EventKey, settings: DedupSettings, sentAt = this.nowSeconds()): void {
 		this.load(settings.windowSeconds).record(key.hash, this.nowSeconds(), sentAt);
-		this.save();
+		this.persist();
 	}
 
 	/**
@@ -337,12 +362,20 @@ export class Deduplication {
 
 	/** Writes the recorded keys to the node's state and reports keys the size cap dropped inside their window. */
 	save(): void {
-		if (!this.log) return;
-		if (this.log.changed) {
-			// Assigning through n8n's static data object is what marks it as changed, so n8n saves it.
-			this.ctx.getWorkflowStaticData('node')[SENT_EVENTS_PROPERTY] = this.log.entries as IDataObject;
-		}
+		this.persist();
 		this.reportDrops();
+	}
+
+	private persist(): void {
+		if (!this.log?.changed) return;
+		const state = this.ctx.getWorkflowStaticData('node');
+		const current = state[SENT_EVENTS_PROPERTY];
+		// Another execution sharing this static data object saved its own map meanwhile: join it, do not replace it.
+		if (current !== this.log.entries && typeof current === 'object' && current !== null && !Array.isArray(current)) {
+			this.log.adopt(current as SentEventMap, this.nowSeconds());
+		}
+		// Assigning through n8n's static data object is what marks it as changed, so n8n saves it.
+		if (this.log.changed) state[SENT_EVENTS_PROPERTY] = this.log.entries as IDataObject;
 	}
 
 	private reportDrops(): void {
