@@ -14,12 +14,35 @@ export function returnAllOrLimit(): INodeProperties[] {
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, numberPrecision: 0 },
 			default: 50,
 			description: 'Max number of results to return',
 			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
+}
+
+/**
+ * The E.164 phone field, read by helpers/parameters.ts phoneParameter. `inCollection`: an option of a collection
+ * (never required there, and a short hint, as collections leave less room).
+ */
+export function phoneField(
+	overrides: { name?: string; displayName?: string; description?: string; required?: boolean; inCollection?: boolean } = {},
+): INodeProperties {
+	const { inCollection, required, ...names } = overrides;
+	return {
+		displayName: 'Phone',
+		name: 'phone',
+		type: 'string',
+		default: '',
+		placeholder: '+4915123456789',
+		description: 'Mobile number in international E.164 format (plus, country code, number)',
+		hint: inCollection
+			? 'E.164, e.g. +4915123456789'
+			: 'E.164: a plus, the country code and the number, no spaces or dashes (e.g. +4915123456789)',
+		...(required && !inCollection ? { required: true } : {}),
+		...names,
+	};
 }
 
 /** Shown on every operation: how hard to retry when the service rate-limits or is briefly unavailable. */

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+
+import { itemError } from './parameters';
 
 /** The v2 template lifecycle (rule T1). */
 export const TEMPLATE_STATES = ['DRAFT', 'PENDING', 'APPROVED', 'REJECTED'] as const;
@@ -45,10 +46,7 @@ export function templateIdParameter(ctx: IExecuteFunctions, itemIndex: number): 
 	const value = ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true }) as unknown;
 	const id = typeof value === 'number' || typeof value === 'string' ? String(value).trim() : '';
 	if (!id) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: no template was chosen`, {
-			itemIndex,
-			description: 'Pick a template from the list, or give its ID (e.g. 42 or {{ $json.id }}).',
-		});
+		throw itemError(ctx, itemIndex, 'no template was chosen', 'Pick a template from the list, or give its ID (e.g. 42 or {{ $json.id }}).');
 	}
 	return id;
 }

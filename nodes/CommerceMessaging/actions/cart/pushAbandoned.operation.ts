@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { cartEventKey, Deduplication, deduplicationOptions } from '../../helpers/deduplication';
-import { compact, withCustomFields } from '../../helpers/parameters';
+import { compact, readDecimal, readJsonParameter, readRequiredText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { customerReference, decimalValue, requiredText, text } from '../../helpers/eventFields';
-import { customFieldsOption } from '../common.descriptions';
+import { customerReference, text } from '../../helpers/eventFields';
+import { customFieldsOption, phoneField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -52,15 +52,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'name@email.com',
 				default: '',
 			},
-			{
-				displayName: 'Phone',
-				name: 'phone',
-				type: 'string',
-				default: '',
-				placeholder: '+4915123456789',
-				description: 'Mobile number in international E.164 format (plus, country code, number)',
-				hint: 'E.164, e.g. +4915123456789',
-			},
+			phoneField({ inCollection: true }),
 		],
 	},
 	{
@@ -112,42 +104,22 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Line items typed as JSON text, or already an array when an expression returns one. */
-function lineItemsValue(ctx: IExecuteFunctions, value: unknown, itemIndex: number): IDataObject[] | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
-	let parsed: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			parsed = JSON.parse(value);
-		} catch (error) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Item ${itemIndex}: the line items are not valid JSON (${(error as Error).message})`,
-				{ itemIndex, description: 'Use a JSON array, e.g. [{"product_id": "1001", "quantity": 1, "price": 49.90}].' },
-			);
-		}
-	}
-	if (!Array.isArray(parsed)) {
-		const shown = JSON.stringify(parsed);
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Item ${itemIndex}: the line items must be a JSON array, got ${shown.length > 80 ? `${shown.slice(0, 80)}...` : shown}`,
-			{ itemIndex, description: 'Wrap the items in [ ], e.g. [{"product_id": "1001", "quantity": 1}].' },
-		);
-	}
-	return parsed as IDataObject[];
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	deduplication: Deduplication,
 ): Promise<OperationResult> {
-	const cartId = requiredText(this, 'cartId', 'cart ID', itemIndex);
-	const total = decimalValue(this, this.getNodeParameter('total', itemIndex, undefined), 'cart total', itemIndex);
+	const cartId = readRequiredText(this, 'cartId', itemIndex, { label: 'cart ID' });
+	const total = readDecimal(this, 'total', itemIndex, { label: 'cart total', min: 0 });
 	const customer = this.getNodeParameter('customer', itemIndex, {}) as IDataObject;
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const lineItems = lineItemsValue(this, additional.lineItems, itemIndex);
+	const lineItems = readJsonParameter(this, 'additionalFields.lineItems', itemIndex, {
+		expect: 'array',
+		label: 'the line items',
+		plural: true,
+		showValue: true,
+		example: 'Use a JSON array, e.g. [{"product_id": "1001", "quantity": 1, "price": 49.90}].',
+	});
 	const body = withCustomFields(
 		compact({
 			cart_id: cartId,
@@ -155,7 +127,7 @@ export async function execute(
 			customer: customerReference(
 				this,
 				itemIndex,
-				{ phone: customer.phone, email: customer.email, contactId: customer.contactId },
+				{ email: customer.email, contactId: customer.contactId },
 				'customer.phone',
 			),
 			currency: text(additional.currency),

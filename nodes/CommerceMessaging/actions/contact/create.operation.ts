@@ -4,19 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { compact, phoneParameter, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { customFieldsOption } from '../common.descriptions';
+import { customFieldsOption, phoneField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Phone',
-		name: 'phone',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '+4915123456789',
-		description: 'Mobile number in international E.164 format (plus, country code, number)',
-		hint: 'E.164: a plus, the country code and the number, no spaces or dashes (e.g. +4915123456789)',
-	},
+	phoneField({ required: true }),
 	{
 		displayName: 'First Name',
 		name: 'firstname',
@@ -70,13 +61,12 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const rawPhone = String(this.getNodeParameter('phone', itemIndex, '') ?? '').trim();
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const { customFields, tags, ...rest } = additional;
 	const body = withCustomFields(
 		compact({
 			// An empty phone is left to the service, whose validation error names the field (rule E3).
-			phone: rawPhone ? phoneParameter(this, 'phone', itemIndex) : undefined,
+			phone: phoneParameter(this, 'phone', itemIndex, { optional: true }),
 			firstname: this.getNodeParameter('firstname', itemIndex, '') as string,
 			lastname: this.getNodeParameter('lastname', itemIndex, '') as string,
 			email: this.getNodeParameter('email', itemIndex, '') as string,

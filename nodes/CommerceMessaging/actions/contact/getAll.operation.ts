@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { readListLimit } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import type { OperationResult } from '../operation';
@@ -11,7 +12,5 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
-	return await listRecords(this, 'contactList', { limit, itemIndex });
+	return await listRecords(this, 'contactList', { ...readListLimit(this, itemIndex), itemIndex });
 }

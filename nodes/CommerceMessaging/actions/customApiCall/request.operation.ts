@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { readJsonParameter, readListLimit } from '../../helpers/parameters';
 import { apiRequest, listRecords, type CustomRoute } from '../../../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import type { OperationResult } from '../operation';
-
-const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'];
-const METHODS_WITH_BODY = ['DELETE', 'PATCH', 'POST', 'PUT'];
+import { asRecords, METHODS_WITH_BODY, readMethod, readPath, readQuery } from './request.input';
 
 const properties: INodeProperties[] = [
 	{
@@ -110,108 +109,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const method = readMethod(this, itemIndex);
 	const route: CustomRoute = { method, path: readPath(this, itemIndex) };
 	const qs = readQuery(this, itemIndex);
-	const body = METHODS_WITH_BODY.includes(method) ? readBody(this, itemIndex) : undefined;
+	const body = METHODS_WITH_BODY.includes(method)
+		? (readJsonParameter(this, 'jsonBody', itemIndex, {
+				expect: 'objectOrArray',
+				label: 'the JSON body',
+				example: 'Enter a JSON object such as {"firstname": "Ada"}.',
+			}) as IDataObject | IDataObject[] | undefined)
+		: undefined;
 
 	if (method === 'GET' && (this.getNodeParameter('paginate', itemIndex, false) as boolean)) {
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
-		return await listRecords(this, route, { qs, limit, itemIndex });
+		return await listRecords(this, route, { qs, ...readListLimit(this, itemIndex), itemIndex });
 	}
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const fullEnvelope = options.response === 'envelope';
 	const data = await apiRequest(this, route, { qs, body, itemIndex, fullEnvelope });
 	return fullEnvelope ? (data as IDataObject) : asRecords(data);
-}
-
-/**
- * Only a path under the Base URL is accepted, never a URL of its own: the bearer token (and the plugin key)
- * go with every request, so a call must not be able to reach another host.
- */
-export function pathProblem(path: string): string | undefined {
-	if (path === '') return 'the path is empty';
-	if (/^[a-z][a-z\d+.-]*:/i.test(path)) return 'it is a full URL; give only the path after the Base URL';
-	if (!path.startsWith('/')) return 'it must start with /';
-	// "//host" is a protocol-relative URL; a backslash is read as a slash by URL parsers.
-	if (path.startsWith('//') || path.includes('\\')) return 'it would leave the service (it starts like a URL to another host)';
-	if (/[\s\u0000-\u001f\u007f]/.test(path)) return 'it contains spaces or control characters';
-	const segments = path.split(/[?#]/)[0].split('/');
-	if (segments.some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) return 'it must not contain . or .. segments';
-	const resolved = new URL(path, 'https://service.invalid');
-	if (resolved.host !== 'service.invalid') return 'it would leave the service';
-	return undefined;
-}
-
-/** The method may come from an expression, so it is checked like any other input. */
-function readMethod(ctx: IExecuteFunctions, itemIndex: number): CustomRoute['method'] {
-	const raw = String(ctx.getNodeParameter('method', itemIndex, 'GET') ?? '');
-	const method = raw.trim().toUpperCase();
-	if (!METHODS.includes(method)) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: the method "${raw}" is not supported`, {
-			itemIndex,
-			description: `Use one of ${METHODS.join(', ')}.`,
-		});
-	}
-	return method as CustomRoute['method'];
-}
-
-function readPath(ctx: IExecuteFunctions, itemIndex: number): string {
-	const raw = String(ctx.getNodeParameter('path', itemIndex, '') ?? '');
-	const path = raw.trim();
-	const problem = pathProblem(path);
-	if (problem) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: the path "${raw}" is refused: ${problem}`, {
-			itemIndex,
-			description:
-				"Enter a path relative to the credential's Base URL, e.g. /api/contacts/. To call another service, use the HTTP Request node.",
-		});
-	}
-	// Braces are percent-encoded so the transport never reads them as {placeholders}.
-	return path.replace(/\{/g, '%7B').replace(/\}/g, '%7D');
-}
-
-function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const collection = ctx.getNodeParameter('queryParameters', itemIndex, {}) as IDataObject;
-	const pairs = (collection.parameter ?? []) as IDataObject[];
-	const qs: IDataObject = {};
-	for (const pair of pairs) {
-		const name = String(pair.name ?? '').trim();
-		if (name) qs[name] = pair.value as string;
-	}
-	return Object.keys(qs).length ? qs : undefined;
-}
-
-function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject | IDataObject[] | undefined {
-	const raw = ctx.getNodeParameter('jsonBody', itemIndex, '') as unknown;
-	let value: unknown = raw;
-	if (typeof raw === 'string') {
-		if (raw.trim() === '') return undefined;
-		try {
-			value = JSON.parse(raw);
-		} catch (error) {
-			throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: the JSON body is not valid JSON`, {
-				itemIndex,
-				description: `${(error as Error).message}. Enter a JSON object such as {"firstname": "Ada"}.`,
-			});
-		}
-	}
-	if (value === null || typeof value !== 'object') {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Item ${itemIndex}: the JSON body must be a JSON object or array, not ${value === null ? 'null' : `a ${typeof value}`}`,
-			{ itemIndex },
-		);
-	}
-	return value as IDataObject | IDataObject[];
-}
-
-/** Data Only: a list gives one item per record; a plain value is put under `data` so the item is an object. */
-function asRecords(data: unknown): IDataObject | IDataObject[] {
-	if (Array.isArray(data)) {
-		return data.map((entry) =>
-			entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry as IDataObject },
-		);
-	}
-	if (data !== null && typeof data === 'object') return data as IDataObject;
-	return { data: (data ?? null) as IDataObject };
 }

@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readRequiredText } from '../../helpers/parameters';
 
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
@@ -24,13 +26,10 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const mediaId = String(this.getNodeParameter('mediaId', itemIndex, '') ?? '').trim();
-	if (!mediaId) {
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the media ID is empty`, {
-			itemIndex,
-			description: 'Enter the media_id returned by Media > Upload, or map it from the input item.',
-		});
-	}
+	const mediaId = readRequiredText(this, 'mediaId', itemIndex, {
+		label: 'media ID',
+		description: 'Enter the media_id returned by Media > Upload, or map it from the input item.',
+	});
 	const data = await apiRequest(this, 'mediaDelete', { pathParams: { id: mediaId }, itemIndex });
 	return { media_id: readMediaId(data) ?? mediaId, deleted: true };
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { multipartFile, readBinaryFile } from '../../helpers/binary';
+import { itemError } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 import { readMediaId } from './mediaId';
@@ -63,10 +64,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	});
 	const mediaId = readMediaId(data);
 	if (!mediaId) {
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the upload answer carries no media_id`, {
+		throw itemError(
+			this,
 			itemIndex,
-			description: `The service accepted the file but its answer has no media id where one was expected: ${JSON.stringify(data) ?? 'no data'}`,
-		});
+			'the upload answer carries no media_id',
+			`The service accepted the file but its answer has no media id where one was expected: ${JSON.stringify(data) ?? 'no data'}`,
+		);
 	}
 
 	const extra = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {};

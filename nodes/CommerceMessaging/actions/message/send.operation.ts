@@ -1,23 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { batchingOption, pauseBetweenBatches } from '../../helpers/batching';
-import { compact, phoneParameter, withCustomFields } from '../../helpers/parameters';
+import { compact, phoneParameter, readRequiredText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { customFieldsOption } from '../common.descriptions';
+import { customFieldsOption, phoneField } from '../common.descriptions';
+
+/** WhatsApp's limit for the text of one message. */
+export const MESSAGE_TEXT_MAX_LENGTH = 4096;
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Phone',
-		name: 'phone',
-		type: 'string',
+	phoneField({
 		required: true,
-		default: '',
-		placeholder: '+4915123456789',
 		description: 'Mobile number of the recipient in international E.164 format (plus, country code, number)',
-		hint: 'E.164: a plus, the country code and the number, no spaces or dashes (e.g. +4915123456789)',
-	},
+	}),
 	{
 		displayName: 'Message',
 		name: 'message',
@@ -26,7 +23,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'Hello Ada, your order ORD-1001 has shipped.',
-		description: 'Text of the WhatsApp message',
+		description: 'Text of the WhatsApp message, at most 4,096 characters',
 	},
 	{
 		displayName: 'Additional Fields',
@@ -82,13 +79,12 @@ export const beforeItem = pauseBetweenBatches;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const phone = phoneParameter(this, 'phone', itemIndex);
-	const message = String(this.getNodeParameter('message', itemIndex, '') ?? '');
-	if (!message.trim()) {
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the message text is empty`, {
-			itemIndex,
-			description: 'Enter the text to send, or map it from a field of the input item that is not empty.',
-		});
-	}
+	const message = readRequiredText(this, 'message', itemIndex, {
+		label: 'message text',
+		keepSpaces: true,
+		maxLength: MESSAGE_TEXT_MAX_LENGTH,
+		description: 'Enter the text to send, or map it from a field of the input item that is not empty.',
+	});
 	const { contactId, externalId, previewUrl, customFields } = this.getNodeParameter(
 		'additionalFields',
 		itemIndex,

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { compact } from '../../helpers/parameters';
+import { compact, itemError, readDate, readListLimit } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import type { OperationResult } from '../operation';
-import { isoDateTime, text } from '../../helpers/eventFields';
+import { text } from '../../helpers/eventFields';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit(),
@@ -49,19 +49,19 @@ export const description = updateDisplayOptions(
 
 /** Past synced orders, newest first, one output item per order. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	const { limit } = readListLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs = compact({
 		status: text(filters.status),
-		date_from: text(filters.dateFrom) ? isoDateTime(this, filters.dateFrom, 'Date From', itemIndex) : undefined,
-		date_to: text(filters.dateTo) ? isoDateTime(this, filters.dateTo, 'Date To', itemIndex) : undefined,
+		date_from: readDate(this, 'filters.dateFrom', itemIndex, { label: 'Date From' }),
+		date_to: readDate(this, 'filters.dateTo', itemIndex, { label: 'Date To' }),
 	});
 	if (typeof qs.date_from === 'string' && typeof qs.date_to === 'string' && qs.date_from > qs.date_to) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Item ${itemIndex}: Date From (${qs.date_from}) is after Date To (${qs.date_to})`,
-			{ itemIndex, description: 'Swap the two dates, or leave one of them empty.' },
+		throw itemError(
+			this,
+			itemIndex,
+			`Date From (${qs.date_from}) is after Date To (${qs.date_to})`,
+			'Swap the two dates, or leave one of them empty.',
 		);
 	}
 	return await listRecords(this, 'orderHistory', { qs, limit, itemIndex });

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { Deduplication, deduplicationOptions, orderEventKey } from '../../helpers/deduplication';
-import { compact, withCustomFields } from '../../helpers/parameters';
+import { compact, readDate, readDecimal, readRequiredText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { customerReference, decimalValue, isoDateTime, requiredText, text } from '../../helpers/eventFields';
-import { customFieldsOption } from '../common.descriptions';
+import { customerReference, text } from '../../helpers/eventFields';
+import { customFieldsOption, phoneField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -67,15 +67,12 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Email of the customer, sent as customer.email',
 			},
-			{
-				displayName: 'Customer Phone',
+			phoneField({
 				name: 'customerPhone',
-				type: 'string',
-				default: '',
-				placeholder: '+4915123456789',
+				displayName: 'Customer Phone',
 				description: 'Mobile number of the customer in international E.164 format, sent as customer.phone',
-				hint: 'E.164, e.g. +4915123456789',
-			},
+				inCollection: true,
+			}),
 			{
 				displayName: 'Total',
 				name: 'total',
@@ -107,20 +104,20 @@ export async function execute(
 	itemIndex: number,
 	deduplication: Deduplication,
 ): Promise<OperationResult> {
-	const orderId = requiredText(this, 'orderId', 'order ID', itemIndex);
-	const status = requiredText(this, 'status', 'status', itemIndex);
+	const orderId = readRequiredText(this, 'orderId', itemIndex, { label: 'order ID' });
+	const status = readRequiredText(this, 'status', itemIndex, { label: 'status' });
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body = withCustomFields(
 		compact({
 			order_id: orderId,
 			status,
-			total: additional.total === undefined ? undefined : decimalValue(this, additional.total, 'total', itemIndex),
+			total: readDecimal(this, 'additionalFields.total', itemIndex, { label: 'total', min: 0, optional: true }),
 			currency: text(additional.currency),
-			created_at: text(additional.createdAt) ? isoDateTime(this, additional.createdAt, 'created at date', itemIndex) : undefined,
+			created_at: readDate(this, 'additionalFields.createdAt', itemIndex, { label: 'created at date' }),
 			customer: customerReference(
 				this,
 				itemIndex,
-				{ phone: additional.customerPhone, email: additional.customerEmail, contactId: additional.contactId },
+				{ email: additional.customerEmail, contactId: additional.contactId },
 				'additionalFields.customerPhone',
 			),
 		}),

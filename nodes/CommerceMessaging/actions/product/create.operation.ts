@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { readRequiredText } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 import { customFieldsOption, priceOption, productFields, skuOption } from './shared';
@@ -41,17 +42,13 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const rawId = this.getNodeParameter('id', itemIndex, '') as unknown;
+	const needs = "A product needs the shop's productId and a name.";
 	// An integer id from an expression stays a number, as the shop sent it; text ids are kept as text.
-	const id = typeof rawId === 'number' && Number.isInteger(rawId) ? rawId : String(rawId ?? '').trim();
-	const name = String(this.getNodeParameter('name', itemIndex, '') ?? '').trim();
-	if (id === '' || name === '') {
-		const missing = [id === '' ? 'Product ID' : '', name === '' ? 'Name' : ''].filter(Boolean).join(' and ');
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${missing} must not be empty`, {
-			itemIndex,
-			description: "A product needs the shop's productId and a name.",
-		});
-	}
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const body = { ...productFields(this, additional, itemIndex), id, name };
+	const id =
+		typeof rawId === 'number' && Number.isInteger(rawId)
+			? rawId
+			: readRequiredText(this, 'id', itemIndex, { label: 'Product ID', description: needs });
+	const name = readRequiredText(this, 'name', itemIndex, { label: 'name', description: needs });
+	const body = { ...productFields(this, 'additionalFields', itemIndex), id, name };
 	return (await apiRequest(this, 'productCreate', { body, itemIndex })) as IDataObject;
 }

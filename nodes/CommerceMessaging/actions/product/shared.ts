@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { compact, withCustomFields } from '../../helpers/parameters';
+import { compact, itemError, readDecimal, withCustomFields } from '../../helpers/parameters';
 import { customFieldsOption as customFieldsFor } from '../common.descriptions';
 
 /** The product to act on: picked from the shop's catalogue (searchable) or typed as the shop's productId. */
@@ -58,30 +57,15 @@ export function readProductId(ctx: IExecuteFunctions, itemIndex: number): string
 	const value = ctx.getNodeParameter('productId', itemIndex, '', { extractValue: true }) as unknown;
 	const productId = value === undefined || value === null ? '' : String(value).trim();
 	if (!productId) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: no product given`, {
-			itemIndex,
-			description: "Pick a product from the list or enter the shop's productId.",
-		});
+		throw itemError(ctx, itemIndex, 'no product given', "Pick a product from the list or enter the shop's productId.");
 	}
 	return productId;
 }
 
-/** Turns the optional fields of a collection into body fields: a decimal price, the rest as typed. */
-export function productFields(ctx: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
-	const { customFields, price, ...rest } = fields;
-	return withCustomFields(compact({ ...rest, price: readPrice(ctx, price, itemIndex) }), customFields);
-}
-
-/** A price from an expression may arrive as text ("49.90"); anything that is not a decimal number is refused. */
-function readPrice(ctx: IExecuteFunctions, price: unknown, itemIndex: number): number | undefined {
-	if (price === undefined || price === null || price === '') return undefined;
-	const text = typeof price === 'string' ? price.trim() : price;
-	const value = typeof text === 'number' ? text : /^-?\d+(\.\d+)?$/.test(String(text)) ? Number(text) : NaN;
-	if (!Number.isFinite(value) || value < 0) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: the price "${String(price)}" is not a decimal number`, {
-			itemIndex,
-			description: 'Use a number with a dot as the decimal separator, e.g. 49.90.',
-		});
-	}
-	return value;
+/** The optional fields of `additionalFields` or `updateFields` as body fields: a decimal price, the rest as typed. */
+export function productFields(ctx: IExecuteFunctions, collection: string, itemIndex: number): IDataObject {
+	const { customFields, ...rest } = ctx.getNodeParameter(collection, itemIndex, {}) as IDataObject;
+	// A price from an expression may arrive as text ("49.90"); anything that is not a decimal number is refused.
+	const price = readDecimal(ctx, `${collection}.price`, itemIndex, { label: 'price', min: 0, optional: true, phrasing: 'field' });
+	return withCustomFields(compact({ ...rest, price }), customFields);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { itemError } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 import { customFieldsOption, priceOption, productFields, productLocator, readProductId, skuOption } from './shared';
@@ -36,13 +37,9 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = readProductId(this, itemIndex);
-	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const body = productFields(this, updateFields, itemIndex);
+	const body = productFields(this, 'updateFields', itemIndex);
 	if (Object.keys(body).length === 0) {
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: nothing to update for product "${id}"`, {
-			itemIndex,
-			description: 'Add at least one field with a value under "Update Fields".',
-		});
+		throw itemError(this, itemIndex, `nothing to update for product "${id}"`, 'Add at least one field with a value under "Update Fields".');
 	}
 	return (await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })) as IDataObject;
 }

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { compact } from '../../helpers/parameters';
-import { toE164 } from '../../helpers/phone';
+import { compact, itemError } from '../../helpers/parameters';
 import { asTemplate } from '../../helpers/template';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
+import { buttonsOption, readButtons } from './buttons';
 
 const properties: INodeProperties[] = [
 	{
@@ -56,60 +56,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Buttons',
-				name: 'buttons',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true, sortable: true },
-				default: {},
-				placeholder: 'Add Button',
-				description: 'Buttons under the message (WhatsApp allows a few quick replies or call-to-action buttons)',
-				options: [
-					{
-						displayName: 'Button',
-						name: 'button',
-						values: [
-							{
-								displayName: 'Type',
-								name: 'type',
-								type: 'options',
-								options: [
-									{ name: 'Phone Number', value: 'PHONE_NUMBER' },
-									{ name: 'Quick Reply', value: 'QUICK_REPLY' },
-									{ name: 'URL', value: 'URL' },
-								],
-								default: 'QUICK_REPLY',
-							},
-							{
-								displayName: 'Text',
-								name: 'text',
-								type: 'string',
-								default: '',
-								placeholder: 'Track my order',
-								description: 'Label of the button',
-							},
-							{
-								displayName: 'URL',
-								name: 'url',
-								type: 'string',
-								default: '',
-								placeholder: 'https://shop.example.com/orders/{{1}}',
-								description: 'For a URL button: the page it opens',
-								displayOptions: { show: { type: ['URL'] } },
-							},
-							{
-								displayName: 'Phone Number',
-								name: 'phoneNumber',
-								type: 'string',
-								default: '',
-								placeholder: '+4915123456789',
-								description: 'For a Phone Number button: the number it calls, in E.164 format',
-								displayOptions: { show: { type: ['PHONE_NUMBER'] } },
-							},
-						],
-					},
-				],
-			},
+			buttonsOption,
 			{
 				displayName: 'Footer',
 				name: 'footer',
@@ -160,25 +107,22 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	// WhatsApp refuses other names at review time; saying so now saves a draft that can never be approved.
 	if (name && !NAME_PATTERN.test(name)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Item ${itemIndex}: "${name}" is not a valid template name`,
-			{
-				itemIndex,
-				description: 'Use only lowercase letters, digits and underscores, e.g. order_confirmation.',
-			},
+		throw itemError(
+			this,
+			itemIndex,
+			`"${name}" is not a valid template name`,
+			'Use only lowercase letters, digits and underscores, e.g. order_confirmation.',
 		);
 	}
 	if (headerType === 'TEXT' && !headerText) {
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: Header Type "Text" needs a Header Text`, {
-			itemIndex,
-		});
+		throw itemError(this, itemIndex, 'Header Type "Text" needs a Header Text', 'Add a Header Text, or pick another Header Type.');
 	}
 	if (headerText && headerType !== 'TEXT') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Item ${itemIndex}: a Header Text needs Header Type "Text" (it is "${headerType}")`,
-			{ itemIndex },
+		throw itemError(
+			this,
+			itemIndex,
+			`a Header Text needs Header Type "Text" (it is "${headerType}")`,
+			'Set Header Type to "Text", or remove the Header Text.',
 		);
 	}
 
@@ -194,28 +138,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		buttons: readButtons(this, additional.buttons, itemIndex),
 	});
 	return asTemplate(await apiRequest(this, 'templateCreate', { body, itemIndex }));
-}
-
-function readButtons(ctx: IExecuteFunctions, value: unknown, itemIndex: number): IDataObject[] | undefined {
-	const entries = ((value as IDataObject | undefined)?.button ?? []) as IDataObject[];
-	if (!entries.length) return undefined;
-	return entries.map((entry, position) => {
-		const type = String(entry.type ?? 'QUICK_REPLY');
-		const text = String(entry.text ?? '').trim();
-		const fail = (problem: string) =>
-			new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: button ${position + 1} ${problem}`, { itemIndex });
-		if (!text) throw fail('has no text');
-		if (type === 'URL') {
-			const url = String(entry.url ?? '').trim();
-			if (!/^https?:\/\/\S+$/i.test(url)) throw fail(`needs an http(s) URL, got "${url}"`);
-			return { type, text, url };
-		}
-		if (type === 'PHONE_NUMBER') {
-			const raw = String(entry.phoneNumber ?? '');
-			const phone = toE164(raw);
-			if (!phone) throw fail(`needs a phone number in E.164 format (e.g. +4915123456789), got "${raw}"`);
-			return { type, text, phone_number: phone };
-		}
-		return { type, text };
-	});
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { compact } from '../../helpers/parameters';
+import { compact, readListLimit } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import type { OperationResult } from '../operation';
@@ -35,8 +35,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	const { limit } = readListLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	return await listRecords(this, 'templateList', { limit, qs: compact({ state: filters.state }), itemIndex });
 }

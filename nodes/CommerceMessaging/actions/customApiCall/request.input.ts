@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { itemError } from '../../helpers/parameters';
+import type { CustomRoute } from '../../../../transport';
+
+/** The inputs of Make an API Call that only it has: method, path and query, and the shape of its output. */
+
+export const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'];
+export const METHODS_WITH_BODY = ['DELETE', 'PATCH', 'POST', 'PUT'];
+
+/**
+ * Only a path under the Base URL is accepted, never a URL of its own: the bearer token (and the plugin key)
+ * go with every request, so a call must not be able to reach another host.
+ */
+export function pathProblem(path: string): string | undefined {
+	if (path === '') return 'the path is empty';
+	if (/^[a-z][a-z\d+.-]*:/i.test(path)) return 'it is a full URL; give only the path after the Base URL';
+	if (!path.startsWith('/')) return 'it must start with /';
+	// "//host" is a protocol-relative URL; a backslash is read as a slash by URL parsers.
+	if (path.startsWith('//') || path.includes('\\')) return 'it would leave the service (it starts like a URL to another host)';
+	if (/[\s\u0000-\u001f\u007f]/.test(path)) return 'it contains spaces or control characters';
+	const segments = path.split(/[?#]/)[0].split('/');
+	if (segments.some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) return 'it must not contain . or .. segments';
+	const resolved = new URL(path, 'https://service.invalid');
+	if (resolved.host !== 'service.invalid') return 'it would leave the service';
+	return undefined;
+}
+
+/** The method may come from an expression, so it is checked like any other input. */
+export function readMethod(ctx: IExecuteFunctions, itemIndex: number): CustomRoute['method'] {
+	const raw = String(ctx.getNodeParameter('method', itemIndex, 'GET') ?? '');
+	const method = raw.trim().toUpperCase();
+	if (!METHODS.includes(method)) {
+		throw itemError(ctx, itemIndex, `the method "${raw}" is not supported`, `Use one of ${METHODS.join(', ')}.`);
+	}
+	return method as CustomRoute['method'];
+}
+
+export function readPath(ctx: IExecuteFunctions, itemIndex: number): string {
+	const raw = String(ctx.getNodeParameter('path', itemIndex, '') ?? '');
+	const path = raw.trim();
+	const problem = pathProblem(path);
+	if (problem) {
+		throw itemError(
+			ctx,
+			itemIndex,
+			`the path "${raw}" is refused: ${problem}`,
+			"Enter a path relative to the credential's Base URL, e.g. /api/contacts/. To call another service, use the HTTP Request node.",
+		);
+	}
+	// Braces are percent-encoded so the transport never reads them as {placeholders}.
+	return path.replace(/\{/g, '%7B').replace(/\}/g, '%7D');
+}
+
+export function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
+	const collection = ctx.getNodeParameter('queryParameters', itemIndex, {}) as IDataObject;
+	const pairs = (collection.parameter ?? []) as IDataObject[];
+	const qs: IDataObject = {};
+	for (const pair of pairs) {
+		const name = String(pair.name ?? '').trim();
+		if (name) qs[name] = pair.value as string;
+	}
+	return Object.keys(qs).length ? qs : undefined;
+}
+
+/** Data Only: a list gives one item per record; a plain value is put under `data` so the item is an object. */
+export function asRecords(data: unknown): IDataObject | IDataObject[] {
+	if (Array.isArray(data)) {
+		return data.map((entry) =>
+			entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry as IDataObject },
+		);
+	}
+	if (data !== null && typeof data === 'object') return data as IDataObject;
+	return { data: (data ?? null) as IDataObject };
+}
