@@ -82,6 +82,14 @@ export class CommerceMessagingApi implements ICredentialType {
 			default: '',
 		},
 		{
+			// When (local clock, ms) the token above was received: its expiry is judged from this plus its lifetime,
+			// so a service clock hours off never causes a login per request (rule A3).
+			displayName: 'Session Token Received At',
+			name: 'sessionTokenReceivedAt',
+			type: 'hidden',
+			default: 0,
+		},
+		{
 			// Heads the optional group below: what it is for and when it is needed.
 			displayName:
 				'Shop plugin (optional): needed for products and the product trigger. Switch on and fill in the secret key, platform and shop address of your e-commerce plugin; they are sent as the x-api-key, x-platform-type and x-base-uri headers.',
@@ -137,7 +145,8 @@ export class CommerceMessagingApi implements ICredentialType {
 		const credentials = readCredentials(data);
 		// Every field is checked before the password leaves n8n.
 		assertCredentialFieldsUsable(credentials);
-		return { sessionToken: await logIn(this, credentials) };
+		const sessionToken = await logIn(this, credentials);
+		return { sessionToken, sessionTokenReceivedAt: Date.now() };
 	}
 
 	/** Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. */

@@ -33,10 +33,10 @@ const BARE = {
  * @typedef {typeof KINDS[number]} FaultKind
  * @typedef {{ method?: string, path: string | RegExp, kind: FaultKind | number, times?: number, forMs?: number,
  *   retryAfter?: number, retryAfterDate?: boolean, retryAfterRaw?: string, delayMs?: number, status?: number,
- *   location?: string }} FaultSpec
+ *   location?: string, format?: string }} FaultSpec
  * @typedef {{ id: number, method: string | null, path: string | RegExp, kind: FaultKind, remaining: number,
  *   until: number | null, retryAfter: number | undefined, retryAfterDate: boolean, retryAfterRaw: string | undefined,
- *   delayMs: number, status: number | undefined, location: string | undefined, hits: number }} Fault
+ *   delayMs: number, status: number | undefined, location: string | undefined, format: string, hits: number }} Fault
  */
 
 const SERVER_ERRORS = {
@@ -94,6 +94,8 @@ class Faults {
 			delayMs: spec.delayMs ?? 1000,
 			status,
 			location: spec.location,
+			// echo-headers: 'html' (a debug page) or 'json' (a JSend error whose message quotes the request)
+			format: spec.format === 'json' ? 'json' : 'html',
 			hits: 0,
 		};
 		this.list.push(fault);
@@ -200,6 +202,11 @@ async function applyFault(faults, req, reply, path) {
 		const res = reply.raw;
 		if (res.destroyed) return true;
 		if (entry) entry.status = /** @type {number} */ (fault.status);
+		if (fault.format === 'json') {
+			res.writeHead(/** @type {number} */ (fault.status), { 'content-type': 'application/json' });
+			res.end(JSON.stringify(echoJson(req.raw, body)));
+			return true;
+		}
 		res.writeHead(/** @type {number} */ (fault.status), { 'content-type': 'text/html; charset=utf-8' });
 		res.end(echoPage(req.raw, body));
 		return true;
@@ -290,6 +297,16 @@ function echoPage(raw, body) {
 	return '<!DOCTYPE html>\n<html><head><title>Internal Server Error (debug)</title></head><body>\n'
 		+ `<h1>Internal Server Error</h1>\n<h2>Request</h2>\n<pre>${escapeHtml(`${raw.method} ${raw.url}`)}</pre>\n`
 		+ `<h2>Headers</h2>\n<table>\n${rows.join('\n')}\n</table>\n<h2>Body</h2>\n<pre>${escapeHtml(body)}</pre>\n</body></html>\n`;
+}
+
+/**
+ * The same leak as a JSend error: a server that quotes the failed request's headers and body in its message.
+ * @param {import('http').IncomingMessage} raw @param {string} body
+ */
+function echoJson(raw, body) {
+	const headers = [];
+	for (let i = 0; i < raw.rawHeaders.length; i += 2) headers.push(`${raw.rawHeaders[i]}: ${raw.rawHeaders[i + 1]}`);
+	return { status: 'error', code: 'DEBUG_ECHO', message: `Request failed. Headers: ${headers.join('; ')}. Body: ${body}` };
 }
 
 module.exports = { Faults, applyFault, KINDS };

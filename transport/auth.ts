@@ -155,7 +155,7 @@ export function readTokenTimes(token: string): TokenTimes {
  * Judges token expiry by the local clock only (rule A3): from the moment this process first held a token plus
  * the token's own lifetime (`exp - iat`), never by comparing `exp` with the local clock, so a service whose clock
  * is hours ahead or behind costs one login per lifetime, not one per request. A token first seen long after it was
- * issued (stored by another process) may be thought younger than it is; the service's 401 then renews it once.
+ * issued, without the time it was received, may be thought younger than it is; the service's 401 then renews it.
  */
 /** How far a token's `iat` may lie behind the moment it arrived for the two clocks to count as agreeing. */
 const CLOCKS_AGREE_WITHIN_MS = 2_000;
@@ -174,7 +174,7 @@ export class TokenClock {
 	 * Whether a token must be renewed before the next request: it is missing, or within a safety margin (a tenth
 	 * of its lifetime, at most 60 s) of its end, so no request leaves with a token that expires in flight.
 	 */
-	needsRenewal(token: string, now = Date.now()): boolean {
+	needsRenewal(token: string, now = Date.now(), receivedAt?: number): boolean {
 		if (!token) return true;
 		const { expiresAt, issuedAt } = readTokenTimes(token);
 		if (expiresAt === undefined) return false;
@@ -183,7 +183,8 @@ export class TokenClock {
 			return expiresAt - 60_000 <= now;
 		}
 		const lifetime = expiresAt - issuedAt;
-		const seenAt = this.firstSeen.get(token) ?? this.remember(token, now);
+		// Received by this process, or by the one that stored it with the token, or else first seen now.
+		const seenAt = this.firstSeen.get(token) ?? this.remember(token, receivedAt && receivedAt <= now ? receivedAt : now);
 		// `iat` has whole seconds: where the clocks agree, the token was already up to that old when it arrived.
 		// Where they do not (iat far from the moment of receipt), the token is taken as new when first seen.
 		const ageAtReceipt = seenAt - issuedAt;

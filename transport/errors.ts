@@ -52,12 +52,16 @@ function explain(failure: ServiceFailure, extra: ExplainExtra): { message: strin
 					'The login worked, but the service refuses API calls for this user. Ask an administrator to enable "API access" (User.hasApiAccess) for the user in the service\'s administration area, then run the workflow again.',
 			};
 		case 'pluginAuth': {
+			// The fields to fill go in the message itself: a picker or a trigger shows only the message.
 			const missing = extra.missingPluginFields ?? [];
+			const what = missing.length
+				? `fill in ${missing.join(', ')} in the Commerce Messaging credential`
+				: 'check the Plugin API Key, Platform Type and Shop Base URI in the Commerce Messaging credential';
 			return {
-				message: `The service requires the shop plugin headers for this call: ${failure.message}`,
+				message: `The service requires the shop plugin headers for this call (${what}): ${failure.message}`,
 				description: missing.length
 					? `Fill in ${missing.join(', ')} in the Commerce Messaging credential (sent as x-api-key, x-platform-type and x-base-uri).`
-					: 'The credential sends the plugin headers, but the service refused them: check the Plugin API Key, Platform Type and Shop Base URI in the Commerce Messaging credential.',
+					: 'The credential sends the plugin headers, but the service refused them: check their values.',
 			};
 		}
 		case 'validation': {

@@ -54,7 +54,8 @@ export class Session {
 
 	/** Clears the token when it is missing or about to expire, so the next request logs in first (rule A3). */
 	prepareToken(now = Date.now()): void {
-		if (tokenClock.needsRenewal(this.token, now)) this.data.sessionToken = '';
+		const receivedAt = typeof this.data.sessionTokenReceivedAt === 'number' ? this.data.sessionTokenReceivedAt : undefined;
+		if (tokenClock.needsRenewal(this.token, now, receivedAt)) this.data.sessionToken = '';
 	}
 
 	/** After a request that logged in: start the new token's clock now, by the local clock. */

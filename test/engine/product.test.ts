@@ -172,20 +172,19 @@ describe('Product, run by n8n\'s engine against the emulator', () => {
 		expect(result.items[2].json.id).toBe(1004);
 	});
 
-	it('A5: a credential without the plugin fields fails before any request, naming the fields to fill in', async () => {
+	it('A5: without the plugin fields the request is still sent (a JWT may do), and the refusal names the fields to fill', async () => {
 		const engine = new Engine(credentialsFor(sandbox, DEMO, { pluginIntegration: false }));
 		const start = sandbox.state.requests.length;
 		const result = await engine.run({ parameters: { resource: 'product', operation: 'getAll', returnAll: true } });
-		expect(result.error?.message).toMatch(/fill in Plugin API Key, Platform Type, Shop Base URI/);
-		expect(requestsSince(start)).toEqual([]);
-		expect(engine.logins).toBe(0);
+		expect(result.error?.message).toMatch(/requires the shop plugin headers .*Missing x-api-key.*\[PLUGIN_AUTH_REQUIRED\]/);
+		expect(result.error?.description).toMatch(/Fill in Plugin Integration \(switch it on\), Plugin API Key, Platform Type, Shop Base URI/);
+		expect(requestsSince(start).filter((r) => r.path === '/api/v1/products/').map((r) => r.status)).toEqual([403]);
 
 		const partial = new Engine(credentialsFor(sandbox, DEMO, { pluginBaseUri: '  ' }));
 		const second = await partial.run({
 			parameters: { resource: 'product', operation: 'get', productId: { __rl: true, mode: 'id', value: '1001' } },
 		});
-		expect(second.error?.message).toMatch(/fill in Shop Base URI in the Commerce Messaging credential/);
-		expect(requestsSince(start)).toEqual([]);
+		expect(second.error?.description).toMatch(/Fill in Shop Base URI in the Commerce Messaging credential/);
 	});
 
 	it('A5/A6: a wrong plugin key gets the service\'s PLUGIN_AUTH_REQUIRED answer, and the key is not echoed', async () => {
@@ -250,10 +249,12 @@ describe('Product, run by n8n\'s engine against the emulator', () => {
 		expect(requestsSince(start).filter((r) => r.path === '/api/v1/products/')).toHaveLength(3);
 	});
 
-	it('A5: the product picker without plugin fields says which fields to fill in, without calling the service', async () => {
+	it('A5: the product picker without plugin fields, refused by the service, says which fields to fill in', async () => {
 		const engine = new Engine(credentialsFor(sandbox, DEMO, { pluginIntegration: false }));
 		const start = sandbox.state.requests.length;
-		await expect(searchProducts(engine)).rejects.toThrow(/fill in Plugin API Key, Platform Type, Shop Base URI/);
-		expect(requestsSince(start)).toEqual([]);
+		await expect(searchProducts(engine)).rejects.toThrow(
+			/fill in Plugin Integration \(switch it on\), Plugin API Key, Platform Type, Shop Base URI/,
+		);
+		expect(requestsSince(start).filter((r) => r.path === '/api/v1/products/').map((r) => r.status)).toEqual([403]);
 	});
 });

@@ -30,8 +30,8 @@ describe('Commerce Messaging Trigger: bounded state over a large account, throug
 	afterAll(async () => await sandbox.close());
 
 	/** Polls POLLS times, adding `add(i)` records before poll i; checks that every record fires once, in order. */
-	async function pollMany(event: string, add: (poll: number) => string[], key: string, polls = POLLS) {
-		const harness = new PollHarness(credentialsFor(sandbox), { event });
+	async function pollMany(event: string, add: (poll: number) => string[], key: string, polls = POLLS, parameters = {}) {
+		const harness = new PollHarness(credentialsFor(sandbox), { event, ...parameters });
 		await harness.activate();
 		const expected: string[] = [];
 		const emitted: string[] = [];
@@ -60,19 +60,25 @@ describe('Commerce Messaging Trigger: bounded state over a large account, throug
 		expect(contactCalls.length).toBeLessThanOrEqual(3 + POLLS * 3);
 	});
 
-	it('V1: New Order keeps one instant and its ids after 200 polls over 3,000+ orders', async () => {
-		const largest = await pollMany(
-			'newOrder',
-			(i) => {
-				const ids = Array.from({ length: i % 4 }, (_, n) => `POLL-${i}-${n}`);
-				// Every fourth poll, two orders share one instant.
-				const instant = later();
-				ids.forEach((id, n) => data.pushOrders([id], 'paid', i % 4 === 3 && n < 2 ? instant : later()));
-				return ids;
-			},
-			'order_id',
-		);
+	const newOrders = (prefix: string) => (i: number) => {
+		const ids = Array.from({ length: i % 4 }, (_, n) => `${prefix}-${i}-${n}`);
+		// Every fourth poll, two orders share one instant.
+		const instant = later();
+		ids.forEach((id, n) => data.pushOrders([id], 'paid', i % 4 === 3 && n < 2 ? instant : later()));
+		return ids;
+	};
+
+	it('V1: New Order without a look-back keeps one instant and its ids after 200 polls over 3,000+ orders', async () => {
+		const largest = await pollMany('newOrder', newOrders('POLL'), 'order_id', POLLS, { orderOptions: { lookBackMinutes: 0 } });
 		expect(largest).toBeLessThan(STATE_BOUND);
+	});
+
+	it('V1: New Order with its look-back keeps only the ids inside the window, never more than its cap', async () => {
+		// All ~300 orders of this test fall inside the default 10-minute window, so each is remembered once; the
+		// state holds about one short entry per order (id and time), not the orders themselves.
+		const largest = await pollMany('newOrder', newOrders('WINDOW'), 'order_id');
+		const ordersInWindow = Array.from({ length: POLLS }, (_, i) => i % 4).reduce((sum, n) => sum + n, 0);
+		expect(largest).toBeLessThan(STATE_BOUND + ordersInWindow * 40);
 	});
 
 	it('V5: New or Changed Product keeps one instant and its ids after 200 polls over 1,000 products', async () => {

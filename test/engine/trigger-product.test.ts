@@ -77,12 +77,12 @@ describe('Commerce Messaging Trigger, New or Changed Product, polled by n8n agai
 		expect((await changedOnly.poll()).emitted).toBe(false);
 	});
 
-	it('A5: without the plugin headers the trigger says which credential fields are missing, before any product request', async () => {
+	it('A5: without the plugin headers, refused by the service, the trigger says which credential fields are missing', async () => {
 		const before = productRequests().length;
 		const harness = newHarness({}, credentialsFor(sandbox, { ...DEMO, pluginKey: undefined }));
 		const activation = await harness.activate();
-		expect(activation.error?.message).toMatch(/plugin integration headers: fill in .*Plugin API Key/);
-		expect(productRequests().length).toBe(before);
+		expect(activation.error?.message).toMatch(/plugin headers for this call \(fill in .*Plugin API Key/);
+		expect(productRequests().length).toBe(before + 1);
 		expect(harness.nodeStaticData.cursor).toBeUndefined();
 	});
 

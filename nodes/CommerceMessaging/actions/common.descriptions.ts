@@ -58,18 +58,27 @@ export const requestOptions: INodeProperties = {
 			name: 'maxAttempts',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 20 },
-			default: 5,
+			default: 8,
 			description:
-				'How many times a request may be sent in all when the service answers 429 (rate limited) or is briefly unavailable',
+				'How many times a request may be sent in all when the service answers 429 (rate limited), is briefly unavailable or times out',
 		},
 		{
-			displayName: 'Max Retry Wait (Seconds)',
+			displayName: 'Retry Budget (Seconds)',
 			name: 'maxRetryWaitSeconds',
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 120,
 			description:
-				'Longest total time to wait between retries of one request. A Retry-After longer than what is left fails the item at once.',
+				'Longest time one request may take in all: its attempts and the waits between them. A Retry-After longer than what is left fails the item at once.',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 30,
+			description:
+				'Longest time one attempt may wait for the service to answer. A request that may be repeated safely (a read, an update, a delete) is then tried again within the retry budget.',
 		},
 	],
 };
