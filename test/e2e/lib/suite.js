@@ -341,13 +341,14 @@ function defineN8nSuite(major) {
         expect(result.message).not.toContain('wrong-password-123');
       });
 
-      it('fails for a user without API access, saying so (refuses API calls, User.hasApiAccess)', async () => {
+      it('fails for a user without API access, saying so (the Test request is the only API-access probe, User.hasApiAccess)', async () => {
+        const before = sandbox.loginCount();
         const result = await check({ username: p.NOACCESS_USER.username, password: p.NOACCESS_USER.password });
         expect(result.status).toBe('Error');
-        expect(result.message).toMatch(/^Login worked, but the service refuses API calls for "noaccess@shop\.test": /);
-        expect(result.message).toMatch(/API access is disabled for this user \(User\.hasApiAccess\).*code API_ACCESS_DISABLED, HTTP 403/);
-        expect(result.message).toMatch(/Ask an administrator to enable "API access" \(User\.hasApiAccess\)/);
+        expect(result.message).toMatch(/^Login worked, but the service refused an API call \(HTTP 403\)/);
+        expect(result.message).toMatch(/API access is disabled for this account: ask an administrator to enable "API access" \(User\.hasApiAccess\)/);
         expect(result.message).not.toContain(p.NOACCESS_USER.password);
+        expect(sandbox.loginCount() - before).toBe(1);
       });
     });
   });
