@@ -1,20 +1,10 @@
-import { Engine, pairedInputs } from '../harness/engine';
+import { Engine, pairedInputs, visibleText } from '../harness/engine';
 import { credentialsFor, DEMO, NO_ACCESS, startSandbox, type Sandbox } from '../harness/sandbox';
 
 const listContacts = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 };
 const createContact = { resource: 'contact', operation: 'create', phone: '={{ $json.phone }}', firstname: 'Bulk' };
 const phones = (count: number, prefix = '+4915200') =>
 	Array.from({ length: count }, (_, i) => ({ json: { phone: `${prefix}${String(i).padStart(5, '0')}` } }));
-
-/** Everything a user or a log could see of a run: outputs, the error with its description and context. */
-function visibleText(result: Awaited<ReturnType<Engine['run']>>): string {
-	const error = result.error;
-	return JSON.stringify({
-		items: result.items.map((item) => item.json),
-		error: error && { message: error.message, description: error.description, context: error.context, stack: error.stack },
-		runError: result.run.data.resultData.error,
-	});
-}
 
 describe('Authentication rules, through n8n\'s engine against the emulator', () => {
 	let sandbox: Sandbox;

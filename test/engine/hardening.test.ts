@@ -2,7 +2,7 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
 import { CommerceMessagingApi } from '../../credentials/CommerceMessagingApi.credentials';
-import { Engine } from '../harness/engine';
+import { Engine, visibleText } from '../harness/engine';
 import { PollHarness } from '../harness/poll';
 import { credentialsFor, DEMO, NO_ACCESS, OTHER, startSandbox, type Sandbox } from '../harness/sandbox';
 
@@ -33,15 +33,6 @@ function captureLogs() {
 		text: () => JSON.stringify(spies.map((spy) => spy.mock.calls)),
 		restore: () => spies.forEach((spy) => spy.mockRestore()),
 	};
-}
-
-function visibleText(result: Awaited<ReturnType<Engine['run']>>): string {
-	const error = result.error;
-	return JSON.stringify({
-		items: result.items.map((item) => item.json),
-		error: error && { message: error.message, description: error.description, context: error.context, stack: error.stack },
-		runError: result.run.data.resultData.error,
-	});
 }
 
 describe('Hardening: secrets stay with the service, token problems heal, every server the document allows', () => {

@@ -200,3 +200,13 @@ export function pairedInputs(result: RunResult): number[] {
 	}
 	return [...answered].sort((a, b) => a - b);
 }
+
+/** Everything a user or a log could see of a run: outputs, the error with its description and context (rule A6). */
+export function visibleText(result: RunResult): string {
+	const error = result.error;
+	return JSON.stringify({
+		items: result.items.map((item) => item.json),
+		error: error && { message: error.message, description: error.description, context: error.context, stack: error.stack },
+		runError: result.run.data.resultData.error,
+	});
+}

@@ -25,7 +25,7 @@ export async function call(
 	sb: Sandbox,
 	method: string,
 	path: string,
-	opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: BodyInit } = {},
+	opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: BodyInit; redirect?: RequestRedirect } = {},
 ): Promise<Res> {
 	const headers: Record<string, string> = { ...(opts.headers ?? {}) };
 	if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -34,7 +34,7 @@ export async function call(
 		body = JSON.stringify(opts.body);
 		headers['content-type'] ??= 'application/json';
 	}
-	const res = await fetch(sb.url + path, { method, headers, body });
+	const res = await fetch(sb.url + path, { method, headers, body, redirect: opts.redirect });
 	const text = await res.text();
 	let json: any;
 	try {

@@ -5,18 +5,9 @@
 import { startTrap } from '../../sandbox';
 import { call, client, DEMO, decodeJwt, expectJsendError, login, NOACCESS, PLUGIN, Res, Sandbox, sleep, start } from './helpers';
 
-/** One call that does NOT follow redirects (the helper's fetch follows them). */
-async function raw(sb: Sandbox, method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Res> {
-	const res = await fetch(sb.url + path, { method, headers: init.headers, body: init.body, redirect: 'manual' });
-	const text = await res.text();
-	let json: any;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: res.status, headers: res.headers, text, json };
-}
+/** One call that does NOT follow redirects (the helper's fetch follows them by default). */
+const raw = (sb: Sandbox, method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Res> =>
+	call(sb, method, path, { headers: init.headers, raw: init.body, redirect: 'manual' });
 
 describe('sandbox variants: new fault kinds', () => {
 	let sb: Sandbox;
