@@ -329,6 +329,10 @@ function defineN8nSuite(major) {
         const result = await check({}, p.DEMO_CREDENTIAL_ID);
         expect({ status: result.status, message: result.message }).toEqual({ status: 'OK', message: 'Connection successful!' });
         expect(sandbox.loginCount() - before).toBeGreaterThanOrEqual(1);
+        // The probe is the credential's Test request itself: a contact list, which needs API access.
+        const probes = requests('GET', '/api/contacts/');
+        expect(probes.length).toBeGreaterThanOrEqual(1);
+        expect(probes.every((r) => r.status === 200 && r.userId === demoUserId)).toBe(true);
       });
 
       it('fails for a wrong password with the service message, never showing the password', async () => {
@@ -349,6 +353,10 @@ function defineN8nSuite(major) {
         expect(result.message).toMatch(/API access is disabled for this account: ask an administrator to enable "API access" \(User\.hasApiAccess\)/);
         expect(result.message).not.toContain(p.NOACCESS_USER.password);
         expect(sandbox.loginCount() - before).toBe(1);
+        // The login worked; the 403 came from the Test request (GET contacts).
+        const probes = requests('GET', '/api/contacts/');
+        expect(probes.length).toBeGreaterThanOrEqual(1);
+        expect(probes.every((r) => r.status === 403)).toBe(true);
       });
     });
   });
