@@ -84,8 +84,8 @@ export class CommerceMessagingApi implements ICredentialType {
 		{
 			// When (local clock, ms) the token above was received: its expiry is judged from this plus its lifetime,
 			// so a service clock hours off never causes a login per request (rule A3).
-			displayName: 'Session Token Received At',
-			name: 'sessionTokenReceivedAt',
+			displayName: 'Login Received At',
+			name: 'loginReceivedAt',
 			type: 'hidden',
 			default: 0,
 		},
@@ -146,7 +146,7 @@ export class CommerceMessagingApi implements ICredentialType {
 		// Every field is checked before the password leaves n8n.
 		assertCredentialFieldsUsable(credentials);
 		const sessionToken = await logIn(this, credentials);
-		return { sessionToken, sessionTokenReceivedAt: Date.now() };
+		return { sessionToken, loginReceivedAt: Date.now() };
 	}
 
 	/** Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. */

@@ -54,7 +54,7 @@ export class Session {
 
 	/** Clears the token when it is missing or about to expire, so the next request logs in first (rule A3). */
 	prepareToken(now = Date.now()): void {
-		const receivedAt = typeof this.data.sessionTokenReceivedAt === 'number' ? this.data.sessionTokenReceivedAt : undefined;
+		const receivedAt = typeof this.data.loginReceivedAt === 'number' ? this.data.loginReceivedAt : undefined;
 		if (tokenClock.needsRenewal(this.token, now, receivedAt)) this.data.sessionToken = '';
 	}
 

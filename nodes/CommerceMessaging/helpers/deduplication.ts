@@ -346,12 +346,16 @@ export class Deduplication {
 		const mine: Claim = { inFlight: new Promise<boolean>((resolve) => (settle = resolve)), until: Infinity };
 		setClaim(claimId, mine, this.nowSeconds());
 		let data: unknown;
+		let accepted = false;
 		try {
 			data = await send();
-		} catch (error) {
-			if (claims.get(claimId) === mine) claims.delete(claimId);
-			settle(false);
-			throw error;
+			accepted = true;
+		} finally {
+			// A failed send releases the claim, so a waiting execution sends the event itself.
+			if (!accepted) {
+				if (claims.get(claimId) === mine) claims.delete(claimId);
+				settle(false);
+			}
 		}
 		const sentAt = this.nowSeconds();
 		setClaim(claimId, { sentAt, until: sentAt + settings.windowSeconds }, sentAt);
