@@ -9,7 +9,7 @@
  *   clockSkewSeconds?: number, successStatus?: import('./context').SuccessStatus,
  *   paths?: { orderHistory?: PathVariant, login?: PathVariant }, paging?: import('./context').PagingVariant,
  *   apiAccessRefusal?: import('./context').ApiAccessRefusal, pluginHeaders?: 'required' | 'optional',
- *   orderVisibilityDelayMs?: number }} ConfigPatch
+ *   orderVisibilityDelayMs?: number, latencyMs?: number, latencyJitterMs?: number }} ConfigPatch
  * @typedef {ConfigPatch & { port?: number, host?: string, seed?: import('./store').SeedName, signingKey?: string }} SandboxOptions
  */
 
@@ -26,6 +26,7 @@ function defaultConfig() {
 		tokenTtlSeconds: 3600, reviewDelayMs: 1500, rateLimit: null, maxPageSize: 1000, log: false, recordRequests: true,
 		clockSkewSeconds: 0, successStatus: 'success', paths: { orderHistory: 'slash', login: 'noslash' },
 		paging: 'standard', apiAccessRefusal: '403-code', pluginHeaders: 'required', orderVisibilityDelayMs: 0,
+		latencyMs: 0, latencyJitterMs: 0,
 	};
 }
 
@@ -86,6 +87,11 @@ function applyConfig(config, patch) {
 	if (p.paging !== undefined) config.paging = oneOf('paging', p.paging, PAGING);
 	if (p.apiAccessRefusal !== undefined) config.apiAccessRefusal = oneOf('apiAccessRefusal', p.apiAccessRefusal, API_ACCESS_REFUSAL);
 	if (p.pluginHeaders !== undefined) config.pluginHeaders = oneOf('pluginHeaders', p.pluginHeaders, PLUGIN_HEADERS);
+	for (const key of /** @type {const} */ (['latencyMs', 'latencyJitterMs'])) {
+		if (p[key] === undefined) continue;
+		if (typeof p[key] !== 'number' || !(p[key] >= 0)) throw new Error(`${key} must be a number >= 0`);
+		config[key] = p[key];
+	}
 	if (p.orderVisibilityDelayMs !== undefined) {
 		if (typeof p.orderVisibilityDelayMs !== 'number' || !(p.orderVisibilityDelayMs >= 0)) throw new Error('orderVisibilityDelayMs must be a number >= 0');
 		config.orderVisibilityDelayMs = p.orderVisibilityDelayMs;

@@ -22,6 +22,8 @@
  *   apiAccessRefusal: ApiAccessRefusal,
  *   pluginHeaders: 'required' | 'optional',
  *   orderVisibilityDelayMs: number,
+ *   latencyMs: number,
+ *   latencyJitterMs: number,
  * }} SandboxConfig
  * @typedef {{ id: number, username: string, password: string, apiAccess: boolean, pluginKey: string | null }} User
  * @typedef {{
@@ -36,7 +38,7 @@
  *   limiter: import('./ratelimit').RateLimiter,
  *   auth: import('./auth').Auth,
  * }} Ctx
- * @typedef {{ user: User | null, entry: RequestLogEntry | null }} RequestState
+ * @typedef {{ user: User | null, entry: RequestLogEntry | null, arrivedAt: number }} RequestState
  */
 
 /** @type {WeakMap<object, RequestState>} */
@@ -49,7 +51,7 @@ const states = new WeakMap();
 function requestState(req) {
 	let s = states.get(req);
 	if (!s) {
-		s = { user: null, entry: null };
+		s = { user: null, entry: null, arrivedAt: Date.now() };
 		states.set(req, s);
 	}
 	return s;

@@ -3,11 +3,12 @@
 /**
  * Per-user token bucket (when config.rateLimit is set). Exceeding it answers 429 RATE_LIMIT_EXCEEDED with an
  * integer Retry-After (>= 1 s); the user stays blocked until that moment, and any request arriving earlier is
- * counted in stats.earlyRetries and answered 429 again.
+ * answered 429 again. Such a request counts in stats.earlyRetries only when it arrived after the first 429 of the
+ * block was answered: one sent before that (in flight on another connection) could not have known.
  */
 const { ApiError } = require('./jsend');
 
-/** @typedef {{ tokens: number, last: number, blockedUntil: number }} Bucket */
+/** @typedef {{ tokens: number, last: number, blockedUntil: number, knownAt: number }} Bucket */
 
 class RateLimiter {
 	/**
@@ -27,15 +28,16 @@ class RateLimiter {
 	/**
 	 * Takes one token for this user or throws the 429.
 	 * @param {number} userId
+	 * @param {number} [arrivedAt] when the request reached the server (before any simulated latency)
 	 */
-	check(userId) {
+	check(userId, arrivedAt = Date.now()) {
 		const limit = this.config.rateLimit;
 		if (!limit) return;
 		const now = Date.now();
 		let b = this.buckets.get(userId);
-		if (!b) this.buckets.set(userId, (b = { tokens: limit.burst, last: now, blockedUntil: 0 }));
+		if (!b) this.buckets.set(userId, (b = { tokens: limit.burst, last: now, blockedUntil: 0, knownAt: 0 }));
 		if (now < b.blockedUntil) {
-			this.store.stats.earlyRetries++;
+			if (arrivedAt >= b.knownAt) this.store.stats.earlyRetries++;
 			throw this.tooMany(Math.max(1, Math.ceil((b.blockedUntil - now) / 1000)));
 		}
 		b.tokens = Math.min(limit.burst, b.tokens + ((now - b.last) / 1000) * limit.requestsPerSecond);
@@ -46,6 +48,7 @@ class RateLimiter {
 		}
 		const retryAfter = Math.max(1, Math.ceil((1 - b.tokens) / limit.requestsPerSecond));
 		b.blockedUntil = now + retryAfter * 1000;
+		b.knownAt = now;
 		throw this.tooMany(retryAfter);
 	}
 

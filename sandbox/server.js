@@ -69,6 +69,8 @@ function buildApp(ctx, controls) {
 	app.addHook('onRequest', async (req, reply) => {
 		const path = pathOf(req.url);
 		if (path.startsWith(CONTROL_PREFIX)) return;
+		const state = requestState(req);
+		state.arrivedAt = Date.now();
 		if (ctx.config.recordRequests || ctx.config.log) {
 			/** @type {import('./context').RequestLogEntry} */
 			const entry = {
@@ -78,6 +80,9 @@ function buildApp(ctx, controls) {
 			requestState(req).entry = entry;
 			if (ctx.config.recordRequests) ctx.store.requests.push(entry);
 		}
+		// A network's round trip, paid by every client alike (benchmarks: BENCH_LATENCY_MS), faulted answers too.
+		const latency = ctx.config.latencyMs + Math.random() * ctx.config.latencyJitterMs;
+		if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
 		if (await applyFault(ctx.faults, req, reply, path)) return reply;
 		// Variant paths (order history, login): the form not served now is a 404 or a redirect, before auth.
 		if (pathGate(ctx, req, reply, notFound)) return reply;
@@ -126,7 +131,7 @@ function buildApp(ctx, controls) {
 			const user = ctx.auth.authenticate(req);
 			state.user = user;
 			if (state.entry) state.entry.userId = user.id;
-			ctx.limiter.check(user.id);
+			ctx.limiter.check(user.id, state.arrivedAt);
 		});
 		contactRoutes(api, ctx);
 		whatsappRoutes(api, ctx);
