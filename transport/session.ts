@@ -15,6 +15,7 @@ import {
 	TokenClock,
 	type CommerceMessagingCredentials,
 } from './auth';
+import { pause } from './pause';
 import { servedPath, type Route } from './routes';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
@@ -35,6 +36,12 @@ export class Session {
 	/** Every token this session held: an error text may quote an old one as well as the current one. */
 	private readonly tokensHeld = new Set<string>();
 
+	/** The login another lane is making right now: every other lane waits for it (single flight). */
+	private loginInFlight?: Promise<void>;
+
+	/** Until when every lane holds back, after the service asked it with a Retry-After. */
+	private pausedUntil = 0;
+
 	constructor(readonly data: ICredentialDataDecryptedObject) {
 		this.credentials = readCredentials(data);
 		if (this.token) this.tokensHeld.add(this.token);
@@ -44,7 +51,43 @@ export class Session {
 		return this.credentials.baseUrl;
 	}
 
-	private get token(): string {
+	/**
+	 * Before each request, in every lane of a run: waits out a Retry-After that any lane received and a login that
+	 * another lane is making, then renews the token if it is missing or about to expire. `logsIn` says whether this
+	 * request will log in; its caller must call `sent()` once the request is answered, so waiting lanes go on.
+	 */
+	async takeTurn(ctx: ApiContext): Promise<{ logsIn: boolean; sent: () => void }> {
+		for (;;) {
+			const wait = this.pausedUntil - Date.now();
+			if (wait > 0) {
+				await pause(ctx, wait);
+				continue;
+			}
+			if (this.loginInFlight) {
+				await this.loginInFlight;
+				continue;
+			}
+			this.prepareToken();
+			if (this.hasToken) return { logsIn: false, sent: () => {} };
+			let finished: () => void = () => {};
+			const login = new Promise<void>((resolve) => (finished = resolve));
+			this.loginInFlight = login;
+			return {
+				logsIn: true,
+				sent: () => {
+					if (this.loginInFlight === login) this.loginInFlight = undefined;
+					finished();
+				},
+			};
+		}
+	}
+
+	/** Rule E5 across lanes: no lane sends anything before this Retry-After has passed. */
+	holdAllUntil(at: number): void {
+		this.pausedUntil = Math.max(this.pausedUntil, at);
+	}
+
+	get token(): string {
 		return typeof this.data.sessionToken === 'string' ? this.data.sessionToken : '';
 	}
 
@@ -65,9 +108,12 @@ export class Session {
 		this.tokensHeld.add(this.token);
 	}
 
-	/** After the service refused the token: force one fresh login on the next request. */
-	dropToken(): void {
-		this.data.sessionToken = '';
+	/**
+	 * After the service refused `refused`: force one fresh login on the next request, unless another lane already
+	 * replaced that token (then the next request simply uses the new one: one login for all lanes).
+	 */
+	dropToken(refused: string = this.token): void {
+		if (this.token === refused) this.data.sessionToken = '';
 	}
 
 	/** The path this service serves for a route (one of the document's readings). */
