@@ -53,7 +53,7 @@ async function main() {
 	const [job] = selectedJobs({ ...process.env, BENCH_JOBS: jobId });
 	if (!job) throw new Error(`unknown job ${jobId}`);
 	const { dir: buildDir } = build();
-	const runtimeDir = process.env.BENCH_N8N_DIR ?? (await require('../test/e2e/lib/n8n.js').ensureRuntime(2)).dir;
+	const runtimeDir = process.env.BENCH_N8N_DIR ?? (await require('../tools/n8n').ensureRuntime(2)).dir;
 	const emulator = fork(path.join(__dirname, 'lib', 'emulator.js'));
 	const call = (cmd, args) =>
 		new Promise((resolve, reject) => {

@@ -82,7 +82,7 @@ function median(values) {
 
 async function runtimeDir() {
 	if (process.env.BENCH_N8N_DIR) return process.env.BENCH_N8N_DIR;
-	const { ensureRuntime } = require(path.join(ROOT, 'test', 'e2e', 'lib', 'n8n.js'));
+	const { ensureRuntime } = require(path.join(ROOT, 'tools', 'n8n'));
 	const runtime = await ensureRuntime(2, { echo: true });
 	return runtime.dir;
 }

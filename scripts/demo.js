@@ -9,38 +9,19 @@
  * Options: --n8n 1 (n8n 1.x instead of 2.x; or env N8N_MAJOR=1), --keep (keep the n8n home and print its path),
  * --only <key> (run the workflows whose file name contains <key>).
  */
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const p = require('./lib/provision');
+const p = require('../tools/provision');
+const { checkEffects } = require('../workflows/expectations');
+const { arg, stepper, startUp } = require('./lib/startup');
 
 const { n8n } = p;
-
-/** @param {string} name */
-function arg(name) {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? undefined : process.argv[i + 1];
-}
-
-/** @param {string} message */
-function step(message) {
-  process.stderr.write(`[demo] ${message}\n`);
-}
+const step = stepper('demo');
 
 async function main() {
-  const major = Number(arg('--n8n') ?? process.env.N8N_MAJOR ?? 2);
   const keep = process.argv.includes('--keep');
   const only = arg('--only');
   const t0 = Date.now();
 
-  step(`n8n ${n8n.VERSIONS[major] ?? major} runtime (installed into ${n8n.cacheDir()} on first use, ~5 min)`);
-  const runtime = await n8n.ensureRuntime(major, { echo: true });
-  step('npm pack (builds the package)');
-  const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-demo-pack-'));
-  process.on('exit', () => fs.rmSync(packDir, { recursive: true, force: true }));
-  const tarball = await n8n.packPackage(p.PROJECT_ROOT, { nodeBin: runtime.nodeBin, destDir: packDir });
-
-  const sandbox = await p.startDemoSandbox();
+  const { major, runtime, tarball, sandbox } = await startUp({ step });
   /** @type {Awaited<ReturnType<typeof p.provisionN8n>> | undefined} */
   let provisioned;
   let failed = 0;
@@ -78,7 +59,7 @@ async function main() {
       const since = sandbox.state.requests.length;
       const result = await n8n.executeWorkflow(home, wf.id, { timeoutMs: 180_000 });
       const run = p.runSucceeded(result);
-      const { notes, problems } = run.ok ? p.checkEffects(wf.key, sandbox, result, since) : { notes: [], problems: [] };
+      const { notes, problems } = run.ok ? checkEffects(wf.key, sandbox, result, since) : { notes: [], problems: [] };
       if (run.exitAnomaly) notes.push(`n8n exited with code ${result.code} after this successful run`);
       const ok = run.ok && problems.length === 0;
       if (!ok) failed++;

@@ -10,55 +10,23 @@
  * --sandbox-port <n> (emulator port, default 8787, or any free port when 8787 is taken; or SANDBOX_PORT),
  * --echo (stream n8n's log here).
  */
-const net = require('node:net');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const p = require('./lib/provision');
+const p = require('../tools/provision');
+const { arg, stepper, portFree, startUp } = require('./lib/startup');
 
 const { n8n } = p;
-
-/** @param {string} name */
-function arg(name) {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? undefined : process.argv[i + 1];
-}
-
-/** @param {string} message */
-function step(message) {
-  process.stderr.write(`[start] ${message}\n`);
-}
-
-/** @param {number} port @returns {Promise<boolean>} whether 127.0.0.1:port can be listened on */
-function portFree(port) {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
-}
+const step = stepper('start');
 
 async function main() {
-  const major = Number(arg('--n8n') ?? process.env.N8N_MAJOR ?? 2);
   const editorPort = Number(arg('--port') ?? process.env.CM_EDITOR_PORT ?? 5678);
-  const wantedSandboxPort = Number(arg('--sandbox-port') ?? process.env.SANDBOX_PORT ?? 8787);
+  const sandboxPort = Number(arg('--sandbox-port') ?? process.env.SANDBOX_PORT ?? 8787);
   if (!(await portFree(editorPort))) {
     throw new Error(`127.0.0.1:${editorPort} is in use (another n8n?). Stop it, or choose another port: npm start -- --port 5679`);
   }
 
-  step(`n8n ${n8n.VERSIONS[major] ?? major} runtime (installed into ${n8n.cacheDir()} on first use, ~5 min)`);
-  const runtime = await n8n.ensureRuntime(major, { echo: true });
-  step('npm pack (builds the package)');
-  const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-demo-pack-'));
-  process.on('exit', () => fs.rmSync(packDir, { recursive: true, force: true }));
-  const tarball = await n8n.packPackage(p.PROJECT_ROOT, { nodeBin: runtime.nodeBin, destDir: packDir });
-
-  const sandboxPort = (await portFree(wantedSandboxPort)) ? wantedSandboxPort : 0;
-  if (sandboxPort === 0) step(`127.0.0.1:${wantedSandboxPort} is in use: the emulator takes a free port`);
-  const sandbox = await p.startDemoSandbox({ port: sandboxPort });
-  /** @type {import('../test/e2e/lib/n8n').N8nHome | undefined} */
+  const { major, runtime, tarball, sandbox } = await startUp({ step, sandboxPort });
+  /** @type {import('../tools/n8n').N8nHome | undefined} */
   let home;
-  /** @type {import('../test/e2e/lib/n8n').Editor | undefined} */
+  /** @type {import('../tools/n8n').Editor | undefined} */
   let editor;
   let stopping = false;
   const stop = async (/** @type {number} */ code) => {

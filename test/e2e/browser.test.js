@@ -7,11 +7,11 @@
  * credential. Each step checks what the editor shows and saves a screenshot into docs/screenshots/ (shown in the
  * README; CM_SCREENSHOTS_DIR to write them elsewhere).
  *
- * The setup is the demo's (scripts/lib/provision.js): emulator, n8n home with the package installed from its
+ * The setup is the demo's (tools/provision.js): emulator, n8n home with the package installed from its
  * tarball, the demo credential and the example workflows. n8n 2.x only: the 1.x editor has other selectors.
  * Skipped when E2E_N8N_VERSIONS leaves out 2, or with E2E_BROWSER=0.
  */
-const p = require('../../scripts/lib/provision');
+const p = require('../../tools/provision');
 const b = require('./lib/browser');
 const { selectedVersions } = require('./lib/versions');
 
@@ -28,9 +28,9 @@ const WF = { order: 'cmDemoWorkflow02', contacts: 'cmDemoWorkflow05', welcome: '
 (enabled ? describe : describe.skip)(`the n8n ${n8n.VERSIONS[2]} editor in headless Chromium`, () => {
   /** @type {Awaited<ReturnType<typeof p.startDemoSandbox>>} */
   let sandbox;
-  /** @type {import('./lib/n8n').N8nHome | undefined} */
+  /** @type {import('../../tools/n8n').N8nHome | undefined} */
   let home;
-  /** @type {import('./lib/n8n').Editor | undefined} */
+  /** @type {import('../../tools/n8n').Editor | undefined} */
   let editor;
   /** @type {import('playwright-core').Browser | undefined} */
   let browser;

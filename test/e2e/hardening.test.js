@@ -13,7 +13,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const p = require('../../scripts/lib/provision');
+const p = require('../../tools/provision');
 const { startTrap } = require('../../sandbox');
 const { selectedVersions } = require('./lib/versions');
 
@@ -104,7 +104,7 @@ function recordIssuedTokens(emulator, into) {
     let sandbox;
     /** @type {Awaited<ReturnType<typeof startTrap>>} */
     let trap;
-    /** @type {import('./lib/n8n').N8nHome | undefined} */
+    /** @type {import('../../tools/n8n').N8nHome | undefined} */
     let home;
     /** @type {string[]} every token any emulator of this file issued */
     const issuedTokens = [];

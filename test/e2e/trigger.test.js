@@ -6,7 +6,7 @@
  * trigger did: nothing for the contacts that existed at activation, exactly one welcome per new contact, also
  * across two scheduled polls.
  */
-const p = require('../../scripts/lib/provision');
+const p = require('../../tools/provision');
 const { activateWorkflow } = require('./lib/activation');
 const { selectedVersions } = require('./lib/versions');
 
@@ -28,7 +28,7 @@ for (const major of [2, 1]) {
   (enabled ? describe : describe.skip)(`n8n ${n8n.VERSIONS[major]} runs the polling trigger on its schedule`, () => {
     /** @type {Awaited<ReturnType<typeof p.startDemoSandbox>>} */
     let sandbox;
-    /** @type {import('./lib/n8n').N8nHome | undefined} */
+    /** @type {import('../../tools/n8n').N8nHome | undefined} */
     let home;
     /** @type {Awaited<ReturnType<typeof n8n.startEditor>> | undefined} */
     let editor;

@@ -4,10 +4,10 @@
  * Activating a workflow from the CLI, so that `n8n start` runs its polling trigger on schedule. The command
  * differs by version: 2.x "publishes" a workflow version, 1.x sets the active flag.
  */
-const n8n = require('./n8n');
+const n8n = require('../../../tools/n8n');
 
 /**
- * @param {import('./n8n').N8nHome} home
+ * @param {import('../../../tools/n8n').N8nHome} home
  * @param {string} workflowId
  */
 async function activateWorkflow(home, workflowId) {

@@ -9,7 +9,7 @@ const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ensureRuntime, packPackage, PROJECT_ROOT } = require('./n8n');
+const { ensureRuntime, packPackage, PROJECT_ROOT } = require('../../../tools/n8n');
 const { selectedVersions } = require('./versions');
 
 /**

@@ -2,12 +2,12 @@
 'use strict';
 /**
  * The end-to-end suite for one n8n major version: one emulator and one n8n home (package installed from the
- * tarball packed by globalSetup, demo credential and example workflows imported through provision.js, the same
+ * tarball packed by globalSetup, demo credential and example workflows imported through tools/provision.js, the same
  * code `npm run demo` uses). Each example workflow is executed by the real n8n CLI, and the test checks what the
  * EMULATOR recorded, not only n8n's output. Then: token expiry between executions, rate limiting, and the
  * credential test of the editor's REST API.
  */
-const p = require('../../../scripts/lib/provision');
+const p = require('../../../tools/provision');
 const { bulkWhatsappWorkflow } = require('./testWorkflows');
 const { selectedVersions } = require('./versions');
 
@@ -23,7 +23,7 @@ function defineN8nSuite(major) {
     let sandbox;
     /** @type {Awaited<ReturnType<typeof p.provisionN8n>>} */
     let provisioned;
-    /** @type {import('./n8n').N8nHome} */
+    /** @type {import('../../../tools/n8n').N8nHome} */
     let home;
     let demoUserId = 0;
     const bulkJson = bulkWhatsappWorkflow(12);
@@ -304,7 +304,7 @@ function defineN8nSuite(major) {
     });
 
     describe('the credential test of the editor (POST /rest/credentials/test)', () => {
-      /** @type {import('./n8n').Editor | undefined} */
+      /** @type {import('../../../tools/n8n').Editor | undefined} */
       let editor;
       beforeAll(async () => {
         editor = await n8n.startEditor(home, { owner: { email: p.DEMO_OWNER.email, password: p.DEMO_OWNER.password } });

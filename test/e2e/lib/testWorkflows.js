@@ -4,7 +4,7 @@
  * Workflows used only by the end-to-end tests (the examples users see are in workflows/). Same credential
  * reference as the examples.
  */
-const { DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, NODE_TYPE } = require('../../../scripts/lib/provision');
+const { DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, NODE_TYPE } = require('../../../tools/provision');
 
 const CREDENTIALS = { commerceMessagingApi: { id: DEMO_CREDENTIAL_ID, name: DEMO_CREDENTIAL_NAME } };
 
