@@ -1,7 +1,47 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ServiceFailure } from './envelope';
+
+/**
+ * What an error says beyond its message, for the Continue On Fail error item: written by serviceError and by the
+ * node's own checks (setErrorContext), read by the action node's router (errorContext).
+ */
+export interface ServiceErrorContext {
+	/** The service's own message and code, verbatim (rule E2). */
+	serviceMessage?: string;
+	serviceCode?: string;
+	/** Field names a validation failure points at (rule E3). */
+	fields?: string[];
+	/** A template's state (rule E4, or the node's check before a send or while waiting). */
+	state?: string;
+	/** Why a template was rejected. */
+	reason?: string;
+}
+
+const CONTEXT_KEYS = ['serviceMessage', 'serviceCode', 'fields', 'state', 'reason'] as const;
+
+/** Puts the given parts of the context on an n8n error (its `context` travels with it into the execution). */
+export function setErrorContext(error: { context: IDataObject }, context: ServiceErrorContext): void {
+	for (const key of CONTEXT_KEYS) {
+		if (context[key] !== undefined) error.context[key] = context[key];
+	}
+}
+
+/** The context of any thrown value; parts missing or of the wrong type are left out. */
+export function errorContext(error: unknown): ServiceErrorContext {
+	const context = (error as { context?: unknown } | undefined)?.context;
+	if (!context || typeof context !== 'object') return {};
+	const { serviceMessage, serviceCode, fields, state, reason } = context as IDataObject;
+	const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+	return {
+		serviceMessage: text(serviceMessage),
+		serviceCode: text(serviceCode),
+		fields: Array.isArray(fields) ? fields.filter((field): field is string => typeof field === 'string') : undefined,
+		state: text(state),
+		reason: text(reason),
+	};
+}
 
 /**
  * Turns a classified service failure into the NodeApiError the user sees: the service's own message and code
@@ -29,10 +69,12 @@ export function serviceError(
 		itemIndex,
 	});
 	// Kept verbatim for Continue On Fail output and for tests: the service's message and code.
-	error.context.serviceMessage = failure.message;
-	error.context.serviceCode = failure.code;
-	if (failure.fields?.length) error.context.fields = failure.fields;
-	if (failure.state) error.context.state = failure.state;
+	setErrorContext(error, {
+		serviceMessage: failure.message,
+		serviceCode: failure.code,
+		fields: failure.fields?.length ? failure.fields : undefined,
+		state: failure.state || undefined,
+	});
 	return error;
 }
 

@@ -11,7 +11,17 @@ export {
 	type ListPage,
 	type PageRead,
 } from './pagination';
-export { ROUTES, type RouteName } from './routes';
+export { ROUTES, type ListRouteName, type RouteAnswer, type RouteName } from './routes';
+export {
+	asMediaAnswer,
+	asOptionalRecord,
+	asRecord,
+	asRecords,
+	asTemplate,
+	type MediaAnswer,
+	type TemplateRecord,
+} from './parsers';
+export { errorContext, setErrorContext, type ServiceErrorContext } from './errors';
 export { DEFAULT_RETRY, type RetrySettings } from './retryPolicy';
 export { endSession, type ApiContext } from './session';
 export { pause } from './pause';

@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { readListPage, type ListPage } from './parsers';
 import { apiRequest, type CustomRoute, type RequestSpec } from './request';
-import type { RouteName } from './routes';
+import type { ListRouteName } from './routes';
 import type { ApiContext } from './session';
 
 /**
@@ -26,37 +27,7 @@ export function pageQuery(page: number, limit: number): IDataObject {
 	return { currentPage: page, page, limit };
 }
 
-export interface ListPage {
-	records: IDataObject[];
-	total?: number;
-}
-
-function readTotal(object: IDataObject | undefined): number | undefined {
-	if (!object || typeof object !== 'object' || Array.isArray(object)) return undefined;
-	const value = object.total ?? object.totalItems ?? object.total_count ?? object.count;
-	if (value === undefined || value === null || value === '') return undefined;
-	const total = typeof value === 'number' ? value : Number(value);
-	return Number.isFinite(total) && total >= 0 ? total : undefined;
-}
-
-/**
- * The list shape is not shown: accept `data` as an array, or `{items|results|data|records: [...]}` with an
- * optional total, on the list object itself or nested under `pagination` or `meta`.
- */
-export function readListPage(data: unknown): ListPage {
-	if (Array.isArray(data)) return { records: data as IDataObject[] };
-	if (data && typeof data === 'object') {
-		const object = data as IDataObject;
-		for (const key of ['items', 'results', 'data', 'records']) {
-			if (Array.isArray(object[key])) {
-				const total =
-					readTotal(object) ?? readTotal(object.pagination as IDataObject) ?? readTotal(object.meta as IDataObject);
-				return { records: object[key] as IDataObject[], total };
-			}
-		}
-	}
-	return { records: [] };
-}
+export { readListPage, type ListPage };
 
 export interface ListOptions extends Omit<RequestSpec, 'body' | 'formData'> {
 	/** Stop after this many records; undefined = Return All. */
@@ -91,7 +62,7 @@ export class PageReader {
 
 	constructor(
 		private readonly ctx: ApiContext,
-		private readonly route: RouteName | CustomRoute,
+		private readonly route: ListRouteName | CustomRoute,
 		private readonly options: ListOptions = {},
 	) {
 		this.pageSize = Math.max(1, Math.floor(options.pageSize ?? PAGE_SIZE));
@@ -102,6 +73,7 @@ export class PageReader {
 			...this.options,
 			qs: { ...(this.options.qs ?? {}), ...pageQuery(page, this.pageSize) },
 		});
+		// A list route answers the page its parser read, a custom route (Other Endpoint) raw data: both read alike.
 		const { records, total } = readListPage(data);
 		if (records.length === 0) return { records, total, served: 0, repeated: false };
 
@@ -147,7 +119,7 @@ export class PageReader {
  */
 export async function* iteratePages(
 	ctx: ApiContext,
-	route: RouteName | CustomRoute,
+	route: ListRouteName | CustomRoute,
 	options: ListOptions = {},
 ): AsyncGenerator<IDataObject[]> {
 	const reader = new PageReader(ctx, route, {
@@ -174,7 +146,7 @@ export async function* iteratePages(
 
 export async function listRecords(
 	ctx: ApiContext,
-	route: RouteName | CustomRoute,
+	route: ListRouteName | CustomRoute,
 	options: ListOptions = {},
 ): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];

@@ -9,7 +9,15 @@ import { redactError } from './redact';
 import { isRedirect, planRedirect } from './redirects';
 import { attemptTimeoutMs, decideRetry, type RetrySettings } from './retryPolicy';
 import { readRetrySettings } from './retrySettings';
-import { buildPath, rememberServedPath, route as makeRoute, ROUTES, type Route, type RouteName } from './routes';
+import {
+	buildPath,
+	rememberServedPath,
+	route as makeRoute,
+	ROUTES,
+	type Route,
+	type RouteAnswer,
+	type RouteName,
+} from './routes';
 import { getSession, type ApiContext, type Session } from './session';
 
 export interface RequestSpec {
@@ -24,11 +32,15 @@ export interface RequestSpec {
 	fullEnvelope?: boolean;
 }
 
-/** For the Custom API Call operation: any method and path under the Base URL, same auth and handling. */
-export interface CustomRoute {
+/**
+ * For the Custom API Call operation: any method and path under the Base URL, same auth and handling. Its answer is
+ * `unknown` (the JSend `data`, or with `fullEnvelope` the whole success envelope) unless it names a `parse`.
+ */
+export interface CustomRoute<T = unknown> {
 	method: Route['method'];
 	path: string;
 	plugin?: boolean;
+	parse?: (data: unknown) => T;
 }
 
 const NETWORK_ERROR_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
@@ -36,7 +48,13 @@ const NETWORK_ERROR_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNA
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 
-/** Sends one API call and returns the JSend `data`. The only function in the package that does HTTP. */
+/**
+ * Sends one API call and returns the JSend `data` read by the route's parser (routes.ts). The only function in the
+ * package that does HTTP.
+ */
+export async function apiRequest<R extends RouteName>(ctx: ApiContext, routeName: R, spec?: RequestSpec): Promise<RouteAnswer<R>>;
+export async function apiRequest<T = unknown>(ctx: ApiContext, routeName: CustomRoute<T>, spec?: RequestSpec): Promise<T>;
+export async function apiRequest(ctx: ApiContext, routeName: RouteName | CustomRoute, spec?: RequestSpec): Promise<unknown>;
 export async function apiRequest(
 	ctx: ApiContext,
 	routeName: RouteName | CustomRoute,
@@ -45,7 +63,7 @@ export async function apiRequest(
 	const route: Route =
 		typeof routeName === 'string'
 			? ROUTES[routeName]
-			: makeRoute(routeName.method, routeName.path, { plugin: routeName.plugin });
+			: makeRoute(routeName.method, routeName.path, routeName.parse ?? ((data) => data), { plugin: routeName.plugin });
 	const session = await getSession(ctx);
 	try {
 		return await send(ctx, session, route, spec);
@@ -155,8 +173,8 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 		const envelope = readEnvelope(response);
 		if (envelope.ok) {
 			if (triedOtherReading) rememberServedPath(session.baseUrl, route, path);
-			if (!spec.fullEnvelope) return envelope.data;
-			return { status: 'success', ...(envelope.message ? { message: envelope.message } : {}), data: envelope.data ?? null };
+			if (!spec.fullEnvelope) return route.parse(envelope.data);
+			return route.parse({ status: 'success', ...(envelope.message ? { message: envelope.message } : {}), data: envelope.data ?? null });
 		}
 		const failure = envelope.failure;
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { pause } from '../../../transport';
+import { errorContext, pause } from '../../../transport';
 import { operations } from './operations';
 import type { CommerceMessagingType } from './node.type';
 import type { OperationResult } from './operation';
@@ -55,10 +55,10 @@ function pair(result: OperationResult, itemIndex: number): INodeExecutionData[] 
 
 /** The error item of Continue On Fail: the message, and the service's code and HTTP status when there is one. */
 function errorJson(error: unknown): IDataObject {
-	const failure = error as NodeApiError & { context?: IDataObject };
+	const failure = error as Partial<NodeApiError>;
 	const json: IDataObject = { error: failure.message ?? String(error) };
 	if (failure.description) json.description = failure.description;
-	const context = failure.context ?? {};
+	const context = errorContext(error);
 	if (context.serviceCode !== undefined) json.code = context.serviceCode;
 	if (context.serviceMessage !== undefined) json.serviceMessage = context.serviceMessage;
 	if (failure.httpCode) json.httpCode = failure.httpCode;

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
+import { setErrorContext, type ServiceErrorContext } from '../../../transport';
 import { toE164 } from './phone';
 
 /**
@@ -15,10 +16,10 @@ export function itemError(
 	itemIndex: number,
 	message: string,
 	description?: string,
-	context?: IDataObject,
+	context?: ServiceErrorContext,
 ): NodeOperationError {
 	const error = new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: ${message}`, { itemIndex, description });
-	if (context) Object.assign(error.context, context);
+	if (context) setErrorContext(error, context);
 	return error;
 }
 

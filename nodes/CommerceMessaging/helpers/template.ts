@@ -1,19 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { TemplateRecord } from '../../../transport';
 import { itemError } from './parameters';
 
 /** The v2 template lifecycle (rule T1). */
 export const TEMPLATE_STATES = ['DRAFT', 'PENDING', 'APPROVED', 'REJECTED'] as const;
 export type TemplateState = (typeof TEMPLATE_STATES)[number];
-
-/** What the node reads of a template; the service may send more fields, which are passed through untouched. */
-export interface TemplateRecord extends IDataObject {
-	id?: string | number;
-	name?: string;
-	language?: string;
-	state?: string;
-	reason?: IDataObject | string | null;
-}
 
 /** The template picker shared by every operation that acts on one existing template. */
 export const templateLocator: INodeProperties = {
@@ -49,11 +41,6 @@ export function templateIdParameter(ctx: IExecuteFunctions, itemIndex: number): 
 		throw itemError(ctx, itemIndex, 'no template was chosen', 'Pick a template from the list, or give its ID (e.g. 42 or {{ $json.id }}).');
 	}
 	return id;
-}
-
-/** The service's answer as a template object (its shape beyond the state is not shown: rule T1). */
-export function asTemplate(data: unknown): TemplateRecord {
-	return data && typeof data === 'object' && !Array.isArray(data) ? (data as TemplateRecord) : {};
 }
 
 /** `"order_confirmation" (ID 42)`, for messages. */

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { asTemplate, templateLabel, templateMatches } from '../helpers/template';
-import { listRecords } from '../../../transport';
+import { templateLabel, templateMatches } from '../helpers/template';
+import { asTemplate, listRecords } from '../../../transport';
 
 /**
  * The template picker: every template of the account (all pages, read like the product picker and Return All:

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { itemError } from '../../helpers/parameters';
 import type { CustomRoute } from '../../../../transport';
 
-/** The inputs of Make an API Call that only it has: method, path and query, and the shape of its output. */
+/** The inputs of Make an API Call that only it has: method, path and query. */
 
 export const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'];
 export const METHODS_WITH_BODY = ['DELETE', 'PATCH', 'POST', 'PUT'];
@@ -61,15 +61,4 @@ export function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObjec
 		if (name) qs[name] = pair.value as string;
 	}
 	return Object.keys(qs).length ? qs : undefined;
-}
-
-/** Data Only: a list gives one item per record; a plain value is put under `data` so the item is an object. */
-export function asRecords(data: unknown): IDataObject | IDataObject[] {
-	if (Array.isArray(data)) {
-		return data.map((entry) =>
-			entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry as IDataObject },
-		);
-	}
-	if (data !== null && typeof data === 'object') return data as IDataObject;
-	return { data: (data ?? null) as IDataObject };
 }

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readJsonParameter, readListLimit } from '../../helpers/parameters';
-import { apiRequest, listRecords, type CustomRoute } from '../../../../transport';
+import { apiRequest, asRecord, asRecords, listRecords } from '../../../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import type { OperationResult } from '../operation';
-import { asRecords, METHODS_WITH_BODY, readMethod, readPath, readQuery } from './request.input';
+import { METHODS_WITH_BODY, readMethod, readPath, readQuery } from './request.input';
 
 const properties: INodeProperties[] = [
 	{
@@ -107,7 +107,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const method = readMethod(this, itemIndex);
-	const route: CustomRoute = { method, path: readPath(this, itemIndex) };
+	const path = readPath(this, itemIndex);
 	const qs = readQuery(this, itemIndex);
 	const body = METHODS_WITH_BODY.includes(method)
 		? (readJsonParameter(this, 'jsonBody', itemIndex, {
@@ -118,11 +118,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		: undefined;
 
 	if (method === 'GET' && (this.getNodeParameter('paginate', itemIndex, false) as boolean)) {
-		return await listRecords(this, route, { qs, ...readListLimit(this, itemIndex), itemIndex });
+		return await listRecords(this, { method, path }, { qs, ...readListLimit(this, itemIndex), itemIndex });
 	}
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const fullEnvelope = options.response === 'envelope';
-	const data = await apiRequest(this, route, { qs, body, itemIndex, fullEnvelope });
-	return fullEnvelope ? (data as IDataObject) : asRecords(data);
+	// Full Envelope: the whole answer as one item; Data Only: one item per record of a list.
+	if (fullEnvelope) return await apiRequest(this, { method, path, parse: asRecord }, { qs, body, itemIndex, fullEnvelope });
+	return await apiRequest(this, { method, path, parse: asRecords }, { qs, body, itemIndex });
 }

@@ -2,10 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readRequiredText } from '../../helpers/parameters';
-
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { readMediaId } from './mediaId';
 
 const properties: INodeProperties[] = [
 	{
@@ -30,6 +28,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		label: 'media ID',
 		description: 'Enter the media_id returned by Media > Upload, or map it from the input item.',
 	});
-	const data = await apiRequest(this, 'mediaDelete', { pathParams: { id: mediaId }, itemIndex });
-	return { media_id: readMediaId(data) ?? mediaId, deleted: true };
+	const answer = await apiRequest(this, 'mediaDelete', { pathParams: { id: mediaId }, itemIndex });
+	return { media_id: answer.mediaId ?? mediaId, deleted: true };
 }

@@ -5,7 +5,6 @@ import { multipartFile, readBinaryFile } from '../../helpers/binary';
 import { itemError } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { readMediaId } from './mediaId';
 
 const properties: INodeProperties[] = [
 	{
@@ -57,12 +56,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fileName = typeof options.fileName === 'string' && options.fileName.trim() ? options.fileName.trim() : file.fileName;
 	const upload = { ...file, fileName };
 
-	const data = await apiRequest(this, 'mediaUpload', {
+	const { mediaId, fields, data } = await apiRequest(this, 'mediaUpload', {
 		// A new body per attempt: a retry after a fresh login must send the whole file again (rule M1).
 		formData: () => multipartFile(upload),
 		itemIndex,
 	});
-	const mediaId = readMediaId(data);
 	if (!mediaId) {
 		throw itemError(
 			this,
@@ -72,9 +70,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		);
 	}
 
-	const extra = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {};
 	const json: IDataObject = {
-		...extra,
+		...fields,
 		media_id: mediaId,
 		file_name: fileName,
 		mime_type: upload.mimeType,

@@ -100,5 +100,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		}),
 		customFields,
 	);
-	return (await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })) as IDataObject;
+	return await apiRequest(this, 'whatsappMessageSend', { body, itemIndex });
 }

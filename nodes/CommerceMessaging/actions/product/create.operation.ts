@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readRequiredText } from '../../helpers/parameters';
@@ -50,5 +50,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			: readRequiredText(this, 'id', itemIndex, { label: 'Product ID', description: needs });
 	const name = readRequiredText(this, 'name', itemIndex, { label: 'name', description: needs });
 	const body = { ...productFields(this, 'additionalFields', itemIndex), id, name };
-	return (await apiRequest(this, 'productCreate', { body, itemIndex })) as IDataObject;
+	return await apiRequest(this, 'productCreate', { body, itemIndex });
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../transport';
@@ -11,5 +11,5 @@ export const description = updateDisplayOptions({ show: { resource: ['product'],
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = readProductId(this, itemIndex);
-	return (await apiRequest(this, 'productGet', { pathParams: { id }, itemIndex })) as IDataObject;
+	return await apiRequest(this, 'productGet', { pathParams: { id }, itemIndex });
 }

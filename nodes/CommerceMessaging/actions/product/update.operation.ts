@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemError } from '../../helpers/parameters';
@@ -41,5 +41,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (Object.keys(body).length === 0) {
 		throw itemError(this, itemIndex, `nothing to update for product "${id}"`, 'Add at least one field with a value under "Update Fields".');
 	}
-	return (await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })) as IDataObject;
+	return await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex });
 }

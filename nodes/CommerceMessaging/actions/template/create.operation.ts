@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { compact, itemError } from '../../helpers/parameters';
-import { asTemplate } from '../../helpers/template';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 import { buttonsOption, readButtons } from './buttons';
@@ -137,5 +136,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		footer: String(additional.footer ?? '').trim(),
 		buttons: readButtons(this, additional.buttons, itemIndex),
 	});
-	return asTemplate(await apiRequest(this, 'templateCreate', { body, itemIndex }));
+	return await apiRequest(this, 'templateCreate', { body, itemIndex });
 }

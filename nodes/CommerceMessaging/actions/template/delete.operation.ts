@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { asTemplate, templateIdParameter, templateLocator } from '../../helpers/template';
+import { templateIdParameter, templateLocator } from '../../helpers/template';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 
@@ -15,7 +15,7 @@ export const description = updateDisplayOptions({ show: { resource: ['template']
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = templateIdParameter(this, itemIndex);
-	const answer = asTemplate(await apiRequest(this, 'templateDelete', { pathParams: { id }, itemIndex }));
+	const answer = await apiRequest(this, 'templateDelete', { pathParams: { id }, itemIndex });
 	// A success answer means it is gone, whatever else the service says about it.
 	return { id: answer.id ?? id, deleted: true };
 }

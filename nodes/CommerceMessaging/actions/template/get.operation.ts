@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { asTemplate, templateIdParameter, templateLocator } from '../../helpers/template';
+import { templateIdParameter, templateLocator } from '../../helpers/template';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 
@@ -11,5 +11,5 @@ export const description = updateDisplayOptions({ show: { resource: ['template']
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = templateIdParameter(this, itemIndex);
-	return asTemplate(await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }));
+	return await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex });
 }

@@ -4,7 +4,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { batchingOption, readBatching, startsNewBatch, type BatchingSettings } from '../../helpers/batching';
 import { compact, itemError, phoneParameter } from '../../helpers/parameters';
 import {
-	asTemplate,
 	rejectionReason,
 	templateIdParameter,
 	templateLocator,
@@ -124,11 +123,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, state:
 
 	const body = compact({ phone, variables, header_media_id: headerMediaId });
 	// Without the check, a DRAFT or PENDING template gets HTTP 400 with its state, shown by the transport (rule E4).
-	return (await apiRequest(this, 'templateSend', { pathParams: { id }, body, itemIndex })) as IDataObject;
+	return await apiRequest(this, 'templateSend', { pathParams: { id }, body, itemIndex });
 }
 
 async function assertApproved(ctx: IExecuteFunctions, id: string, itemIndex: number): Promise<void> {
-	const template = asTemplate(await apiRequest(ctx, 'templateGet', { pathParams: { id }, itemIndex }));
+	const template = await apiRequest(ctx, 'templateGet', { pathParams: { id }, itemIndex });
 	if (template.state === 'APPROVED') return;
 	const state = template.state ?? 'unknown';
 	const reason = state === 'REJECTED' ? rejectionReason(template) : undefined;

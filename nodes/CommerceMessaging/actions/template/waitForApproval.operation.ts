@@ -1,16 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	asTemplate,
 	formatDuration,
 	rejectionReason,
 	templateIdParameter,
 	templateLocator,
 	templateTitle,
-	type TemplateRecord,
 } from '../../helpers/template';
-import { apiRequest, pause } from '../../../../transport';
+import { itemError } from '../../helpers/parameters';
+import { apiRequest, pause, type TemplateRecord } from '../../../../transport';
 import type { OperationResult } from '../operation';
 
 /** Each wait is this much longer than the one before, up to MAX_INTERVAL_MS (review takes minutes to hours). */
@@ -82,10 +81,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const timeoutMinutes = Number(this.getNodeParameter('timeout', itemIndex, 60));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	if (!(initialSeconds > 0) || !(timeoutMinutes >= 0)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Item ${itemIndex}: the Initial Interval must be above 0 and the Timeout 0 or more (got ${initialSeconds} s and ${timeoutMinutes} min)`,
-			{ itemIndex },
+		throw itemError(
+			this,
+			itemIndex,
+			`the Initial Interval must be above 0 and the Timeout 0 or more (got ${initialSeconds} s and ${timeoutMinutes} min)`,
 		);
 	}
 
@@ -93,39 +92,31 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const startedAt = Date.now();
 	let intervalMs = initialSeconds * 1000;
 	for (;;) {
-		const template = asTemplate(await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }));
+		const template = await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex });
 		switch (template.state) {
 			case 'APPROVED':
 				return { ...template, approved: true };
 			case 'REJECTED':
 				return rejected(this, template, id, itemIndex, options.onRejection === 'outputItem');
-			case 'DRAFT': {
-				const error = new NodeOperationError(
-					this.getNode(),
-					`Item ${itemIndex}: template ${templateTitle(template, id)} is a DRAFT, so it will never be approved while waiting`,
-					{
-						itemIndex,
-						description: 'Submit it first (Template > Submit for Review), then wait for approval.',
-					},
+			case 'DRAFT':
+				throw itemError(
+					this,
+					itemIndex,
+					`template ${templateTitle(template, id)} is a DRAFT, so it will never be approved while waiting`,
+					'Submit it first (Template > Submit for Review), then wait for approval.',
+					{ state: 'DRAFT' },
 				);
-				error.context.state = 'DRAFT';
-				throw error;
-			}
 		}
 
 		const waitedMs = Date.now() - startedAt;
 		if (waitedMs >= timeoutMs) {
-			const error = new NodeOperationError(
-				this.getNode(),
-				`Item ${itemIndex}: template ${templateTitle(template, id)} is still ${template.state ?? 'without a state'} after waiting ${formatDuration(waitedMs)} (timeout ${formatDuration(timeoutMs)})`,
-				{
-					itemIndex,
-					description:
-						'The review is not finished yet. Run Wait for Approval again later, or raise the Timeout (reviews take minutes to hours).',
-				},
+			throw itemError(
+				this,
+				itemIndex,
+				`template ${templateTitle(template, id)} is still ${template.state ?? 'without a state'} after waiting ${formatDuration(waitedMs)} (timeout ${formatDuration(timeoutMs)})`,
+				'The review is not finished yet. Run Wait for Approval again later, or raise the Timeout (reviews take minutes to hours).',
+				{ state: template.state || undefined },
 			);
-			if (template.state) error.context.state = template.state;
-			throw error;
 		}
 		await pause(this, Math.min(intervalMs, timeoutMs - waitedMs));
 		intervalMs = Math.min(intervalMs * GROWTH, MAX_INTERVAL_MS);
@@ -141,17 +132,11 @@ function rejected(
 ): OperationResult {
 	const reason = rejectionReason(template);
 	if (asOutput) return { ...template, approved: false, ...(reason ? { reason } : {}) };
-	const error = new NodeOperationError(
-		ctx.getNode(),
-		`Item ${itemIndex}: template ${templateTitle(template, id)} was REJECTED: ${reason ?? 'no reason given'}`,
-		{
-			itemIndex,
-			description:
-				'Fix what the reason says in a new draft (Template > Create Draft) and submit it. To branch instead of failing, set Options > On Rejection to "Output Item".',
-		},
+	throw itemError(
+		ctx,
+		itemIndex,
+		`template ${templateTitle(template, id)} was REJECTED: ${reason ?? 'no reason given'}`,
+		'Fix what the reason says in a new draft (Template > Create Draft) and submit it. To branch instead of failing, set Options > On Rejection to "Output Item".',
+		{ state: 'REJECTED', reason },
 	);
-	error.context.state = 'REJECTED';
-	if (reason) error.context.reason = reason;
-	throw error;
 }
-
