@@ -1,6 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[];
+/**
+ * What an operation answers for one item, said outright so the router pairs it without guessing: records, each
+ * becoming one output item's JSON, or whole items (JSON with binary data).
+ */
+export type OperationResult = { records: IDataObject[] } | { items: INodeExecutionData[] };
 
 /**
  * What an operation file exports. `execute` answers one item; the router pairs and guards it. `prepare` runs

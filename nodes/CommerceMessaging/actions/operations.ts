@@ -4,14 +4,13 @@ import * as contact from './contact/Contact.resource';
 import * as customApiCall from './customApiCall/CustomApiCall.resource';
 import * as media from './media/Media.resource';
 import * as message from './message/Message.resource';
-import type { CommerceMessagingType } from './node.type';
-import type { Operation } from './operation';
+import type { Resource, ResourceOperations } from './node.type';
 import * as order from './order/Order.resource';
 import * as product from './product/Product.resource';
 import * as template from './template/Template.resource';
 
-/** Resource -> operation -> implementation. Adding an operation: its file and its resource file. */
-export const operations: Record<CommerceMessagingType['resource'], Record<string, Operation>> = {
+/** Resource -> operation -> implementation, complete by type (node.type.ts). */
+export const operations: { [R in Resource]: ResourceOperations<R> } = {
 	automation: automation.operations,
 	cart: cart.operations,
 	contact: contact.operations,

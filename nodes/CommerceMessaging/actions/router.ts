@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { errorContext, pause } from '../../../transport';
 import { operations } from './operations';
 import type { CommerceMessagingType } from './node.type';
-import type { OperationResult } from './operation';
+import type { Operation, OperationResult } from './operation';
 
 /**
  * The one place that loops over the input items. Every item is answered exactly once: its results carry
@@ -14,8 +14,9 @@ import type { OperationResult } from './operation';
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as CommerceMessagingType['resource'];
-	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = operations[resource]?.[operationName];
+	const operationName = this.getNodeParameter('operation', 0) as CommerceMessagingType['operation'];
+	// Both come from the workflow's JSON, which may name what this version does not have.
+	const operation = (operations[resource] as Record<string, Operation> | undefined)?.[operationName];
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
@@ -43,14 +44,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return [output];
 }
 
-/** Operations return plain records or full items; either way each becomes an item paired to its input. */
+/** Each record becomes an item, each item stays as it is; either way paired to its input. */
 function pair(result: OperationResult, itemIndex: number): INodeExecutionData[] {
-	const list = Array.isArray(result) ? result : [result];
-	return list.map((entry) => {
-		const item: INodeExecutionData =
-			'json' in entry && typeof entry.json === 'object' ? (entry as INodeExecutionData) : { json: entry as IDataObject };
-		return { ...item, pairedItem: { item: itemIndex } };
-	});
+	const items = 'items' in result ? result.items : result.records.map((json) => ({ json }));
+	return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 }
 
 /** The error item of Continue On Fail: the message, and the service's code and HTTP status when there is one. */

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../operation';
+import type { ResourceOperations } from '../node.type';
 import * as createInstance from './createInstance.operation';
 
-export const operations: Record<string, Operation> = { createInstance };
+export const operations: ResourceOperations<'automation'> = { createInstance };
 
 export const description: INodeProperties[] = [
 	{

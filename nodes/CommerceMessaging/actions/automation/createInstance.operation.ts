@@ -59,5 +59,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				example: 'Enter a JSON object with named keys, e.g. {"order_id": "ORD-1001"}.',
 			}) ?? {});
 	const body: IDataObject = { automation_id: automationId, payload };
-	return await apiRequest(this, 'automationInstanceCreate', { body, itemIndex });
+	return { records: [await apiRequest(this, 'automationInstanceCreate', { body, itemIndex })] };
 }

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../operation';
+import type { ResourceOperations } from '../node.type';
 import * as pushAbandoned from './pushAbandoned.operation';
 
-export const operations: Record<string, Operation> = { pushAbandoned };
+export const operations: ResourceOperations<'cart'> = { pushAbandoned };
 
 export const description: INodeProperties[] = [
 	{

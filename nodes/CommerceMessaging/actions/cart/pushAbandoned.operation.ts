@@ -139,9 +139,10 @@ export async function execute(
 	);
 
 	const identifiers = { cart_id: cartId, total };
-	return await deduplication.sendOnce(itemIndex, cartEventKey(cartId, total), identifiers, async () =>
+	const output = await deduplication.sendOnce(itemIndex, cartEventKey(cartId, total), identifiers, async () =>
 		await apiRequest(this, 'cartEvent', { body, itemIndex }),
 	);
+	return { records: [output] };
 }
 
 export { prepareDeduplication as prepare, finishDeduplication as finish } from '../../helpers/deduplication';

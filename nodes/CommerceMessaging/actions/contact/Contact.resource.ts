@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../operation';
+import type { ResourceOperations } from '../node.type';
 import * as create from './create.operation';
 import * as getAll from './getAll.operation';
 
-export const operations: Record<string, Operation> = { create, getAll };
+export const operations: ResourceOperations<'contact'> = { create, getAll };
 
 export const description: INodeProperties[] = [
 	{

@@ -75,5 +75,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		}),
 		customFields,
 	);
-	return await apiRequest(this, 'contactCreate', { body, itemIndex });
+	return { records: [await apiRequest(this, 'contactCreate', { body, itemIndex })] };
 }

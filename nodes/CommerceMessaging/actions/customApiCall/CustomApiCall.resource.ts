@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../operation';
+import type { ResourceOperations } from '../node.type';
 import * as request from './request.operation';
 
-export const operations: Record<string, Operation> = { request };
+export const operations: ResourceOperations<'customApiCall'> = { request };
 
 export const description: INodeProperties[] = [
 	{

@@ -118,12 +118,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		: undefined;
 
 	if (method === 'GET' && (this.getNodeParameter('paginate', itemIndex, false) as boolean)) {
-		return await listRecords(this, { method, path }, { qs, ...readListLimit(this, itemIndex), itemIndex });
+		return { records: await listRecords(this, { method, path }, { qs, ...readListLimit(this, itemIndex), itemIndex }) };
 	}
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const fullEnvelope = options.response === 'envelope';
 	// Full Envelope: the whole answer as one item; Data Only: one item per record of a list.
-	if (fullEnvelope) return await apiRequest(this, { method, path, parse: asRecord }, { qs, body, itemIndex, fullEnvelope });
-	return await apiRequest(this, { method, path, parse: asRecords }, { qs, body, itemIndex });
+	if (fullEnvelope) {
+		return { records: [await apiRequest(this, { method, path, parse: asRecord }, { qs, body, itemIndex, fullEnvelope })] };
+	}
+	return { records: await apiRequest(this, { method, path, parse: asRecords }, { qs, body, itemIndex }) };
 }

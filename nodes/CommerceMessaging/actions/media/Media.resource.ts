@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../operation';
+import type { ResourceOperations } from '../node.type';
 import * as del from './delete.operation';
 import * as upload from './upload.operation';
 
-export const operations: Record<string, Operation> = { delete: del, upload };
+export const operations: ResourceOperations<'media'> = { delete: del, upload };
 
 export const description: INodeProperties[] = [
 	{

@@ -29,5 +29,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		description: 'Enter the media_id returned by Media > Upload, or map it from the input item.',
 	});
 	const answer = await apiRequest(this, 'mediaDelete', { pathParams: { id: mediaId }, itemIndex });
-	return { media_id: answer.mediaId ?? mediaId, deleted: true };
+	return { records: [{ media_id: answer.mediaId ?? mediaId, deleted: true }] };
 }

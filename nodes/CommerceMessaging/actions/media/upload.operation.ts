@@ -80,5 +80,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// The file is not passed on unless asked: a media_id is what later steps use, and binaries are heavy.
 	const item: INodeExecutionData = { json };
 	if (options.keepBinary === true) item.binary = this.getInputData()[itemIndex].binary;
-	return item;
+	return { items: [item] };
 }

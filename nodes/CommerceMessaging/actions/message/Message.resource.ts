@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../operation';
+import type { ResourceOperations } from '../node.type';
 import * as send from './send.operation';
 
-export const operations: Record<string, Operation> = { send };
+export const operations: ResourceOperations<'message'> = { send };
 
 export const description: INodeProperties[] = [
 	{

@@ -100,5 +100,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		}),
 		customFields,
 	);
-	return await apiRequest(this, 'whatsappMessageSend', { body, itemIndex });
+	return { records: [await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })] };
 }

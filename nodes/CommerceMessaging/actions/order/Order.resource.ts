@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../operation';
+import type { ResourceOperations } from '../node.type';
 import * as getHistory from './getHistory.operation';
 import * as pushEvent from './pushEvent.operation';
 
-export const operations: Record<string, Operation> = { getHistory, pushEvent };
+export const operations: ResourceOperations<'order'> = { getHistory, pushEvent };
 
 export const description: INodeProperties[] = [
 	{

@@ -64,5 +64,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'Swap the two dates, or leave one of them empty.',
 		);
 	}
-	return await listRecords(this, 'orderHistory', { qs, limit, itemIndex });
+	return { records: await listRecords(this, 'orderHistory', { qs, limit, itemIndex }) };
 }

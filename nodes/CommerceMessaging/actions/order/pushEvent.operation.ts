@@ -125,9 +125,10 @@ export async function execute(
 	);
 
 	const identifiers = { order_id: orderId, status };
-	return await deduplication.sendOnce(itemIndex, orderEventKey(orderId, status), identifiers, async () =>
+	const output = await deduplication.sendOnce(itemIndex, orderEventKey(orderId, status), identifiers, async () =>
 		await apiRequest(this, 'orderEvent', { body, itemIndex }),
 	);
+	return { records: [output] };
 }
 
 export { prepareDeduplication as prepare, finishDeduplication as finish } from '../../helpers/deduplication';

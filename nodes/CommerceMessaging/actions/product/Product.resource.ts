@@ -1,13 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../operation';
+import type { ResourceOperations } from '../node.type';
 import * as create from './create.operation';
 import * as deleteProduct from './delete.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-export const operations: Record<string, Operation> = { create, delete: deleteProduct, get, getAll, update };
+export const operations: ResourceOperations<'product'> = { create, delete: deleteProduct, get, getAll, update };
 
 export const description: INodeProperties[] = [
 	{

@@ -50,5 +50,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			: readRequiredText(this, 'id', itemIndex, { label: 'Product ID', description: needs });
 	const name = readRequiredText(this, 'name', itemIndex, { label: 'name', description: needs });
 	const body = { ...productFields(this, 'additionalFields', itemIndex), id, name };
-	return await apiRequest(this, 'productCreate', { body, itemIndex });
+	return { records: [await apiRequest(this, 'productCreate', { body, itemIndex })] };
 }

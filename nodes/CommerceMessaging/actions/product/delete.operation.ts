@@ -11,5 +11,5 @@ export const description = updateDisplayOptions({ show: { resource: ['product'],
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = readProductId(this, itemIndex);
-	return await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex });
+	return { records: [await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })] };
 }

@@ -12,5 +12,5 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	return await listRecords(this, 'productList', { ...readListLimit(this, itemIndex), itemIndex });
+	return { records: await listRecords(this, 'productList', { ...readListLimit(this, itemIndex), itemIndex }) };
 }

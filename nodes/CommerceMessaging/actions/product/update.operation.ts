@@ -41,5 +41,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (Object.keys(body).length === 0) {
 		throw itemError(this, itemIndex, `nothing to update for product "${id}"`, 'Add at least one field with a value under "Update Fields".');
 	}
-	return await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex });
+	return { records: [await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })] };
 }

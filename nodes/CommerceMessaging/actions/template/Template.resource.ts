@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../operation';
+import type { ResourceOperations } from '../node.type';
 import * as create from './create.operation';
 import * as deleteTemplate from './delete.operation';
 import * as get from './get.operation';
@@ -9,7 +9,7 @@ import * as send from './send.operation';
 import * as submit from './submit.operation';
 import * as waitForApproval from './waitForApproval.operation';
 
-export const operations: Record<string, Operation> = {
+export const operations: ResourceOperations<'template'> = {
 	create,
 	delete: deleteTemplate,
 	get,

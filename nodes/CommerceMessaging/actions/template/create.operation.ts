@@ -136,5 +136,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		footer: String(additional.footer ?? '').trim(),
 		buttons: readButtons(this, additional.buttons, itemIndex),
 	});
-	return await apiRequest(this, 'templateCreate', { body, itemIndex });
+	return { records: [await apiRequest(this, 'templateCreate', { body, itemIndex })] };
 }

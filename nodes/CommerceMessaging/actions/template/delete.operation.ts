@@ -17,5 +17,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = templateIdParameter(this, itemIndex);
 	const answer = await apiRequest(this, 'templateDelete', { pathParams: { id }, itemIndex });
 	// A success answer means it is gone, whatever else the service says about it.
-	return { id: answer.id ?? id, deleted: true };
+	return { records: [{ id: answer.id ?? id, deleted: true }] };
 }

@@ -11,5 +11,5 @@ export const description = updateDisplayOptions({ show: { resource: ['template']
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = templateIdParameter(this, itemIndex);
-	return await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex });
+	return { records: [await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex })] };
 }

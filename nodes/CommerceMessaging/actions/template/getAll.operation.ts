@@ -37,5 +37,5 @@ export const description = updateDisplayOptions({ show: { resource: ['template']
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const { limit } = readListLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	return await listRecords(this, 'templateList', { limit, qs: compact({ state: filters.state }), itemIndex });
+	return { records: await listRecords(this, 'templateList', { limit, qs: compact({ state: filters.state }), itemIndex }) };
 }

@@ -123,7 +123,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, state:
 
 	const body = compact({ phone, variables, header_media_id: headerMediaId });
 	// Without the check, a DRAFT or PENDING template gets HTTP 400 with its state, shown by the transport (rule E4).
-	return await apiRequest(this, 'templateSend', { pathParams: { id }, body, itemIndex });
+	return { records: [await apiRequest(this, 'templateSend', { pathParams: { id }, body, itemIndex })] };
 }
 
 async function assertApproved(ctx: IExecuteFunctions, id: string, itemIndex: number): Promise<void> {

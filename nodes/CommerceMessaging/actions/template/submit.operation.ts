@@ -15,5 +15,5 @@ export const description = updateDisplayOptions({ show: { resource: ['template']
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = templateIdParameter(this, itemIndex);
-	return await apiRequest(this, 'templateSubmit', { pathParams: { id }, itemIndex });
+	return { records: [await apiRequest(this, 'templateSubmit', { pathParams: { id }, itemIndex })] };
 }

@@ -95,7 +95,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const template = await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex });
 		switch (template.state) {
 			case 'APPROVED':
-				return { ...template, approved: true };
+				return { records: [{ ...template, approved: true }] };
 			case 'REJECTED':
 				return rejected(this, template, id, itemIndex, options.onRejection === 'outputItem');
 			case 'DRAFT':
@@ -131,7 +131,7 @@ function rejected(
 	asOutput: boolean,
 ): OperationResult {
 	const reason = rejectionReason(template);
-	if (asOutput) return { ...template, approved: false, ...(reason ? { reason } : {}) };
+	if (asOutput) return { records: [{ ...template, approved: false, ...(reason ? { reason } : {}) }] };
 	throw itemError(
 		ctx,
 		itemIndex,
