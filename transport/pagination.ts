@@ -33,6 +33,8 @@ export interface ListOptions extends Omit<RequestSpec, 'body' | 'formData'> {
 	/** Stop after this many records; undefined = Return All. */
 	limit?: number;
 	pageSize?: number;
+	/** Pages asked at once once the total is known (Request Options > Concurrency); 1 = one by one. */
+	concurrency?: number;
 }
 
 export interface PageRead extends ListPage {
@@ -112,35 +114,57 @@ export class PageReader {
 }
 
 /**
- * Rule L3: pages a list in order. Return All walks to the last page; a Limit stops exactly there, asking no page
- * it does not need. The list ends at an empty page, at a repeated page without a total (see PageReader), when the
- * total is reached, or, without a total, at a page shorter than the longest one served (a shorter page than asked
- * may be the service's own cap on the page size).
+ * Rule L3: pages a list, yielding its pages in order. Return All walks to the last page; a Limit stops exactly
+ * there, asking no page it does not need. The list ends at an empty page, at a repeated page without a total (see
+ * PageReader), when the total is reached, or, without a total, at a page shorter than the longest one served (a
+ * shorter page than asked may be the service's own cap on the page size).
+ *
+ * With `concurrency` > 1 and a total, the pages after the first are asked `concurrency` at a time (the round trip,
+ * not the service, is what a long list costs), still yielded in order; without a total they stay one by one.
  */
 export async function* iteratePages(
 	ctx: ApiContext,
 	route: ListRouteName | CustomRoute,
 	options: ListOptions = {},
 ): AsyncGenerator<IDataObject[]> {
+	const { concurrency = 1, ...readOptions } = options;
 	const reader = new PageReader(ctx, route, {
-		...options,
+		...readOptions,
 		pageSize: Math.min(options.pageSize ?? PAGE_SIZE, options.limit ?? Infinity),
 	});
 	let fetched = 0;
 	let longestPage = 0;
-	for (let page = 1; ; page++) {
-		const wanted = options.limit === undefined ? Infinity : options.limit - fetched;
-		if (wanted <= 0) return;
-		const { records, total, served, repeated } = await reader.read(page);
-		if (served === 0 || repeated) return;
+	let knownTotal: number | undefined;
+	const wanted = () => (options.limit === undefined ? Infinity : options.limit - fetched);
+	/** Takes one page's records; says whether the list goes on after it. */
+	const take = (read: PageRead, kept: IDataObject[][]): boolean => {
+		if (read.served === 0 || read.repeated) return false;
+		const room = wanted();
+		const records = read.records.length > room ? read.records.slice(0, room) : read.records;
+		fetched += records.length;
+		if (records.length > 0) kept.push(records);
+		knownTotal = read.total;
+		const last = read.total !== undefined ? reader.received >= read.total : read.served < longestPage;
+		longestPage = Math.max(longestPage, read.served);
+		return !last && wanted() > 0;
+	};
 
-		const kept = records.length > wanted ? records.slice(0, wanted) : records;
-		fetched += kept.length;
-		if (kept.length > 0) yield kept;
-
-		const lastPage = total !== undefined ? reader.received >= total : served < longestPage;
-		longestPage = Math.max(longestPage, served);
-		if (lastPage) return;
+	for (let page = 1; wanted() > 0; ) {
+		let window = 1;
+		if (concurrency > 1 && knownTotal !== undefined && longestPage > 0) {
+			const recordsLeft = Math.min(knownTotal - reader.received, wanted());
+			window = Math.max(1, Math.min(concurrency, Math.ceil(recordsLeft / longestPage)));
+		}
+		const reads = await Promise.all(Array.from({ length: window }, (_, k) => reader.read(page + k)));
+		const kept: IDataObject[][] = [];
+		let goesOn = true;
+		for (const read of reads) {
+			goesOn = take(read, kept);
+			if (!goesOn) break;
+		}
+		yield* kept;
+		if (!goesOn) return;
+		page += window;
 	}
 }
 

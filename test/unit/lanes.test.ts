@@ -1,4 +1,4 @@
-import { runInLanes } from '../../nodes/CommerceMessaging/actions/lanes';
+import { runInLanes } from '../../transport/lanes';
 
 /** A task that takes a (deterministic, varied) while, recording when it ran. */
 function recorder(durations: number[]) {
