@@ -35,6 +35,11 @@ function assertSignsOwnService(baseUrl: string, requestOptions: IHttpRequestOpti
 	}
 }
 
+const API_ACCESS_REFUSED =
+	'Login worked, but API access is disabled for this account: ask an administrator to enable "API access" (User.hasApiAccess) for this user';
+const API_CALL_REFUSED =
+	'Login worked, but the service refused an API call with the new token. If API access is disabled for this account, ask an administrator to enable "API access" (User.hasApiAccess); otherwise check the service';
+
 export class CommerceMessagingApi implements ICredentialType {
 	name = 'commerceMessagingApi';
 
@@ -182,23 +187,27 @@ export class CommerceMessagingApi implements ICredentialType {
 			method: ROUTES.contactList.method,
 			disableFollowRedirect: true,
 			qs: pageQuery(1, 1),
+			// The refusal is read from the JSend body by the rules below, the same way in n8n 1.x and 2.x (1.x does
+			// not apply responseCode rules to this request's errors).
+			ignoreHttpStatusErrors: true,
 		},
 		rules: [
 			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'Login worked, but the service refused an API call (HTTP 403). Most often API access is disabled for this account: ask an administrator to enable "API access" (User.hasApiAccess) for this user',
-				},
+				type: 'responseSuccessBody',
+				properties: { key: 'code', value: 'API_ACCESS_DISABLED', message: API_ACCESS_REFUSED },
 			},
 			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'Login worked, but the service refused an API call with the new token (HTTP 401). If API access is disabled for this account, ask an administrator to enable "API access" (User.hasApiAccess); otherwise the service is refusing the tokens it issues',
-				},
+				type: 'responseSuccessBody',
+				properties: { key: 'status', value: 'error', message: API_CALL_REFUSED },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'status', value: 'fail', message: API_CALL_REFUSED },
+			},
+			{
+				// A LexikJWT-style refusal without a JSend status: {"code":401,"message":"..."}.
+				type: 'responseSuccessBody',
+				properties: { key: 'code', value: 401, message: API_CALL_REFUSED },
 			},
 		],
 	};
