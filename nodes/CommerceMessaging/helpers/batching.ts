@@ -1,55 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 /**
  * Rule L2: bulk sends are spread out in batches with a pause between them. The pause is on by default, so a
  * workflow that never opens the options still sends at most `DEFAULT_BATCHING.batchSize` messages per
  * `DEFAULT_BATCHING.batchIntervalMs`.
  *
- * Reuse: put `batchingOption` inside the operation's `options` collection (the parameter must be named
- * `options`) and export `pauseBetweenBatches` as the operation's `beforeItem` hook.
+ * Reuse: put `batchingOption` (descriptions/) inside the operation's `options` collection (the parameter must be
+ * named `options`) and export `pauseBetweenBatches` as the operation's `beforeItem` hook.
  */
-// Also the literal defaults of `batchingOption` below (n8n's lint wants literals there).
+// Also the literal defaults of `batchingOption` (descriptions/options.ts; n8n's lint wants literals there).
 export const DEFAULT_BATCHING = { batchSize: 50, batchIntervalMs: 1000 };
 
 export interface BatchingSettings {
 	batchSize: number;
 	batchIntervalMs: number;
 }
-
-export const batchingOption: INodeProperties = {
-	displayName: 'Batching',
-	name: 'batching',
-	placeholder: 'Add Batching',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: false },
-	default: { batch: {} },
-	description:
-		'Send the items in batches with a pause between batches, so a bulk send never hits the service all at once. On by default: 50 items per second.',
-	options: [
-		{
-			displayName: 'Batching',
-			name: 'batch',
-			values: [
-				{
-					displayName: 'Items per Batch',
-					name: 'batchSize',
-					type: 'number',
-					typeOptions: { minValue: 1 },
-					default: 50,
-					description: 'How many items to send before pausing',
-				},
-				{
-					displayName: 'Batch Interval (Ms)',
-					name: 'batchInterval',
-					type: 'number',
-					typeOptions: { minValue: 0 },
-					default: 1000,
-					description: 'Pause between two batches, in milliseconds (1000 = one second)',
-				},
-			],
-		},
-	],
-};
 
 /** The batching settings of the run: read from the first item, like n8n's HTTP Request node does. */
 export function readBatching(ctx: IExecuteFunctions): BatchingSettings {

@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { acceptedOutput } from './eventFields';
 
@@ -211,28 +211,6 @@ function setClaim(id: string, claim: Claim, nowSeconds: number): void {
 /** Forgets every claim: a restarted process, for tests. */
 export function resetClaims(): void {
 	claims.clear();
-}
-
-/** The "Deduplicate" options of a push operation; `keyDescription` says what makes two events the same. */
-export function deduplicationOptions(keyDescription: string): INodeProperties[] {
-	return [
-		{
-			displayName: 'Deduplicate',
-			name: 'deduplicate',
-			type: 'boolean',
-			default: true,
-			description: `Whether to skip an event the service already accepted with ${keyDescription} within the deduplication window, so retries and re-runs do not send it twice. A skipped item is still output, with skipped: true. Across executions this holds for active workflows (n8n keeps node state only for them), and for executions of the workflow running in the same n8n process.`,
-		},
-		{
-			displayName: 'Deduplication Window (Hours)',
-			name: 'deduplicationWindowHours',
-			type: 'number',
-			typeOptions: { minValue: 0.01 },
-			default: DEFAULT_WINDOW_HOURS,
-			placeholder: '24',
-			description: 'How long an accepted event blocks the same event. Used only when Deduplicate is on.',
-		},
-	];
 }
 
 export function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number): DedupSettings {

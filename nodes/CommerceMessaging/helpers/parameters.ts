@@ -182,7 +182,7 @@ export function readWholeNumber(
 	);
 }
 
-/** Return All + Limit (common.descriptions returnAllOrLimit): no limit for Return All, else a whole number >= 1. */
+/** Return All + Limit (descriptions/ returnAllOrLimit): no limit for Return All, else a whole number >= 1. */
 export function readListLimit(ctx: IExecuteFunctions, itemIndex: number): { limit?: number } {
 	if (ctx.getNodeParameter('returnAll', itemIndex, false)) return {};
 	const limit = readWholeNumber(ctx, 'limit', itemIndex, {

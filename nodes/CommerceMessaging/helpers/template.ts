@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { TemplateRecord } from '../../../transport';
 import { itemError } from './parameters';
@@ -6,32 +6,6 @@ import { itemError } from './parameters';
 /** The v2 template lifecycle (rule T1). */
 export const TEMPLATE_STATES = ['DRAFT', 'PENDING', 'APPROVED', 'REJECTED'] as const;
 export type TemplateState = (typeof TEMPLATE_STATES)[number];
-
-/** The template picker shared by every operation that acts on one existing template. */
-export const templateLocator: INodeProperties = {
-	displayName: 'Template',
-	name: 'templateId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The WhatsApp template (v2) to use',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a template...',
-			typeOptions: { searchListMethod: 'templateSearch', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 42',
-			hint: 'The template ID returned by Create Draft or Get Many, e.g. {{ $json.id }}',
-		},
-	],
-};
 
 /** The chosen template's id, checked before any API call. */
 export function templateIdParameter(ctx: IExecuteFunctions, itemIndex: number): string {

@@ -2,12 +2,12 @@ import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions }
 import { NodeOperationError } from 'n8n-workflow';
 
 import { endSession } from '../../../transport';
-import { requestOptions } from '../actions/common.descriptions';
 import { newContact } from './newContact.event';
 import { newOrChangedProduct } from './newOrChangedProduct.event';
 import { newOrder } from './newOrder.event';
 import { templateReviewed } from './templateReviewed.event';
 import type { PollEvent } from './types';
+import { requestOptions } from '../descriptions';
 
 const EVENTS: Record<string, PollEvent> = {
 	newContact,

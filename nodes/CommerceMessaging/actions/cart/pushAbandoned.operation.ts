@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { cartEventKey, Deduplication, deduplicationOptions } from '../../helpers/deduplication';
+import { cartEventKey, Deduplication } from '../../helpers/deduplication';
 import { compact, readDecimal, readJsonParameter, readRequiredText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
 import { customerReference, text } from '../../helpers/eventFields';
-import { customFieldsOption, phoneField } from '../common.descriptions';
+import { customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 
 const properties: INodeProperties[] = [
 	{

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { compact, phoneParameter, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { customFieldsOption, phoneField } from '../common.descriptions';
+import { customFieldsOption, phoneField } from '../../descriptions';
 
 const properties: INodeProperties[] = [
 	phoneField({ required: true }),

@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readListLimit } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport';
-import { returnAllOrLimit } from '../common.descriptions';
 import type { OperationResult } from '../operation';
+import { returnAllOrLimit } from '../../descriptions';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['getAll'] } },

@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readJsonParameter, readListLimit } from '../../helpers/parameters';
 import { apiRequest, asRecord, asRecords, listRecords } from '../../../../transport';
-import { returnAllOrLimit } from '../common.descriptions';
 import type { OperationResult } from '../operation';
 import { METHODS_WITH_BODY, readMethod, readPath, readQuery } from './request.input';
+import { returnAllOrLimit } from '../../descriptions';
 
 const properties: INodeProperties[] = [
 	{

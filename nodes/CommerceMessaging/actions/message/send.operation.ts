@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { batchingOption, pauseBetweenBatches } from '../../helpers/batching';
+import { pauseBetweenBatches } from '../../helpers/batching';
 import { compact, phoneParameter, readRequiredText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { customFieldsOption, phoneField } from '../common.descriptions';
+import { batchingOption, customFieldsOption, phoneField } from '../../descriptions';
 
 /** WhatsApp's limit for the text of one message. */
 export const MESSAGE_TEXT_MAX_LENGTH = 4096;

@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { compact, itemError, readDate, readListLimit } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport';
-import { returnAllOrLimit } from '../common.descriptions';
 import type { OperationResult } from '../operation';
 import { text } from '../../helpers/eventFields';
+import { returnAllOrLimit } from '../../descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit(),

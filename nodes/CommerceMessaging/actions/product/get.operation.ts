@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { productLocator, readProductId } from './shared';
+import { readProductId } from './shared';
+import { productLocator } from '../../descriptions';
 
 export const description = updateDisplayOptions({ show: { resource: ['product'], operation: ['get'] } }, [
 	productLocator,

@@ -1,33 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { compact, itemError, readDecimal, withCustomFields } from '../../helpers/parameters';
-import { customFieldsOption as customFieldsFor } from '../common.descriptions';
-
-/** The product to act on: picked from the shop's catalogue (searchable) or typed as the shop's productId. */
-export const productLocator: INodeProperties = {
-	displayName: 'Product',
-	name: 'productId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The product, by the productId the shop gave it',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a product...',
-			typeOptions: { searchListMethod: 'productSearch', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 1001',
-			hint: "The shop's productId, as used when the product was created",
-		},
-	],
-};
+import { customFieldsOption as customFieldsFor } from '../../descriptions';
 
 /** Optional product fields, shared by Create (Additional Fields) and Update (Update Fields). */
 export const customFieldsOption: INodeProperties = customFieldsFor('product', 'stock');

@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { itemError } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { customFieldsOption, priceOption, productFields, productLocator, readProductId, skuOption } from './shared';
+import { customFieldsOption, priceOption, productFields, readProductId, skuOption } from './shared';
+import { productLocator } from '../../descriptions';
 
 const properties: INodeProperties[] = [
 	productLocator,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { itemError, phoneValue } from '../../helpers/parameters';
-import { phoneField } from '../common.descriptions';
+import { phoneField } from '../../descriptions';
 
 /** The buttons of Create Draft: their field, and their values read and checked before any call. */
 export const buttonsOption: INodeProperties = {

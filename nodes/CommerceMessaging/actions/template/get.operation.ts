@@ -1,9 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { templateIdParameter, templateLocator } from '../../helpers/template';
+import { templateIdParameter } from '../../helpers/template';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
+import { templateLocator } from '../../descriptions';
 
 export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['get'] } }, [
 	{ ...templateLocator, description: 'The template to read, with its state (DRAFT, PENDING, APPROVED or REJECTED)' },

@@ -1,18 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { batchingOption, readBatching, startsNewBatch, type BatchingSettings } from '../../helpers/batching';
+import { readBatching, startsNewBatch, type BatchingSettings } from '../../helpers/batching';
 import { compact, itemError, phoneParameter } from '../../helpers/parameters';
-import {
-	rejectionReason,
-	templateIdParameter,
-	templateLocator,
-	templateTitle,
-} from '../../helpers/template';
+import { rejectionReason, templateIdParameter, templateTitle } from '../../helpers/template';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
-import { phoneField } from '../common.descriptions';
 import { readVariables } from './variables';
+import { batchingOption, phoneField, templateLocator } from '../../descriptions';
 
 const properties: INodeProperties[] = [
 	{

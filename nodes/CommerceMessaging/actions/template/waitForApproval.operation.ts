@@ -1,16 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	formatDuration,
-	rejectionReason,
-	templateIdParameter,
-	templateLocator,
-	templateTitle,
-} from '../../helpers/template';
+import { formatDuration, rejectionReason, templateIdParameter, templateTitle } from '../../helpers/template';
 import { itemError } from '../../helpers/parameters';
 import { apiRequest, pause, type TemplateRecord } from '../../../../transport';
 import type { OperationResult } from '../operation';
+import { templateLocator } from '../../descriptions';
 
 /** Each wait is this much longer than the one before, up to MAX_INTERVAL_MS (review takes minutes to hours). */
 const GROWTH = 1.5;
