@@ -110,14 +110,16 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 			options.json = true;
 		}
 
-		session.prepareToken();
-		const loginExpected = !session.hasToken;
+		const turn = await session.takeTurn(ctx);
+		const loginExpected = turn.logsIn;
+		let tokenSent = session.token;
 		let response: RawResponse;
 		try {
 			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
 				credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data },
 			})) as RawResponse;
 		} catch (error) {
+			turn.sent();
 			if (loginExpected && !session.hasToken) throw loginError(node, error, spec.itemIndex);
 			const code = networkErrorCode(error);
 			const mayRetry = code && (NOT_SENT_CODES.has(code) || (route.retrySafe && NETWORK_ERROR_CODES.has(code)));
@@ -132,7 +134,12 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 			}
 			throw networkError(node, error, code, route, { itemIndex: spec.itemIndex, settings, retryNote });
 		}
-		if (loginExpected) session.tokenReceived();
+		if (loginExpected) {
+			// The request logged in on its way: the token it carried is the one it just received.
+			tokenSent = session.token;
+			session.tokenReceived();
+		}
+		turn.sent();
 
 		if (isRedirect(response.statusCode)) {
 			const plan = planRedirect({
@@ -183,7 +190,7 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 			// a refusal right after that login is an error, never a loop.
 			if (!reloggedIn) {
 				reloggedIn = true;
-				session.dropToken();
+				session.dropToken(tokenSent);
 				attempt--;
 				continue;
 			}
@@ -196,7 +203,9 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 		if (retryable) {
 			const decision = decideRetry(settings, attempt, elapsed(), failure.retryAfterMs);
 			if (decision.retry) {
-				await pause(ctx, decision.delayMs);
+				// A Retry-After holds every lane of the run (takeTurn waits for it); a plain backoff only this one.
+				if (failure.retryAfterMs !== undefined) session.holdAllUntil(Date.now() + decision.delayMs);
+				else await pause(ctx, decision.delayMs);
 				continue;
 			}
 			throw serviceError(node, failure, spec.itemIndex, { retryNote: decision.reason });
