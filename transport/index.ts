@@ -25,3 +25,5 @@ export { errorContext, setErrorContext, type ServiceErrorContext } from './error
 export { DEFAULT_RETRY, type RetrySettings } from './retryPolicy';
 export { endSession, type ApiContext } from './session';
 export { pause } from './pause';
+export { runInLanes, MAX_CONCURRENCY, type LaneResult } from './lanes';
+export { readConcurrency, DEFAULT_CONCURRENCY } from './retrySettings';

@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { readListPage, type ListPage } from './parsers';
 import { apiRequest, type CustomRoute, type RequestSpec } from './request';
+import { readConcurrency } from './retrySettings';
 import type { ListRouteName } from './routes';
 import type { ApiContext } from './session';
 
@@ -135,6 +136,7 @@ export async function* iteratePages(
 	let fetched = 0;
 	let longestPage = 0;
 	let knownTotal: number | undefined;
+	let servedSoFar = 0;
 	const wanted = () => (options.limit === undefined ? Infinity : options.limit - fetched);
 	/** Takes one page's records; says whether the list goes on after it. */
 	const take = (read: PageRead, kept: IDataObject[][]): boolean => {
@@ -144,7 +146,9 @@ export async function* iteratePages(
 		fetched += records.length;
 		if (records.length > 0) kept.push(records);
 		knownTotal = read.total;
-		const last = read.total !== undefined ? reader.received >= read.total : read.served < longestPage;
+		// Counted here, page by page in order: the reader's own count already holds the pages read beside this one.
+		servedSoFar += read.served;
+		const last = read.total !== undefined ? servedSoFar >= read.total : read.served < longestPage;
 		longestPage = Math.max(longestPage, read.served);
 		return !last && wanted() > 0;
 	};
@@ -152,14 +156,16 @@ export async function* iteratePages(
 	for (let page = 1; wanted() > 0; ) {
 		let window = 1;
 		if (concurrency > 1 && knownTotal !== undefined && longestPage > 0) {
-			const recordsLeft = Math.min(knownTotal - reader.received, wanted());
+			const recordsLeft = Math.min(knownTotal - servedSoFar, wanted());
 			window = Math.max(1, Math.min(concurrency, Math.ceil(recordsLeft / longestPage)));
 		}
-		const reads = await Promise.all(Array.from({ length: window }, (_, k) => reader.read(page + k)));
+		// Every read of the window settles before anything is decided: no request outlives the list's answer.
+		const reads = await Promise.allSettled(Array.from({ length: window }, (_, k) => reader.read(page + k)));
 		const kept: IDataObject[][] = [];
 		let goesOn = true;
 		for (const read of reads) {
-			goesOn = take(read, kept);
+			if (read.status === 'rejected') throw read.reason;
+			goesOn = take(read.value, kept);
 			if (!goesOn) break;
 		}
 		yield* kept;
@@ -175,7 +181,8 @@ export async function listRecords(
 ): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
 	const pageSize = options.pageSize ?? RETURN_ALL_PAGE_SIZE;
-	for await (const records of iteratePages(ctx, route, { ...options, pageSize })) {
+	const concurrency = options.concurrency ?? readConcurrency(ctx);
+	for await (const records of iteratePages(ctx, route, { ...options, pageSize, concurrency })) {
 		for (const record of records) all.push(record);
 	}
 	return all;

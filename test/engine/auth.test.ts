@@ -69,7 +69,11 @@ describe('Authentication rules, through n8n\'s engine against the emulator', () 
 		const before = sandbox.state.requests.length;
 		// ~60 items spread over >3 s by the emulator's slow answers: the run crosses at least two expiries.
 		sandbox.faults.inject({ method: 'POST', path: '/api/contacts/', kind: 'slow', delayMs: 60, times: 60 });
-		const result = await engine.run({ parameters: createContact, items: phones(60, '+4915300') });
+		// One at a time, so the run lasts long enough to cross the expiries (with 8 lanes it ends within one lifetime).
+		const result = await engine.run({
+			parameters: { ...createContact, requestOptions: { concurrency: 1 } },
+			items: phones(60, '+4915300'),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(60);
 		expect(result.items.every((item) => item.json.id !== undefined)).toBe(true);

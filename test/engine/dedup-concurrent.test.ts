@@ -93,7 +93,8 @@ describe('Deduplication under concurrency and retries, run by n8n\'s engine agai
 		sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: '500', times: 1 });
 		const before = sandbox.state.requests.filter((r: { method: string; path: string }) => r.method === 'POST' && r.path === ORDER_PATH).length;
 		const result = await engine.run({
-			parameters: pushOrder,
+			// One at a time: the first try stops at RETRY-2 before RETRY-3 is sent.
+			parameters: { ...pushOrder, requestOptions: { concurrency: 1 } },
 			items: orders('RETRY-1', 'RETRY-2', 'RETRY-3'),
 			nodeSettings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 		});

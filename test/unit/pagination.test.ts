@@ -29,7 +29,12 @@ interface FakeList {
 	maxPageSize?: number;
 }
 
-const ctx = { getNode: () => ({ id: '1', name: 'Commerce Messaging', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }) };
+/** A context whose Request Options ask pages one by one (the rules below); the concurrent reading has its own tests. */
+const ctx = {
+	getNode: () => ({ id: '1', name: 'Commerce Messaging', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
+};
+/** A node run's context whose Request Options ask Concurrency 8. */
+const concurrentCtx = { ...ctx, getInputData: () => [], getNodeParameter: () => ({ concurrency: 8 }) };
 const mocked = apiRequest as jest.MockedFunction<typeof apiRequest>;
 let asked: Array<{ currentPage: unknown; page: unknown; limit: unknown }> = [];
 
@@ -206,5 +211,28 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 		const ignoring = new PageReader(ctx as never, 'contactList', { pageSize: 10 });
 		await ignoring.read(1);
 		await expect(ignoring.read(5)).rejects.toThrow(/same records for page 5 as for page 1/);
+	});
+
+	describe('pages side by side (Request Options > Concurrency 8)', () => {
+		it('Throughput/L3: with a total, the pages after the first are asked together and every record comes once, in order', async () => {
+			serve({ records: records(45), paging: 'standard', maxPageSize: 10 });
+			const all = await listRecords(concurrentCtx as never, 'contactList');
+			expect(ids(all)).toEqual(ids(records(45)));
+			expect(pagesAsked()).toEqual([1, 2, 3, 4, 5]);
+		});
+
+		it('Throughput/L3: a Limit asks no page it does not need, even side by side', async () => {
+			serve({ records: records(45), paging: 'nested-total', maxPageSize: 10 });
+			const some = await listRecords(concurrentCtx as never, 'contactList', { limit: 23 });
+			expect(ids(some)).toEqual(ids(records(23)));
+			expect([...pagesAsked()].sort()).toEqual([1, 2, 3]);
+		});
+
+		it('Throughput/L3: without a total the pages stay one by one', async () => {
+			serve({ records: records(30), paging: 'repeat-last-no-total', maxPageSize: 10 });
+			const all = await listRecords(concurrentCtx as never, 'contactList');
+			expect(ids(all)).toEqual(ids(records(30)));
+			expect(pagesAsked()).toEqual([1, 2, 3, 4]);
+		});
 	});
 });

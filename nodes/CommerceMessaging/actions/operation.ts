@@ -8,8 +8,9 @@ export type OperationResult = { records: IDataObject[] } | { items: INodeExecuti
 
 /**
  * What an operation file exports. `execute` answers one item; the router pairs and guards it. `prepare` runs
- * once before the items (e.g. to read dedup state), `beforeItem` before each one (e.g. to pause between
- * batches), `finish` once after them (e.g. to save dedup state).
+ * once before the items (e.g. to read dedup state), `beforeItem` before each one (e.g. to pace batches),
+ * `finish` once after them (e.g. to save dedup state). Items run several at a time (Request Options >
+ * Concurrency) unless the operation says `oneItemAtATime`.
  */
 export interface Operation<State = unknown> {
 	description: INodeProperties[];
@@ -22,4 +23,11 @@ export interface Operation<State = unknown> {
 		pause: (ms: number) => Promise<void>,
 	): Promise<void>;
 	finish?(this: IExecuteFunctions, state: State): Promise<void>;
+	/**
+	 * Items with the same key never overlap and reach the service in input order (an order's events, a cart's, a
+	 * product's writes, one recipient's messages); items with different keys run side by side.
+	 */
+	orderingKey?(this: IExecuteFunctions, itemIndex: number): string | undefined;
+	/** One item at a time whatever Request Options > Concurrency says (lists page with it instead; long waits). */
+	oneItemAtATime?: true;
 }

@@ -1,15 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorContext, pause } from '../../../transport';
+import { errorContext, pause, readConcurrency, runInLanes } from '../../../transport';
 import { operations } from './operations';
 import type { CommerceMessagingType } from './node.type';
 import type { Operation, OperationResult } from './operation';
 
 /**
- * The one place that loops over the input items. Every item is answered exactly once: its results carry
- * `pairedItem` pointing at it, or, with Continue On Fail, an error item paired to it; otherwise the run stops
- * with an error that names the item.
+ * The one place that runs the input items: several in flight (Request Options > Concurrency, transport/lanes.ts),
+ * items sharing the operation's ordering key one after the other. Every item is answered exactly once, in input
+ * order: its results carry `pairedItem` pointing at it, or, with Continue On Fail, an error item paired to it;
+ * otherwise the run stops (no further item starts) with the error of the first failed item.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -22,26 +23,44 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	const state = operation.prepare ? await operation.prepare.call(this, items.length) : undefined;
-	const output: INodeExecutionData[] = [];
+	const pauseHere = async (ms: number) => await pause(this, ms);
+	const orderingKey = operation.orderingKey;
+	let results;
 	try {
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				if (operation.beforeItem) await operation.beforeItem.call(this, itemIndex, state, async (ms) => await pause(this, ms));
-				const result = await operation.execute.call(this, itemIndex, state);
-				output.push(...pair(result, itemIndex));
-			} catch (error) {
-				if (this.continueOnFail()) {
-					output.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
-					continue;
-				}
-				throw withItemIndex(this, error, itemIndex);
-			}
-		}
+		results = await runInLanes(items.length, {
+			concurrency: operation.oneItemAtATime ? 1 : readConcurrency(this),
+			// A key that cannot be read (bad input) constrains nothing: that item fails on its own in execute.
+			keyOf: orderingKey ? (itemIndex) => attempt(() => orderingKey.call(this, itemIndex)) : undefined,
+			stopOnError: !this.continueOnFail(),
+			run: async (itemIndex) => {
+				if (operation.beforeItem) await operation.beforeItem.call(this, itemIndex, state, pauseHere);
+				return await operation.execute.call(this, itemIndex, state);
+			},
+		});
 	} finally {
 		// Runs even when an item stops the run, so what the earlier items did (e.g. dedup keys) is kept.
 		if (operation.finish) await operation.finish.call(this, state);
 	}
+
+	const output: INodeExecutionData[] = [];
+	if (!this.continueOnFail()) {
+		const failed = results.findIndex((result) => result.status === 'failed');
+		const failure = results[failed];
+		if (failure?.status === 'failed') throw withItemIndex(this, failure.error, failed);
+	}
+	results.forEach((result, itemIndex) => {
+		if (result.status === 'done') output.push(...pair(result.value, itemIndex));
+		else if (result.status === 'failed') output.push({ json: errorJson(result.error), pairedItem: { item: itemIndex } });
+	});
 	return [output];
+}
+
+function attempt<T>(read: () => T): T | undefined {
+	try {
+		return read();
+	} catch {
+		return undefined;
+	}
 }
 
 /** Each record becomes an item, each item stays as it is; either way paired to its input. */

@@ -72,6 +72,15 @@ export const requestOptions: INodeProperties = {
 				'Longest time one request may take in all: its attempts and the waits between them. A Retry-After longer than what is left fails the item at once.',
 		},
 		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 64, numberPrecision: 0 },
+			default: 8,
+			description:
+				"How many items' requests may be in flight at once (for a list: how many of its pages). Items of one order, cart, product or recipient still go one after the other, in input order. 1 sends one request at a time.",
+		},
+		{
 			displayName: 'Timeout (Seconds)',
 			name: 'timeoutSeconds',
 			type: 'number',

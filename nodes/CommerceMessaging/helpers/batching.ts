@@ -27,18 +27,37 @@ export function readBatching(ctx: IExecuteFunctions): BatchingSettings {
 	};
 }
 
-/** Whether a pause comes before this item: at the start of every batch but the first. */
-export function startsNewBatch(itemIndex: number, settings: BatchingSettings): boolean {
-	return itemIndex > 0 && itemIndex % settings.batchSize === 0 && settings.batchIntervalMs > 0;
+/** When (ms after the run's first send) this item may start: batch k starts k intervals after batch 0. */
+export function batchStartOffset(itemIndex: number, settings: BatchingSettings): number {
+	return Math.floor(itemIndex / settings.batchSize) * settings.batchIntervalMs;
 }
 
-/** An Operation `beforeItem` hook: waits between batches with the router's pause (n8n's sleep). */
+/** Per run: when its first send started, the clock every batch is paced from. */
+const runStarts = new WeakMap<IExecuteFunctions, number>();
+
+/**
+ * Rule L2 as a rate across lanes: at most `batchSize` sends per `batchInterval`, the interval counted from the start
+ * of a batch (not from its end), whatever the Concurrency.
+ */
+export async function paceBatches(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	settings: BatchingSettings,
+	pause: (ms: number) => Promise<void>,
+): Promise<void> {
+	if (settings.batchIntervalMs <= 0) return;
+	let started = runStarts.get(ctx);
+	if (started === undefined) runStarts.set(ctx, (started = Date.now()));
+	const wait = started + batchStartOffset(itemIndex, settings) - Date.now();
+	if (wait > 0) await pause(wait);
+}
+
+/** An Operation `beforeItem` hook: paceBatches with the run's batching option. */
 export async function pauseBetweenBatches(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	_state: unknown,
 	pause: (ms: number) => Promise<void>,
 ): Promise<void> {
-	const settings = readBatching(this);
-	if (startsNewBatch(itemIndex, settings)) await pause(settings.batchIntervalMs);
+	await paceBatches(this, itemIndex, readBatching(this), pause);
 }

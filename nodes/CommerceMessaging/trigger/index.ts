@@ -19,7 +19,8 @@ const EVENTS: Record<string, PollEvent> = {
 /** The action node's retry settings; a poll has no items, so a wait beyond the budget fails the poll instead. */
 const pollRequestOptions: INodeProperties = {
 	...requestOptions,
-	options: (requestOptions.options as INodeProperties[]).map((option) =>
+	// A poll reads one page at a time (it may stop early): no Concurrency here.
+	options: (requestOptions.options as INodeProperties[]).filter((option) => option.name !== 'concurrency').map((option) =>
 		option.name === 'maxRetryWaitSeconds'
 			? {
 					...option,

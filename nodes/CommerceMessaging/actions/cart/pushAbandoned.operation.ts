@@ -104,6 +104,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** A cart's events reach the service in input order, never overlapping. */
+export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
+	return readRequiredText(this, 'cartId', itemIndex, { label: 'cart ID' });
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,

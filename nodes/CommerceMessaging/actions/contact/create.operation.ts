@@ -60,6 +60,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** Two creates of one phone number never race each other. */
+export function orderingKey(this: IExecuteFunctions, itemIndex: number): string | undefined {
+	return phoneParameter(this, 'phone', itemIndex, { optional: true }) || undefined;
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const { customFields, tags, ...rest } = additional;

@@ -11,6 +11,9 @@ export const description = updateDisplayOptions(
 	returnAllOrLimit(),
 );
 
+/** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
+export const oneItemAtATime = true;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	return { records: await listRecords(this, 'contactList', { ...readListLimit(this, itemIndex), itemIndex }) };
 }

@@ -77,6 +77,11 @@ export const description = updateDisplayOptions(
 // Rule L2: even without options, items go out in batches of 50 with a one-second pause.
 export const beforeItem = pauseBetweenBatches;
 
+/** One recipient's messages reach the service in input order, never overlapping. */
+export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
+	return phoneParameter(this, 'phone', itemIndex);
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const phone = phoneParameter(this, 'phone', itemIndex);
 	const message = readRequiredText(this, 'message', itemIndex, {

@@ -48,6 +48,9 @@ export const description = updateDisplayOptions(
 );
 
 /** Past synced orders, newest first, one output item per order. */
+/** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
+export const oneItemAtATime = true;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const { limit } = readListLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

@@ -99,6 +99,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** An order's events reach the service in input order, never overlapping: `paid` is never overtaken by `shipped`. */
+export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
+	return readRequiredText(this, 'orderId', itemIndex, { label: 'order ID' });
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,

@@ -40,6 +40,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** Writes to one product reach the service in input order, never overlapping. */
+export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
+	return String(this.getNodeParameter('id', itemIndex, '') ?? '').trim();
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const rawId = this.getNodeParameter('id', itemIndex, '') as unknown;
 	const needs = "A product needs the shop's productId and a name.";

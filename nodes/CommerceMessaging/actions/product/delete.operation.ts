@@ -10,6 +10,11 @@ export const description = updateDisplayOptions({ show: { resource: ['product'],
 	productLocator,
 ]);
 
+/** Writes to one product reach the service in input order, never overlapping. */
+export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
+	return readProductId(this, itemIndex);
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = readProductId(this, itemIndex);
 	return { records: [await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })] };

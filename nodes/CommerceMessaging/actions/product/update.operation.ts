@@ -36,6 +36,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** Writes to one product reach the service in input order, never overlapping. */
+export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
+	return readProductId(this, itemIndex);
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = readProductId(this, itemIndex);
 	const body = productFields(this, 'updateFields', itemIndex);

@@ -34,6 +34,9 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['getAll'] } }, properties);
 
+/** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
+export const oneItemAtATime = true;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const { limit } = readListLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readBatching, startsNewBatch, type BatchingSettings } from '../../helpers/batching';
+import { paceBatches, readBatching, type BatchingSettings } from '../../helpers/batching';
 import { compact, itemError, phoneParameter } from '../../helpers/parameters';
 import { rejectionReason, templateIdParameter, templateTitle } from '../../helpers/template';
 import { apiRequest } from '../../../../transport';
@@ -86,12 +86,15 @@ export const description = updateDisplayOptions({ show: { resource: ['template']
 
 interface SendState {
 	batching: BatchingSettings;
-	/** Templates already found APPROVED in this run, so the check costs one request per template. */
-	approved: Set<string>;
+	/**
+	 * Each template's APPROVED check of this run, shared by the lanes: one request per template while it passes (a
+	 * failed check is not shared: each item then checks, and fails, on its own).
+	 */
+	checks: Map<string, Promise<boolean>>;
 }
 
 export async function prepare(this: IExecuteFunctions): Promise<SendState> {
-	return { batching: readBatching(this), approved: new Set() };
+	return { batching: readBatching(this), checks: new Map() };
 }
 
 /** Rule L2: a bulk send is spread out in batches with a pause between them, even without the option. */
@@ -101,7 +104,12 @@ export async function beforeItem(
 	state: SendState,
 	pause: (ms: number) => Promise<void>,
 ): Promise<void> {
-	if (startsNewBatch(itemIndex, state.batching)) await pause(state.batching.batchIntervalMs);
+	await paceBatches(this, itemIndex, state.batching, pause);
+}
+
+/** One recipient's messages reach the service in input order, never overlapping. */
+export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
+	return phoneParameter(this, 'phone', itemIndex);
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, state: SendState): Promise<OperationResult> {
@@ -111,9 +119,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, state:
 	const headerMediaId = String(this.getNodeParameter('headerMediaId', itemIndex, '') ?? '').trim();
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	if (options.checkState === true && !state.approved.has(id)) {
-		await assertApproved(this, id, itemIndex);
-		state.approved.add(id);
+	if (options.checkState === true) {
+		// Taken before any await, so lanes that start together share the first check instead of each making one.
+		const shared = state.checks.get(id);
+		if (shared === undefined) {
+			const check = assertApproved(this, id, itemIndex);
+			state.checks.set(id, check.then(() => true, () => false));
+			await check;
+		} else if (!(await shared)) {
+			await assertApproved(this, id, itemIndex);
+		}
 	}
 
 	const body = compact({ phone, variables, header_media_id: headerMediaId });

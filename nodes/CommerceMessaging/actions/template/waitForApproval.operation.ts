@@ -70,6 +70,9 @@ export const description = updateDisplayOptions(
 );
 
 /** Rule T3: poll the submitted template until the review is over, with growing intervals. */
+/** A long wait per item, kept one at a time. */
+export const oneItemAtATime = true;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = templateIdParameter(this, itemIndex);
 	const initialSeconds = Number(this.getNodeParameter('initialInterval', itemIndex, 2));

@@ -1,0 +1,226 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { Engine, pairedInputs, type InputItem } from '../harness/engine';
+import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../harness/sandbox';
+
+type Logged = { method: string; path: string; status: number; at: number };
+
+/** A 1x1 PNG, for media uploads. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** A round trip with jitter inside the emulator, so lanes really interleave and overtake each other. */
+const NETWORK = { latencyMs: 5, latencyJitterMs: 20 };
+
+describe('Throughput: many items in flight, in order where it matters (Request Options > Concurrency)', () => {
+	let sandbox: Sandbox;
+	let demoId: number;
+	beforeAll(async () => {
+		sandbox = await startSandbox(NETWORK);
+		demoId = sandbox.state.userByName(DEMO.username).id;
+	});
+	afterAll(async () => await sandbox.close());
+	afterEach(() => {
+		sandbox.faults.clear();
+		sandbox.setConfig({ rateLimit: null, tokenTtlSeconds: 3600, ...NETWORK });
+	});
+
+	const since = (start: number) => sandbox.state.requests.slice(start) as Logged[];
+	const withConcurrency = (parameters: IDataObject, concurrency: number) => ({ ...parameters, requestOptions: { concurrency } });
+
+	/** Order events of `orders` orders, each `paid` then `shipped`, as a shop's export lists them. */
+	const orderEvents = (prefix: string, orders: number): InputItem[] =>
+		Array.from({ length: orders * 2 }, (_, i) => ({ json: { orderId: `${prefix}-${Math.floor(i / 2)}`, status: i % 2 ? 'shipped' : 'paid' } }));
+	const pushOrder = { resource: 'order', operation: 'pushEvent', orderId: '={{ $json.orderId }}', status: '={{ $json.status }}' };
+	const received = (prefix: string) =>
+		(sandbox.state.orderEvents as Array<{ body: IDataObject }>).filter((e) => String(e.body.order_id).startsWith(`${prefix}-`));
+
+	it('V1: an order\'s events never overlap and arrive in input order, while other orders run side by side', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const start = sandbox.state.requests.length;
+		const result = await engine.run({ parameters: withConcurrency(pushOrder, 8), items: orderEvents('LANE', 20) });
+		expect(result.error).toBeUndefined();
+		expect(pairedInputs(result)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+		const events = received('LANE');
+		expect(events).toHaveLength(40);
+		for (let order = 0; order < 20; order++) {
+			expect(events.filter((e) => e.body.order_id === `LANE-${order}`).map((e) => e.body.status)).toEqual(['paid', 'shipped']);
+		}
+		// Side by side: requests arrived closer together than one round trip (5 ms at least), and not in input order.
+		const posts = since(start).filter((r) => r.path === '/api/v1/order/');
+		const gaps = posts.slice(1).map((r, i) => r.at - posts[i].at);
+		expect(gaps.filter((gap) => gap < 5).length).toBeGreaterThan(10);
+		expect(events.map((e) => e.body.order_id)).not.toEqual(orderEvents('LANE', 20).map((item) => item.json.orderId));
+	});
+
+	it('A3: one login for all lanes: a missing token, and a token refused mid-run, each cost exactly one login', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const first = await engine.run({ parameters: withConcurrency(pushOrder, 8), items: orderEvents('LOGIN', 8) });
+		expect(first.error).toBeUndefined();
+		expect(engine.logins).toBe(1);
+		(sandbox as unknown as { expireTokensNow(): void }).expireTokensNow();
+		const second = await engine.run({ parameters: withConcurrency(pushOrder, 8), items: orderEvents('RELOGIN', 8) });
+		expect(second.error).toBeUndefined();
+		expect(engine.logins).toBe(2);
+		expect(received('RELOGIN')).toHaveLength(16);
+	});
+
+	it('E5/L1: a 429 with Retry-After holds every lane: nothing lost, nothing sent twice, no request before Retry-After', async () => {
+		sandbox.setConfig({ rateLimit: { requestsPerSecond: 20, burst: 6 } });
+		const engine = new Engine(credentialsFor(sandbox));
+		const stats = { ...sandbox.state.stats };
+		const result = await engine.run({ parameters: withConcurrency(pushOrder, 8), items: orderEvents('LIMIT', 15) });
+		expect(result.error).toBeUndefined();
+		expect(sandbox.state.stats.rateLimited - stats.rateLimited).toBeGreaterThan(0);
+		expect(sandbox.state.stats.earlyRetries - stats.earlyRetries).toBe(0);
+		const events = received('LIMIT');
+		expect(events).toHaveLength(30);
+		expect(new Set(events.map((e) => `${e.body.order_id}:${e.body.status}`)).size).toBe(30);
+	}, 30_000);
+
+	it('C2/E2: with Continue On Fail, every item is answered in input order and paired, bad ones with their error', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const phones = ['+4915211100001', 'not a phone', '+4915211100003', '', '+4915211100005', '+4915211100006'];
+		const result = await engine.run({
+			parameters: withConcurrency({ resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: 'Lanes' }, 8),
+			items: phones.map((phone) => ({ json: { phone } })),
+			continueOnFail: true,
+		});
+		expect(pairedInputs(result)).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(result.items.map((item) => (item.json.error ? 'error' : item.json.phone))).toEqual([
+			'+4915211100001',
+			'error',
+			'+4915211100003',
+			'error',
+			'+4915211100005',
+			'+4915211100006',
+		]);
+	});
+
+	it('V4: Retry On Fail with 8 lanes sends every event exactly once', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		sandbox.faults.inject({ method: 'POST', path: '/api/v1/order/', kind: '500', times: 1 });
+		const result = await engine.run({
+			parameters: withConcurrency(pushOrder, 8),
+			items: orderEvents('RETRY8', 6),
+			nodeSettings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
+		expect(result.error).toBeUndefined();
+		expect(pairedInputs(result)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+		const events = received('RETRY8').map((e) => `${e.body.order_id}:${e.body.status}`);
+		expect(events).toHaveLength(12);
+		expect(new Set(events).size).toBe(12);
+	});
+
+	it('Throughput/L3: Return All over a list with a total reads its pages side by side, every record once, in order', async () => {
+		sandbox.setConfig({ maxPageSize: 10 });
+		try {
+			const engine = new Engine(credentialsFor(sandbox));
+			const start = sandbox.state.requests.length;
+			const result = await engine.run({ parameters: withConcurrency({ resource: 'contact', operation: 'getAll', returnAll: true }, 8) });
+			expect(result.error).toBeUndefined();
+			const expected = sandbox.state.contactsOf(demoId).map((c: { id: number }) => c.id);
+			expect(result.items.map((item) => item.json.id)).toEqual(expected);
+			const pages = since(start).filter((r) => r.path === '/api/contacts/');
+			expect(pages).toHaveLength(Math.ceil(expected.length / 10));
+		} finally {
+			sandbox.setConfig({ maxPageSize: 1000 });
+		}
+	});
+
+	/** Each operation that makes one request per item, at Concurrency 1 and 8: every item answered, paired, applied once. */
+	describe.each([1, 8])('each per-item operation with Concurrency %i', (concurrency) => {
+		const run = async (parameters: IDataObject, items: InputItem[]) => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const result = await engine.run({ parameters: withConcurrency(parameters, concurrency), items });
+			expect(result.error).toBeUndefined();
+			expect(pairedInputs(result)).toEqual(items.map((_, i) => i));
+			return result;
+		};
+		const tag = `C${concurrency}`;
+		const count = 10;
+		const numbered = (make: (i: number) => IDataObject): InputItem[] => Array.from({ length: count }, (_, i) => ({ json: make(i) }));
+
+		it('C1: Contact Create', async () => {
+			const phone = (i: number) => `+49152${concurrency}99${String(i).padStart(5, '0')}`;
+			await run({ resource: 'contact', operation: 'create', phone: '={{ $json.phone }}', firstname: tag }, numbered((i) => ({ phone: phone(i) })));
+			const made = sandbox.state.contactsOf(demoId).filter((c: IDataObject) => String(c.phone).startsWith(`+49152${concurrency}99`));
+			expect(made).toHaveLength(count);
+		});
+
+		it('V1: Order Push Event', async () => {
+			await run(pushOrder, orderEvents(`OP${tag}`, count / 2));
+			expect(received(`OP${tag}`)).toHaveLength(count);
+		});
+
+		it('V2: Cart Push Abandoned', async () => {
+			await run(
+				{ resource: 'cart', operation: 'pushAbandoned', cartId: '={{ $json.cartId }}', total: '={{ $json.total }}' },
+				numbered((i) => ({ cartId: `CART${tag}-${i % 5}`, total: 10 + i })),
+			);
+			const carts = (sandbox.state.cartEvents as Array<{ body: IDataObject }>).filter((e) => String(e.body.cart_id).startsWith(`CART${tag}-`));
+			expect(carts).toHaveLength(count);
+			for (let cart = 0; cart < 5; cart++) {
+				expect(carts.filter((e) => e.body.cart_id === `CART${tag}-${cart}`).map((e) => e.body.total)).toEqual([10 + cart, 15 + cart]);
+			}
+		});
+
+		it('V5: Product Create, Update and Delete', async () => {
+			const products = sandbox.state.products.get(demoId) as Map<string, IDataObject>;
+			const ids = numbered((i) => ({ id: `P${tag}-${i}` }));
+			await run({ resource: 'product', operation: 'create', id: '={{ $json.id }}', name: '={{ $json.id }}' }, ids);
+			expect(ids.every((item) => products.has(String(item.json.id)))).toBe(true);
+			const byId = { __rl: true, mode: 'id', value: '={{ $json.id }}' };
+			await run({ resource: 'product', operation: 'update', productId: byId, updateFields: { name: 'renamed' } }, ids);
+			expect(ids.every((item) => products.get(String(item.json.id))?.name === 'renamed')).toBe(true);
+			await run({ resource: 'product', operation: 'delete', productId: byId }, ids);
+			expect(ids.some((item) => products.has(String(item.json.id)))).toBe(false);
+		});
+
+		it('V3: Automation Create Instance', async () => {
+			const before = sandbox.state.automationInstances.length;
+			await run({ resource: 'automation', operation: 'createInstance', automationId: 1, payload: '={{ JSON.stringify($json) }}' }, numbered((i) => ({ n: i })));
+			expect(sandbox.state.automationInstances.length - before).toBe(count);
+		});
+
+		it('M1/M4: Media Upload and Delete', async () => {
+			const files = Array.from({ length: count }, (_, i) => ({
+				json: { i },
+				binary: { data: { base64: PNG.toString('base64'), fileName: `lane-${tag}-${i}.png`, mimeType: 'image/png' } },
+			}));
+			const uploaded = await run({ resource: 'media', operation: 'upload', binaryPropertyName: 'data' }, files);
+			const mediaIds = uploaded.items.map((item) => String(item.json.media_id));
+			expect(mediaIds.every((id) => sandbox.state.media.has(id))).toBe(true);
+			await run({ resource: 'media', operation: 'delete', mediaId: '={{ $json.id }}' }, mediaIds.map((id) => ({ json: { id } })));
+			expect(mediaIds.some((id) => sandbox.state.media.has(id))).toBe(false);
+		});
+
+		it('T2: Template Send and C2: Message Send, one recipient\'s messages in input order', async () => {
+			const template = sandbox.state.addTemplate(demoId, { name: `lanes_${tag}`, language: 'en', body: 'Hi {{1}}' }, 'APPROVED', new Date().toISOString());
+			const recipients = numbered((i) => ({ phone: `+4915288${concurrency}0000${i % 3}`, n: String(i) }));
+			await run(
+				{
+					resource: 'template',
+					operation: 'send',
+					templateId: { __rl: true, mode: 'id', value: String(template.id) },
+					phone: '={{ $json.phone }}',
+					templateVariables: { variable: [{ value: '={{ $json.n }}' }] },
+				},
+				recipients,
+			);
+			await run({ resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: '={{ "m" + $json.n }}' }, recipients);
+			const texts = (sandbox.state.messages as IDataObject[]).filter((m) => m.type === 'whatsapp' && String(m.phone).startsWith(`+4915288${concurrency}`));
+			for (let r = 0; r < 3; r++) {
+				const expected = recipients.filter((item) => item.json.phone === `+4915288${concurrency}0000${r}`).map((item) => `m${item.json.n}`);
+				expect(texts.filter((m) => m.phone === `+4915288${concurrency}0000${r}`).map((m) => m.message)).toEqual(expected);
+			}
+		});
+
+		it('X1: Other Endpoint', async () => {
+			const result = await run(
+				{ resource: 'customApiCall', operation: 'request', method: 'GET', path: '={{ "/api/v1/products/" + $json.id + "/" }}' },
+				numbered((i) => ({ id: String(1001 + i) })),
+			);
+			expect(result.items.map((item) => String(item.json.id))).toEqual(numbered((i) => ({ id: String(1001 + i) })).map((item) => item.json.id));
+		});
+	});
+});
