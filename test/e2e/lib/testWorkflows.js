@@ -51,4 +51,53 @@ function bulkWhatsappWorkflow(count) {
   };
 }
 
-module.exports = { bulkWhatsappWorkflow };
+/**
+ * Manual Trigger -> Code (`orders` orders, each `paid` then `shipped`, as a shop's export lists them) -> Order >
+ * Push Event with Request Options > Concurrency `concurrency`.
+ * @param {number} orders @param {number} concurrency
+ */
+function orderEventsWorkflow(orders, concurrency) {
+  return {
+    id: 'cmE2eOrderLanes8',
+    name: `e2e: push ${orders * 2} order events with Concurrency ${concurrency}`,
+    nodes: [
+      { parameters: {}, id: 'e2e-lanes-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+      {
+        parameters: {
+          jsCode:
+            `return Array.from({ length: ${orders * 2} }, (_, i) => ({ json: { ` +
+            `order_id: 'LANE-' + Math.floor(i / 2), status: i % 2 ? 'shipped' : 'paid' } }));`,
+        },
+        id: 'e2e-lanes-events',
+        name: 'Order events',
+        type: 'n8n-nodes-base.code',
+        typeVersion: 2,
+        position: [220, 0],
+      },
+      {
+        parameters: {
+          resource: 'order',
+          operation: 'pushEvent',
+          orderId: '={{ $json.order_id }}',
+          status: '={{ $json.status }}',
+          requestOptions: { concurrency },
+        },
+        id: 'e2e-lanes-push',
+        name: 'Push order event',
+        type: NODE_TYPE,
+        typeVersion: 1,
+        position: [440, 0],
+        credentials: CREDENTIALS,
+      },
+    ],
+    connections: {
+      Start: { main: [[{ node: 'Order events', type: 'main', index: 0 }]] },
+      'Order events': { main: [[{ node: 'Push order event', type: 'main', index: 0 }]] },
+    },
+    settings: { executionOrder: 'v1' },
+    pinData: {},
+    active: false,
+  };
+}
+
+module.exports = { bulkWhatsappWorkflow, orderEventsWorkflow };
