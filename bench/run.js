@@ -11,11 +11,13 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { build, ROOT } = require('./lib/build');
-const { selectedJobs, USER } = require('./lib/jobs');
+const { selectedJobs, TARGETS, USER } = require('./lib/jobs');
+const { judge } = require('./lib/targets');
 const { renderTable } = require('./lib/report');
 
 const CONTENDERS = [
 	{ id: 'raw', label: 'raw undici client' },
+	{ id: 'rawSequential', label: 'raw client, one at a time' },
 	{ id: 'node', label: 'this node' },
 	{ id: 'http', label: 'HTTP Request node' },
 ];
@@ -206,11 +208,12 @@ async function runJob(job, emulator, context) {
 	const ratio = (a, b) => (a && b ? a / b : null);
 	const ratios = {
 		timeNodeToRaw: ratio(summary.node.wallMs, summary.raw.wallMs),
+		timeNodeToRawSequential: ratio(summary.node.wallMs, summary.rawSequential.wallMs),
 		timeNodeToHttp: ratio(summary.node.wallMs, summary.http.wallMs),
 		rssNodeToRaw: ratio(summary.node.maxRssMb, summary.raw.maxRssMb),
 		rssNodeToHttp: ratio(summary.node.maxRssMb, summary.http.maxRssMb),
 	};
-	return {
+	const result = {
 		id: job.id,
 		title: job.title,
 		kind: job.kind,
@@ -223,6 +226,8 @@ async function runJob(job, emulator, context) {
 		ratios,
 		runs,
 	};
+	result.targets = judge(result, TARGETS);
+	return result;
 }
 
 async function main() {
@@ -266,7 +271,7 @@ async function main() {
 			machine: machine(runtime),
 			emulator: { capacity },
 			floors,
-			targets: { timeNodeToRawMax: 1.25, timeNodeToHttpMax: 1 },
+			targets: TARGETS,
 			jobs: results,
 		};
 		const table = renderTable(report);

@@ -10,7 +10,7 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'node_modules', '.cache', 'cm-bench');
-const SOURCES = ['nodes', 'credentials', path.join('test', 'harness')];
+const SOURCES = ['nodes', 'credentials', 'transport', path.join('test', 'harness')];
 
 function walk(dir, files = []) {
 	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -1,7 +1,8 @@
 'use strict';
 /**
- * The five jobs of issue #6, at full size. BENCH_SCALE (e.g. 0.05) shrinks item counts for a quick smoke run;
- * BENCH_REPS overrides the repetitions of every job; BENCH_JOBS=orders,contacts picks jobs.
+ * The jobs at full size: the five loopback jobs of issue #6 and the two with a network round trip of issue #12.
+ * BENCH_SCALE (e.g. 0.05) shrinks item counts for a quick smoke run; BENCH_REPS overrides the repetitions of every
+ * job; BENCH_JOBS=orders,contacts picks jobs; BENCH_LATENCY_MS sets the round trip of the *-wan jobs (default 20).
  */
 const USER = { username: 'demo@shop.test', password: 'demo-password' };
 const ORDER_STATUSES = ['paid', 'shipped'];
@@ -12,7 +13,25 @@ const n = (value) => value.toLocaleString('en-US');
  * `pauseFrom`: the node pauses the full interval after a batch is done ('end'); set 'start' if it ever starts batches
  * an interval apart instead, so the raw client keeps pacing like the node.
  */
-const WHATSAPP_BATCH = { size: 50, intervalMs: 1000, pauseFrom: 'end' };
+const WHATSAPP_BATCH = { size: 50, intervalMs: 1000, pauseFrom: 'start' };
+
+/** The node's default Request Options > Concurrency: the raw floor uses as many lanes (nodes/.../descriptions). */
+const NODE_CONCURRENCY = 8;
+
+/** The emulator's round trip for the *-wan jobs, paid by every contender inside the emulator. */
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+
+/**
+ * Each job's targets, printed pass/fail in the table (issue #12): time ratios, and what the service received.
+ * `rssNodeToHttpMax` applies to every job.
+ */
+const TARGETS = {
+	all: { rssNodeToHttpMax: 1 },
+	orders: { timeNodeToHttpMax: 1 },
+	'orders-wan': { timeNodeToRawMax: 1.15, timeNodeToHttpMax: 0.7, itemsLost: 0, duplicates: 0, outOfOrder: 0, logins: 1 },
+	'contacts-wan': { timeNodeToRawSequentialMax: 0.5 },
+	rateLimited: { itemsLost: 0, earlyRetries: 0, beyondMinimumShareMax: 0.05 },
+};
 
 const JOBS = [
 	{
@@ -21,7 +40,7 @@ const JOBS = [
 		kind: 'orders',
 		items: 10_000,
 		reps: 3,
-		emulator: { tokenTtlSeconds: 3600, rateLimit: null },
+		emulator: { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: 0 },
 	},
 	{
 		id: 'contacts',
@@ -29,7 +48,7 @@ const JOBS = [
 		kind: 'contacts',
 		contacts: 50_000,
 		reps: 5,
-		emulator: { tokenTtlSeconds: 3600, rateLimit: null },
+		emulator: { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: 0 },
 	},
 	{
 		id: 'whatsapp',
@@ -38,7 +57,7 @@ const JOBS = [
 		items: 2_000,
 		reps: 1,
 		batch: WHATSAPP_BATCH,
-		emulator: { tokenTtlSeconds: 3600, rateLimit: null },
+		emulator: { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: 0 },
 	},
 	{
 		id: 'rateLimited',
@@ -47,7 +66,7 @@ const JOBS = [
 		items: 1_000,
 		reps: 3,
 		rateLimit: { requestsPerSecond: 100, burst: 100 },
-		emulator: { tokenTtlSeconds: 3600, rateLimit: { requestsPerSecond: 100, burst: 100 } },
+		emulator: { tokenTtlSeconds: 3600, rateLimit: { requestsPerSecond: 100, burst: 100 }, latencyMs: 0 },
 	},
 	{
 		id: 'tokenExpiry',
@@ -56,7 +75,23 @@ const JOBS = [
 		items: 300,
 		reps: 2,
 		batch: WHATSAPP_BATCH,
-		emulator: { tokenTtlSeconds: 2, rateLimit: null },
+		emulator: { tokenTtlSeconds: 2, rateLimit: null, latencyMs: 0 },
+	},
+	{
+		id: 'orders-wan',
+		title: (job) => `Push ${n(job.items)} order events (${n(job.items / 2)} orders, paid then shipped), ${LATENCY_MS} ms round trip`,
+		kind: 'orders',
+		items: 10_000,
+		reps: 1,
+		emulator: { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: LATENCY_MS },
+	},
+	{
+		id: 'contacts-wan',
+		title: (job) => `Return All over ${n(job.contacts)} contacts, ${LATENCY_MS} ms round trip`,
+		kind: 'contacts',
+		contacts: 50_000,
+		reps: 3,
+		emulator: { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: LATENCY_MS },
 	},
 ];
 
@@ -94,4 +129,4 @@ function inputItems(job, run) {
 	return items;
 }
 
-module.exports = { JOBS, USER, ORDER_STATUSES, selectedJobs, inputItems };
+module.exports = { JOBS, USER, ORDER_STATUSES, NODE_CONCURRENCY, TARGETS, selectedJobs, inputItems };

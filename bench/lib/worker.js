@@ -13,8 +13,11 @@ async function main(task) {
 	const { contender, job, buildDir, runtimeDir } = task;
 	// Preload everything the contender needs.
 	let run;
-	if (contender === 'raw') {
-		run = require('./raw').runRaw;
+	if (contender === 'raw' || contender === 'rawSequential') {
+		const { runRaw } = require('./raw');
+		const { NODE_CONCURRENCY } = require('./jobs');
+		const concurrency = contender === 'raw' ? NODE_CONCURRENCY : 1;
+		run = (args) => runRaw({ ...args, concurrency });
 		require('undici');
 	} else {
 		const contenders = require('./n8nContenders');
