@@ -255,7 +255,7 @@ async function main() {
 
 		log('where the time goes: undici vs n8n\'s HTTP helper per request, n8n\'s engine per item');
 		await emulator.call('reset', 'empty');
-		await emulator.call('setConfig', { tokenTtlSeconds: 3600, rateLimit: null });
+		await emulator.call('setConfig', { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: 0 });
 		const floors = await inChild('floors.js', {
 			url,
 			user: USER,

@@ -179,6 +179,7 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 
 		const envelope = readEnvelope(response);
 		if (envelope.ok) {
+			session.countAccepted();
 			if (triedOtherReading) rememberServedPath(session.baseUrl, route, path);
 			if (!spec.fullEnvelope) return route.parse(envelope.data);
 			return route.parse({ status: 'success', ...(envelope.message ? { message: envelope.message } : {}), data: envelope.data ?? null });

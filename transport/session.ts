@@ -20,6 +20,9 @@ import { servedPath, type Route } from './routes';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
 
+/** Below this many accepted requests a rate says little: no pacing from it. */
+const MIN_ACCEPTED_TO_PACE = 10;
+
 /** Process-wide: expiry is judged from when this process received each token (rule A3, clock skew). */
 const tokenClock = new TokenClock();
 
@@ -42,6 +45,14 @@ export class Session {
 	/** Until when every lane holds back, after the service asked it with a Retry-After. */
 	private pausedUntil = 0;
 
+	/** What the service accepted in this run since its first request: the rate it sustains. */
+	private accepted = 0;
+	private firstTurnAt = 0;
+
+	/** Once the service rate-limited this run: requests start no faster than that sustained rate. */
+	private paced = false;
+	private nextStartAt = 0;
+
 	constructor(readonly data: ICredentialDataDecryptedObject) {
 		this.credentials = readCredentials(data);
 		if (this.token) this.tokensHeld.add(this.token);
@@ -57,12 +68,23 @@ export class Session {
 	 * request will log in; its caller must call `sent()` once the request is answered, so waiting lanes go on.
 	 */
 	async takeTurn(ctx: ApiContext): Promise<{ logsIn: boolean; sent: () => void }> {
+		let spaced = false;
 		for (;;) {
 			const wait = this.pausedUntil - Date.now();
 			if (wait > 0) {
 				await pause(ctx, wait);
 				continue;
 			}
+			if (!spaced && this.paced) {
+				// One start per interval, reserved in turn order: lanes then reach the service one by one instead of
+				// all at once, so when its bucket runs dry one request is refused, not every lane's.
+				spaced = true;
+				const startAt = Math.max(Date.now(), this.nextStartAt);
+				this.nextStartAt = startAt + this.sustainedIntervalMs();
+				if (startAt > Date.now()) await pause(ctx, startAt - Date.now());
+				continue;
+			}
+			if (!this.firstTurnAt) this.firstTurnAt = Date.now();
 			if (this.loginInFlight) {
 				await this.loginInFlight;
 				continue;
@@ -82,9 +104,24 @@ export class Session {
 		}
 	}
 
-	/** Rule E5 across lanes: no lane sends anything before this Retry-After has passed. */
+	/**
+	 * Rule E5 across lanes: no lane sends anything before this Retry-After has passed; from then on the run keeps to
+	 * the rate the service has sustained so far (pauses included), which keeps later refusals to about one per block.
+	 */
 	holdAllUntil(at: number): void {
 		this.pausedUntil = Math.max(this.pausedUntil, at);
+		this.paced = true;
+	}
+
+	/** A request the service accepted. */
+	countAccepted(): void {
+		this.accepted++;
+	}
+
+	/** Milliseconds between request starts at the sustained rate; none until there is enough to measure. */
+	private sustainedIntervalMs(): number {
+		if (this.accepted < MIN_ACCEPTED_TO_PACE) return 0;
+		return (Date.now() - this.firstTurnAt) / this.accepted;
 	}
 
 	get token(): string {

@@ -10,7 +10,7 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'node_modules', '.cache', 'cm-bench');
-const SOURCES = ['nodes', 'credentials', 'transport', path.join('test', 'harness')];
+const SOURCES = ['nodes', 'credentials', 'transport', path.join('tools', 'harness')];
 
 function walk(dir, files = []) {
 	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -21,7 +21,7 @@ function walk(dir, files = []) {
 	return files;
 }
 
-/** @returns {string} the folder that mirrors the repo (OUT/test/harness/engine.js, OUT/nodes/...) */
+/** @returns {string} the folder that mirrors the repo (OUT/tools/harness/engine.js, OUT/nodes/...) */
 function build() {
 	const ts = require('typescript');
 	fs.rmSync(OUT, { recursive: true, force: true });

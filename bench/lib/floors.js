@@ -61,7 +61,7 @@ async function measure({ url, user, buildDir, requests = 3000, items = 5000, rou
 	const { OutboundHttp } = require('@n8n/backend-network');
 	require('n8n-core');
 	const { NodeConnectionTypes } = require('n8n-workflow');
-	const { Engine } = require(path.join(buildDir, 'test', 'harness', 'engine.js'));
+	const { Engine } = require(path.join(buildDir, 'tools', 'harness', 'engine.js'));
 
 	const helper = Container.get(OutboundHttp).requests();
 	const login = await helper.request({ method: 'POST', url: `${url}/api/login_check`, body: user, json: true });

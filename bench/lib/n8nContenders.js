@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Contenders 2 and 3, both run by n8n-core's WorkflowExecute through the test harness (test/harness/engine.ts,
+ * Contenders 2 and 3, both run by n8n-core's WorkflowExecute through the engine harness (tools/harness/engine.ts,
  * transpiled by build.js) with the same credentials helper, so the engine is the same for both:
  *  - this node, with its defaults;
  *  - n8n's HTTP Request node (n8n-nodes-base from the installed n8n runtime) with this package's credential
@@ -26,7 +26,7 @@ function outcome(result, expected) {
 
 /** This node, defaults only (dedup on for orders, batching 50/1000 ms on for WhatsApp, Return All pages itself). */
 async function runNode({ job, url, user, items, buildDir }) {
-	const { Engine } = require(path.join(buildDir, 'test', 'harness', 'engine.js'));
+	const { Engine } = require(path.join(buildDir, 'tools', 'harness', 'engine.js'));
 	const engine = new Engine(credentials(url, user));
 	let parameters;
 	if (job.kind === 'orders') {
@@ -63,7 +63,7 @@ function httpOrderBatching(job) {
 
 /** n8n's HTTP Request node (typeVersion 4.5, the default in n8n 2.40), configured as a capable user would. */
 async function runHttpRequestNode({ job, url, user, items, buildDir, runtimeDir }) {
-	const { Engine } = require(path.join(buildDir, 'test', 'harness', 'engine.js'));
+	const { Engine } = require(path.join(buildDir, 'tools', 'harness', 'engine.js'));
 	const base = path.join(runtimeDir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes');
 	const { HttpRequest } = require(path.join(base, 'HttpRequest', 'HttpRequest.node.js'));
 	const { SplitOut } = require(path.join(base, 'Transform', 'SplitOut', 'SplitOut.node.js'));

@@ -21,7 +21,7 @@ async function main(task) {
 		require('undici');
 	} else {
 		const contenders = require('./n8nContenders');
-		require(path.join(buildDir, 'test', 'harness', 'engine.js'));
+		require(path.join(buildDir, 'tools', 'harness', 'engine.js'));
 		if (contender === 'http') {
 			const base = path.join(runtimeDir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes');
 			require(path.join(base, 'HttpRequest', 'HttpRequest.node.js'));

@@ -54,7 +54,7 @@ const ORDERS = 200;
       expect(events.map((e) => e.body.order_id)).not.toEqual(events.map((e) => e.body.order_id).slice().sort(byNumber));
       expect(sandbox.loginCount() - loginsBefore).toBeLessThanOrEqual(1);
 
-      const output = result.nodeOutput('Push order event');
+      const output = result.nodeOutput('Push order event') ?? [];
       expect(output).toHaveLength(ORDERS * 2);
       expect(output.map((json) => `${json.order_id}:${json.status}`)).toEqual(
         Array.from({ length: ORDERS * 2 }, (_, i) => `LANE-${Math.floor(i / 2)}:${i % 2 ? 'shipped' : 'paid'}`),

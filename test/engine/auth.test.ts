@@ -1,5 +1,5 @@
-import { Engine, pairedInputs, visibleText } from '../harness/engine';
-import { credentialsFor, DEMO, NO_ACCESS, startSandbox, type Sandbox } from '../harness/sandbox';
+import { Engine, pairedInputs, visibleText } from '../../tools/harness/engine';
+import { credentialsFor, DEMO, NO_ACCESS, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 const listContacts = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 };
 const createContact = { resource: 'contact', operation: 'create', phone: '={{ $json.phone }}', firstname: 'Bulk' };

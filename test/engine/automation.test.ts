@@ -1,5 +1,5 @@
-import { Engine, pairedInputs } from '../harness/engine';
-import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox } from '../harness/sandbox';
+import { Engine, pairedInputs } from '../../tools/harness/engine';
+import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type Automation = { id: number; name: string; trigger: string; userId: number };
 

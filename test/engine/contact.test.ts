@@ -1,5 +1,5 @@
-import { Engine, pairedInputs } from '../harness/engine';
-import { credentialsFor, DEMO, startSandbox, type Sandbox, type SandboxRequestLog } from '../harness/sandbox';
+import { Engine, pairedInputs } from '../../tools/harness/engine';
+import { credentialsFor, DEMO, startSandbox, type Sandbox, type SandboxRequestLog } from '../../tools/harness/sandbox';
 
 describe('Contact, run by n8n\'s engine against the emulator', () => {
 	let sandbox: Sandbox;

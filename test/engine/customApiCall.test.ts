@@ -1,5 +1,5 @@
-import { Engine, pairedInputs } from '../harness/engine';
-import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../harness/sandbox';
+import { Engine, pairedInputs } from '../../tools/harness/engine';
+import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type LoggedRequest = { method: string; path: string; url: string; status: number; at: number; userId: unknown; authorization: boolean; fault?: string };
 

@@ -3,8 +3,8 @@ import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_SENT_KEYS, orderEventKey } from '../../nodes/CommerceMessaging/helpers/deduplication';
-import { Engine, pairedInputs, type RunResult } from '../harness/engine';
-import { credentialsFor, startSandbox, type Sandbox } from '../harness/sandbox';
+import { Engine, pairedInputs, type RunResult } from '../../tools/harness/engine';
+import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 const ORDER_PATH = '/api/v1/order/';
 const CART_PATH = '/api/v1/cart/';

@@ -2,9 +2,9 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
 import { CommerceMessagingApi } from '../../credentials/CommerceMessagingApi.credentials';
-import { Engine, visibleText } from '../harness/engine';
-import { PollHarness } from '../harness/poll';
-import { credentialsFor, DEMO, NO_ACCESS, OTHER, startSandbox, type Sandbox } from '../harness/sandbox';
+import { Engine, visibleText } from '../../tools/harness/engine';
+import { PollHarness } from '../../tools/harness/poll';
+import { credentialsFor, DEMO, NO_ACCESS, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startTrap } = require('../../sandbox') as {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, pairedInputs, type RunResult } from '../harness/engine';
-import { credentialsFor, startSandbox, type Sandbox } from '../harness/sandbox';
+import { Engine, pairedInputs, type RunResult } from '../../tools/harness/engine';
+import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 /**
  * The node's one input layer (helpers/parameters.ts): bad input fails its item with an "Item N:" error before any

@@ -2,7 +2,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync } from 'node:zlib';
 
-import { Engine, pairedInputs } from '../harness/engine';
+import { Engine, pairedInputs } from '../../tools/harness/engine';
 import {
 	credentialsFor,
 	DEMO,
@@ -10,7 +10,7 @@ import {
 	startSandbox,
 	type Sandbox,
 	type SandboxRequestLog,
-} from '../harness/sandbox';
+} from '../../tools/harness/sandbox';
 
 const MEDIA_PATH = '/api/v2/whatsapp/media';
 

@@ -1,5 +1,5 @@
-import { Engine, pairedInputs } from '../harness/engine';
-import { credentialsFor, startSandbox, type Sandbox, type SandboxRequestLog } from '../harness/sandbox';
+import { Engine, pairedInputs } from '../../tools/harness/engine';
+import { credentialsFor, startSandbox, type Sandbox, type SandboxRequestLog } from '../../tools/harness/sandbox';
 
 const MESSAGE_PATH = '/api/whatsapp/';
 // +999 has the shape of an E.164 number, but no country uses that code: the service (and its emulator) refuses it.

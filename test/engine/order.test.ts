@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, pairedInputs } from '../harness/engine';
-import { credentialsFor, startSandbox, type Sandbox } from '../harness/sandbox';
+import { Engine, pairedInputs } from '../../tools/harness/engine';
+import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 const ORDER_PATH = '/api/v1/order/';
 const HISTORY_PATH = '/api/v1/order/history/';

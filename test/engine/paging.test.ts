@@ -1,5 +1,5 @@
-import { Engine } from '../harness/engine';
-import { credentialsFor, DEMO, startSandbox, type Sandbox, type SandboxRequestLog } from '../harness/sandbox';
+import { Engine } from '../../tools/harness/engine';
+import { credentialsFor, DEMO, startSandbox, type Sandbox, type SandboxRequestLog } from '../../tools/harness/sandbox';
 
 /**
  * Hardening 13: Return All and Limit on every list the node reads, against each list server the API document

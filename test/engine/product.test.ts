@@ -3,8 +3,8 @@ import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 
 import { CommerceMessaging } from '../../nodes/CommerceMessaging/CommerceMessaging.node';
-import { CREDENTIAL_TYPE, Engine, NODE_TYPE, pairedInputs } from '../harness/engine';
-import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox } from '../harness/sandbox';
+import { CREDENTIAL_TYPE, Engine, NODE_TYPE, pairedInputs } from '../../tools/harness/engine';
+import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type Product = Record<string, unknown> & { id: string | number; name: string };
 

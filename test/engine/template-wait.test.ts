@@ -1,5 +1,5 @@
-import { Engine, pairedInputs } from '../harness/engine';
-import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../harness/sandbox';
+import { Engine, pairedInputs } from '../../tools/harness/engine';
+import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 const byId = (id: unknown) => ({ __rl: true, mode: 'id', value: String(id) });
 

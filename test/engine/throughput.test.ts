@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, pairedInputs, type InputItem } from '../harness/engine';
-import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../harness/sandbox';
+import { Engine, pairedInputs, type InputItem } from '../../tools/harness/engine';
+import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type Logged = { method: string; path: string; status: number; at: number };
 

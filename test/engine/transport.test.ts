@@ -1,5 +1,5 @@
-import { Engine, pairedInputs } from '../harness/engine';
-import { credentialsFor, startSandbox, type Sandbox } from '../harness/sandbox';
+import { Engine, pairedInputs } from '../../tools/harness/engine';
+import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 const list = (limit: number) => ({ resource: 'contact', operation: 'getAll', returnAll: false, limit });
 const listAll = { resource: 'contact', operation: 'getAll', returnAll: true };

@@ -1,8 +1,8 @@
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
-import { EmulatorData, failingAfterFirstPage, PollHarness } from '../harness/poll';
-import { credentialsFor, OTHER, startSandbox, type Sandbox } from '../harness/sandbox';
+import { EmulatorData, failingAfterFirstPage, PollHarness } from '../../tools/harness/poll';
+import { credentialsFor, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type Logged = { method: string; path: string; url: string; status: number };
 

@@ -1,5 +1,5 @@
-import { EmulatorData, failingAfterFirstPage, PollHarness } from '../harness/poll';
-import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../harness/sandbox';
+import { EmulatorData, failingAfterFirstPage, PollHarness } from '../../tools/harness/poll';
+import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type Logged = { method: string; path: string; url: string; status: number };
 

@@ -1,5 +1,5 @@
-import { EmulatorData, PollHarness } from '../harness/poll';
-import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../harness/sandbox';
+import { EmulatorData, PollHarness } from '../../tools/harness/poll';
+import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type Json = Record<string, unknown>;
 

@@ -2,10 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { paceBatches, readBatching, type BatchingSettings } from '../../helpers/batching';
-import { compact, itemError, phoneParameter } from '../../helpers/parameters';
-import { rejectionReason, templateIdParameter, templateTitle } from '../../helpers/template';
+import { compact, phoneParameter } from '../../helpers/parameters';
+import { templateIdParameter } from '../../helpers/template';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
+import { checkApprovedOnce, type ApprovalChecks } from './approvalCheck';
 import { readVariables } from './variables';
 import { batchingOption, phoneField, templateLocator } from '../../descriptions';
 
@@ -86,11 +87,7 @@ export const description = updateDisplayOptions({ show: { resource: ['template']
 
 interface SendState {
 	batching: BatchingSettings;
-	/**
-	 * Each template's APPROVED check of this run, shared by the lanes: one request per template while it passes (a
-	 * failed check is not shared: each item then checks, and fails, on its own).
-	 */
-	checks: Map<string, Promise<boolean>>;
+	checks: ApprovalChecks;
 }
 
 export async function prepare(this: IExecuteFunctions): Promise<SendState> {
@@ -119,40 +116,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, state:
 	const headerMediaId = String(this.getNodeParameter('headerMediaId', itemIndex, '') ?? '').trim();
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	if (options.checkState === true) {
-		// Taken before any await, so lanes that start together share the first check instead of each making one.
-		const shared = state.checks.get(id);
-		if (shared === undefined) {
-			const check = assertApproved(this, id, itemIndex);
-			state.checks.set(id, check.then(() => true, () => false));
-			await check;
-		} else if (!(await shared)) {
-			await assertApproved(this, id, itemIndex);
-		}
-	}
+	if (options.checkState === true) await checkApprovedOnce(this, state.checks, id, itemIndex);
 
 	const body = compact({ phone, variables, header_media_id: headerMediaId });
 	// Without the check, a DRAFT or PENDING template gets HTTP 400 with its state, shown by the transport (rule E4).
 	return { records: [await apiRequest(this, 'templateSend', { pathParams: { id }, body, itemIndex })] };
-}
-
-async function assertApproved(ctx: IExecuteFunctions, id: string, itemIndex: number): Promise<void> {
-	const template = await apiRequest(ctx, 'templateGet', { pathParams: { id }, itemIndex });
-	if (template.state === 'APPROVED') return;
-	const state = template.state ?? 'unknown';
-	const reason = state === 'REJECTED' ? rejectionReason(template) : undefined;
-	// The router puts the state into the Continue On Fail error item, like the service's own 400 answer.
-	throw itemError(
-		ctx,
-		itemIndex,
-		`template ${templateTitle(template, id)} is ${state}, so it was not sent; only APPROVED templates can be sent`,
-		state === 'DRAFT'
-			? 'Submit it for review (Template > Submit for Review), then wait until it is APPROVED (Template > Wait for Approval).'
-			: state === 'PENDING'
-				? 'It is still in review. Wait until it is APPROVED (Template > Wait for Approval) before sending.'
-				: state === 'REJECTED'
-					? `It was rejected${reason ? `: ${reason}` : ''}. Create a corrected draft and submit it.`
-					: undefined,
-		{ state },
-	);
 }
