@@ -5,7 +5,7 @@ import { header, readEnvelope, type RawResponse } from './envelope';
 import { redactText } from './redact';
 import { isRedirect, planRedirect } from './redirects';
 import { DEFAULT_RETRY } from './retryPolicy';
-import { rememberServedPath, ROUTES, servedPath } from './routes';
+import { otherReading, rememberServedPath, ROUTES, servedPath } from './routes';
 
 /** A login failure, worded for the user; it never contains the password (rule A6). */
 export class LoginError extends Error {
@@ -61,8 +61,9 @@ export async function logIn(helper: IHttpRequestHelper, credentials: CommerceMes
 			}
 			throw new LoginError(plan.action === 'refuse' ? `${plan.message}. ${plan.description}` : 'redirected in a loop');
 		}
-		if (response.statusCode === 404 && mayTryOtherReading && route.alternatePath) {
-			path = path === route.path ? route.alternatePath : route.path;
+		const other = otherReading(route, path);
+		if (response.statusCode === 404 && mayTryOtherReading && other !== undefined) {
+			path = other;
 			continue;
 		}
 		const envelope = readEnvelope(response);

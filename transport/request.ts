@@ -11,6 +11,7 @@ import { attemptTimeoutMs, decideRetry, type RetrySettings } from './retryPolicy
 import { readRetrySettings } from './retrySettings';
 import {
 	buildPath,
+	otherReading,
 	rememberServedPath,
 	route as makeRoute,
 	ROUTES,
@@ -99,7 +100,6 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 			ignoreHttpStatusErrors: true,
 			// Redirects are judged by planRedirect, never followed blindly with the credentials (rule A6).
 			disableFollowRedirect: true,
-			timeout: attemptTimeoutMs(settings, elapsed()),
 		};
 		if (spec.formData) {
 			// The multipart boundary is set by the HTTP library from the FormData itself (rule M1).
@@ -110,7 +110,11 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 			options.json = true;
 		}
 
-		const turn = await session.takeTurn(ctx);
+		const turn = await session.takeTurn(ctx).catch((refusal: unknown) => {
+			throw loginError(node, refusal, spec.itemIndex);
+		});
+		// After the turn: a Retry-After that any lane waited out counts against this request's budget too.
+		options.timeout = attemptTimeoutMs(settings, elapsed());
 		const loginExpected = turn.logsIn;
 		let tokenSent = session.token;
 		let response: RawResponse;
@@ -119,6 +123,7 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 				credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data },
 			})) as RawResponse;
 		} catch (error) {
+			if (loginExpected && !session.hasToken && !isPassingLoginFailure(error)) session.loginFailed(error);
 			turn.sent();
 			if (loginExpected && !session.hasToken) throw loginError(node, error, spec.itemIndex);
 			const code = networkErrorCode(error);
@@ -169,10 +174,11 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 				{ message: refusal.message, description: refusal.description, httpCode: String(response.statusCode), itemIndex: spec.itemIndex },
 			);
 		}
-		if (response.statusCode === 404 && route.alternatePath && !triedOtherReading && !redirectedTo) {
+		const other = otherReading(route, path);
+		if (response.statusCode === 404 && other !== undefined && !triedOtherReading && !redirectedTo) {
 			// The document's other reading of this path (its table against its trailing-slash rule).
 			triedOtherReading = true;
-			path = path === route.path ? route.alternatePath : route.path;
+			path = other;
 			attempt--;
 			continue;
 		}
@@ -271,11 +277,23 @@ function networkError(
 	return apiError;
 }
 
+/**
+ * A login that failed for a reason that may pass (the service unreachable, busy or rate-limiting): the next item
+ * may try again. Any other failure (wrong password, redirect, no token) is the run's answer for every item.
+ */
+function isPassingLoginFailure(error: unknown): boolean {
+	const text = loginFailureText(error);
+	return /could not be reached|HTTP (5\d\d|429)\)/.test(text);
+}
+
+function loginFailureText(error: unknown): string {
+	const failure = error as { message?: string; cause?: { message?: string } };
+	return [failure.cause?.message, failure.message].find((m) => m && /Login/.test(m)) ?? failure.message ?? 'Login failed';
+}
+
 /** A login failure (from the credential's preAuthentication) is reported with the service's words only. */
 function loginError(node: INode, error: unknown, itemIndex?: number) {
-	const failure = error as { message?: string; cause?: { message?: string } };
-	const text =
-		[failure.cause?.message, failure.message].find((m) => m && /Login/.test(m)) ?? failure.message ?? 'Login failed';
+	const text = loginFailureText(error);
 	return new NodeApiError(
 		node,
 		{ message: text },

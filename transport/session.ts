@@ -42,6 +42,9 @@ export class Session {
 	/** The login another lane is making right now: every other lane waits for it (single flight). */
 	private loginInFlight?: Promise<void>;
 
+	/** A login of this run that the service refused: every later request fails with it instead of trying again. */
+	private loginRefusal?: unknown;
+
 	/** Until when every lane holds back, after the service asked it with a Retry-After. */
 	private pausedUntil = 0;
 
@@ -66,10 +69,12 @@ export class Session {
 	 * Before each request, in every lane of a run: waits out a Retry-After that any lane received and a login that
 	 * another lane is making, then renews the token if it is missing or about to expire. `logsIn` says whether this
 	 * request will log in; its caller must call `sent()` once the request is answered, so waiting lanes go on.
+	 * Throws the run's login failure, if a login of this run already failed.
 	 */
 	async takeTurn(ctx: ApiContext): Promise<{ logsIn: boolean; sent: () => void }> {
 		let spaced = false;
 		for (;;) {
+			if (this.loginRefusal !== undefined) throw this.loginRefusal;
 			const wait = this.pausedUntil - Date.now();
 			if (wait > 0) {
 				await pause(ctx, wait);
@@ -111,6 +116,11 @@ export class Session {
 	holdAllUntil(at: number): void {
 		this.pausedUntil = Math.max(this.pausedUntil, at);
 		this.paced = true;
+	}
+
+	/** The login of this run failed (wrong password, service refusal): one attempt per run, not one per item. */
+	loginFailed(error: unknown): void {
+		this.loginRefusal = error;
 	}
 
 	/** A request the service accepted. */

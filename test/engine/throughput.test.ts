@@ -64,6 +64,25 @@ describe('Throughput: many items in flight, in order where it matters (Request O
 		expect(received('RELOGIN')).toHaveLength(16);
 	});
 
+	it('A1/A3: a refused login is tried once for the whole run, not once per lane or item; each item gets the error', async () => {
+		const engine = new Engine(credentialsFor(sandbox, { ...DEMO, password: 'not-the-password' }));
+		const loginsBefore = (sandbox.state.requests as Logged[]).filter((r) => r.path === '/api/login_check').length;
+		const result = await engine.run({ parameters: withConcurrency(pushOrder, 8), items: orderEvents('NOLOGIN', 8), continueOnFail: true });
+		expect(pairedInputs(result)).toEqual(Array.from({ length: 16 }, (_, i) => i));
+		expect(result.items.every((item) => /Login to the Commerce Messaging service failed: Invalid credentials/.test(String(item.json.error)))).toBe(true);
+		const logins = (sandbox.state.requests as Logged[]).filter((r) => r.path === '/api/login_check').length - loginsBefore;
+		expect(logins).toBe(1);
+	});
+
+	it('A1: a login that failed for a passing reason (service busy) is tried again by the next item', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		sandbox.faults.inject({ method: 'POST', path: '/api/login_check', kind: '503', times: 1 });
+		const result = await engine.run({ parameters: withConcurrency(pushOrder, 1), items: orderEvents('LOGIN503', 1), continueOnFail: true });
+		expect(result.items[0].json.error).toMatch(/Login to the Commerce Messaging service failed/);
+		expect(result.items[1].json.error).toBeUndefined();
+		expect(received('LOGIN503').map((e) => e.body.status)).toEqual(['shipped']);
+	});
+
 	it('E5/L1: a 429 with Retry-After holds every lane: nothing lost, nothing sent twice, no request before Retry-After', async () => {
 		sandbox.setConfig({ rateLimit: { requestsPerSecond: 20, burst: 6 } });
 		const engine = new Engine(credentialsFor(sandbox));
