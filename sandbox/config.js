@@ -61,10 +61,13 @@ function applyConfig(config, patch) {
 	}
 	if (p.rateLimit !== undefined) {
 		const r = p.rateLimit;
-		if (r !== null && (typeof r !== 'object' || !(r.requestsPerSecond > 0) || !(r.burst >= 1))) {
-			throw new Error('rateLimit must be null or {requestsPerSecond > 0, burst >= 1}');
+		if (r !== null && (typeof r !== 'object' || !(r.requestsPerSecond > 0) || !(r.burst >= 1)
+			|| (r.reactionMs !== undefined && !(Number.isFinite(r.reactionMs) && r.reactionMs >= 0)))) {
+			throw new Error('rateLimit must be null or {requestsPerSecond > 0, burst >= 1, reactionMs? >= 0}');
 		}
-		config.rateLimit = r === null ? null : { requestsPerSecond: r.requestsPerSecond, burst: r.burst };
+		config.rateLimit = r === null ? null : {
+			requestsPerSecond: r.requestsPerSecond, burst: r.burst, ...(r.reactionMs !== undefined ? { reactionMs: r.reactionMs } : {}),
+		};
 	}
 	if (p.maxPageSize !== undefined) {
 		if (!Number.isInteger(p.maxPageSize) || p.maxPageSize < 1) throw new Error('maxPageSize must be an integer >= 1');

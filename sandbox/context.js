@@ -3,7 +3,7 @@
 /**
  * Shared type definitions and the per-request state (who is calling, its request-log entry).
  *
- * @typedef {{ requestsPerSecond: number, burst: number }} RateLimitConfig
+ * @typedef {{ requestsPerSecond: number, burst: number, reactionMs?: number }} RateLimitConfig
  * @typedef {'success' | 'ok' | 'missing'} SuccessStatus
  * @typedef {'slash' | 'noslash' | 'redirect-to-slash' | 'redirect-to-noslash'} PathVariant
  * @typedef {'standard' | 'repeat-last' | 'nested-total' | 'no-total'} PagingVariant

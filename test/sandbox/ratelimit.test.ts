@@ -38,6 +38,21 @@ describe('sandbox: rate limiting', () => {
 		expect(sb.state.stats.earlyRetries).toBe(1);
 	});
 
+	it('E5/L1: rateLimit.reactionMs widens the window in which a refused request is taken as sent before the 429 was read', async () => {
+		sb.setConfig({ rateLimit: { requestsPerSecond: 1, burst: 1, reactionMs: 300 } });
+		const api = client(sb, await login(sb));
+		const before = { ...sb.state.stats };
+		expect((await api('GET', '/api/contacts/')).status).toBe(200);
+		expect((await api('GET', '/api/contacts/')).status).toBe(429);
+		await sleep(40);
+		expect((await api('GET', '/api/contacts/')).status).toBe(429);
+		expect(sb.state.stats.earlyRetries - before.earlyRetries).toBe(0);
+		await sleep(300);
+		expect((await api('GET', '/api/contacts/')).status).toBe(429);
+		expect(sb.state.stats.earlyRetries - before.earlyRetries).toBe(1);
+		expect(() => sb.setConfig({ rateLimit: { requestsPerSecond: 1, burst: 1, reactionMs: -1 } })).toThrow(/reactionMs/);
+	});
+
 	it('setConfig({rateLimit: null}) turns it off', async () => {
 		sb.setConfig({ rateLimit: null });
 		const api = client(sb, await login(sb));
