@@ -44,6 +44,7 @@ function sdk(runtimeDir, sub) {
     /** @type {any} the SDK's Client */
     let client;
     /** Everything the client received (tool list and every call's result), to search for secrets. */
+    /** @type {unknown[]} */
     const received = [];
     /** @type {string} */
     let mcpUrl;
