@@ -49,6 +49,13 @@ async function main() {
 
     for (const wf of workflows) {
       if (only && !wf.file.includes(only)) continue;
+      if (wf.mcpPath !== undefined) {
+        process.stdout.write(
+          `MCP    ${wf.name}  (workflows/${wf.file}): its tools run when an MCP client calls them; ` +
+            `npm start activates it at <n8n>/mcp/${wf.mcpPath}, and test/e2e/mcp.test.js calls every tool with the official MCP SDK.\n`,
+        );
+        continue;
+      }
       if (wf.trigger) {
         process.stdout.write(
           `ACTIVE ${wf.name}  (workflows/${wf.file}): a polling trigger runs in an active workflow only; ` +

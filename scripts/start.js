@@ -55,6 +55,12 @@ async function main() {
     step(`emulator on ${sandbox.url}; n8n home with the package, the credential and the workflows`);
     const provisioned = await p.provisionN8n({ major, tarball, sandboxUrl: sandbox.url });
     home = provisioned.home;
+    // The MCP Server Trigger serves its tools only while its workflow is active: published before the editor starts.
+    const mcp = provisioned.workflows.filter((w) => w.mcpPath !== undefined);
+    for (const wf of mcp) {
+      step(`activating ${wf.name} (MCP Server Trigger)`);
+      await n8n.activateWorkflow(home, wf.id);
+    }
     step(`starting the n8n editor on 127.0.0.1:${editorPort}`);
     editor = await n8n.startEditor(home, {
       port: editorPort,
@@ -70,8 +76,13 @@ async function main() {
       `  Log in    ${p.DEMO_OWNER.email} / ${p.DEMO_OWNER.password}`,
       '',
       `Credential "${p.DEMO_CREDENTIAL_NAME}": ${p.DEMO_USER.username} on the emulator ${sandbox.url}, plugin integration on`,
-      'Workflows (Overview), each starting with a Manual Trigger: open one and click "Execute workflow" ("Test workflow" in n8n 1.x):',
+      'Workflows (Overview), most starting with a Manual Trigger: open one and click "Execute workflow" ("Test workflow" in n8n 1.x):',
       ...provisioned.workflows.map((w) => `  - ${w.name}  (workflows/${w.file})`),
+      ...mcp.map(
+        (w) =>
+          `MCP server (workflow "${w.name}", active): ${editor?.url}/mcp/${w.mcpPath}  ` +
+          '(streamable HTTP or SSE; point an MCP client at it, see README "Use with AI agents")',
+      ),
       'Or add a "Commerce Messaging" node to a new workflow (search the nodes panel for "Commerce Messaging").',
       '',
       `Emulator ${sandbox.url}: users ${p.DEMO_USER.username} / ${p.DEMO_USER.password} (API access), ` +

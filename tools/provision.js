@@ -80,8 +80,10 @@ function withSandboxUrl(workflow, baseUrl) {
 /**
  * The example workflows from workflows/*.json, in file order, with the emulator's URL.
  * @param {string} [baseUrl] the emulator's URL (default: leave the placeholder)
- * @returns {Array<{ file: string, key: string, id: string, name: string, json: Record<string, any>, trigger: boolean }>}
- *   key: the file name without number and extension, e.g. "abandoned-cart-recovery"
+ * @returns {Array<{ file: string, key: string, id: string, name: string, json: Record<string, any>, trigger: boolean,
+ *   mcpPath: string | undefined }>}
+ *   key: the file name without number and extension, e.g. "abandoned-cart-recovery"; trigger: started by a trigger
+ *   that `n8n execute` cannot run; mcpPath: the path of its MCP Server Trigger (URL `<n8n>/mcp/<path>`), if any
  */
 function loadWorkflows(baseUrl) {
   return fs
@@ -91,11 +93,27 @@ function loadWorkflows(baseUrl) {
     .map((file) => {
       const raw = JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8'));
       const json = baseUrl ? withSandboxUrl(raw, baseUrl) : raw;
-      // A polling trigger runs only in an active workflow (`n8n execute` skips polling): the demo lists such a
-      // workflow instead of executing it, and test/e2e/trigger.test.js runs it in an active n8n.
-      const trigger = json.nodes.some((/** @type {{ type: string }} */ n) => n.type.endsWith('.commerceMessagingTrigger'));
-      return { file, key: file.replace(/^\d+-/, '').replace(/\.json$/, ''), id: json.id, name: json.name, json, trigger };
+      // A polling trigger runs only in an active workflow (`n8n execute` skips polling), and an MCP Server Trigger
+      // runs when an MCP client calls its URL: the demo lists such a workflow instead of executing it, `npm start`
+      // activates the MCP one, and test/e2e/trigger.test.js and test/e2e/mcp.test.js run them in an active n8n.
+      const mcpPath = mcpTriggerPath(json);
+      const trigger = mcpPath !== undefined || json.nodes.some((/** @type {{ type: string }} */ n) => n.type.endsWith('.commerceMessagingTrigger'));
+      return { file, key: file.replace(/^\d+-/, '').replace(/\.json$/, ''), id: json.id, name: json.name, json, trigger, mcpPath };
     });
+}
+
+/** The node type of n8n's MCP Server Trigger (package @n8n/n8n-nodes-langchain, in n8n 1.88+ and 2.x). */
+const MCP_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/**
+ * The path of a workflow's MCP Server Trigger: active, n8n serves it at `<n8n>/mcp/<path>` (streamable HTTP, and
+ * SSE on the same URL since the trigger's version 2).
+ * @param {Record<string, any>} workflow
+ * @returns {string | undefined}
+ */
+function mcpTriggerPath(workflow) {
+  const node = workflow.nodes.find((/** @type {{ type: string }} */ n) => n.type === MCP_TRIGGER_TYPE);
+  return node ? String(node.parameters?.path ?? '') : undefined;
 }
 
 /**
@@ -297,6 +315,8 @@ module.exports = {
   demoCredential,
   withSandboxUrl,
   loadWorkflows,
+  MCP_TRIGGER_TYPE,
+  mcpTriggerPath,
   checkLoadedLine,
   provisionN8n,
   nodeOrder,

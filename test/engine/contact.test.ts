@@ -125,4 +125,20 @@ describe('Contact, run by n8n\'s engine against the emulator', () => {
 			sandbox.setConfig({ maxPageSize: 1000 });
 		}
 	});
+
+	it('Get Many with Simplify keeps only id, names, phone and email of each contact (a small answer for an AI agent)', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const demoId = sandbox.state.userByName(DEMO.username).id;
+		sandbox.state.addContact(demoId, { firstname: 'Tess', phone: '+4915100000777', tags: ['vip'], language: 'de' }, new Date().toISOString());
+		const full = await engine.run({ parameters: { resource: 'contact', operation: 'getAll', returnAll: true } });
+		const result = await engine.run({ parameters: { resource: 'contact', operation: 'getAll', returnAll: true, simplify: true } });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(full.items.length);
+		const tess = result.items.find((item) => item.json.phone === '+4915100000777')?.json;
+		// created_at, tags and language are left out; lastname and email are null in the record, so they stay (null).
+		expect(tess).toEqual({ id: expect.any(Number), firstname: 'Tess', lastname: null, phone: '+4915100000777', email: null });
+		expect(full.items.find((item) => item.json.phone === '+4915100000777')?.json).toMatchObject({ tags: ['vip'], created_at: expect.any(String) });
+		for (const item of result.items) expect(Object.keys(item.json).sort()).toEqual(['email', 'firstname', 'id', 'lastname', 'phone']);
+		expect(pairedInputs(result)).toEqual([0]);
+	});
 });

@@ -72,6 +72,21 @@ async function importWorkflows(home, workflows) {
   return { ...res, ids: list.map((w) => w.id) };
 }
 
+/**
+ * Activates a workflow so that `n8n start` runs its trigger (a polling schedule, the MCP Server Trigger's URL). The
+ * command differs by version: 2.x "publishes" a workflow version, 1.x sets the active flag. Run it while no
+ * `n8n start` runs in the home: the editor reads the active workflows when it starts.
+ * @param {N8nHome} home @param {string} workflowId
+ * @returns {Promise<CliResult>} rejects when the command fails
+ */
+async function activateWorkflow(home, workflowId) {
+  const args =
+    home.runtime.major >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
+  const res = await runN8n(home, args, { timeoutMs: 120_000 });
+  if (res.code !== 0) throw new Error(`n8n ${args.join(' ')} failed (exit ${res.code}):\n${tail(res.stdout + res.stderr, 40)}`);
+  return res;
+}
+
 /** @param {string} s */
 function stripAnsi(s) {
   // eslint-disable-next-line no-control-regex
@@ -196,6 +211,7 @@ module.exports = {
   runN8n,
   importCredentials,
   importWorkflows,
+  activateWorkflow,
   executeWorkflow,
   parseJsonFromOutput,
   findLoadedPackageLines,

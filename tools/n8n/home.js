@@ -143,6 +143,9 @@ async function createN8nHome(opts = {}) {
     N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
     N8N_REINSTALL_MISSING_PACKAGES: 'false',
     N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+    // n8n's documented switch for community nodes as AI tools (e.g. behind an MCP Server Trigger). 2.40.7 and
+    // 1.123.81 offer every `usableAsTool` node as `<package>.<node>Tool` without reading it; older versions need it.
+    N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
     // the "verified community nodes" list is fetched from api.n8n.io: off
     N8N_VERIFIED_PACKAGES_ENABLED: 'false',
     N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',

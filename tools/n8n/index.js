@@ -30,6 +30,7 @@ module.exports = {
   runN8n: cli.runN8n,
   importCredentials: cli.importCredentials,
   importWorkflows: cli.importWorkflows,
+  activateWorkflow: cli.activateWorkflow,
   executeWorkflow: cli.executeWorkflow,
   parseJsonFromOutput: cli.parseJsonFromOutput,
   findLoadedPackageLines: cli.findLoadedPackageLines,

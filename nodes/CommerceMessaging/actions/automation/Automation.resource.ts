@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				name: 'Create Instance',
 				value: 'createInstance',
 				description:
-					'Start an automation flow for an external event, such as an order paid, a cart abandoned or a CRM tag added',
+					'Start an automation flow (by its numeric ID) for an external event, such as an order paid, a cart abandoned or a CRM tag added, with a JSON payload',
 				action: 'Start an automation instance',
 			},
 		],

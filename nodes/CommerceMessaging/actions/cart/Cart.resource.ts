@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Push Abandoned Cart',
 				value: 'pushAbandoned',
-				description: 'Tell the service a cart was abandoned, so its recovery automation can contact the customer',
+				description:
+					'Tell the service a cart was abandoned (cart ID and total), so its recovery automation contacts the customer. The same cart and total is sent once.',
 				action: 'Push an abandoned cart event',
 			},
 		],

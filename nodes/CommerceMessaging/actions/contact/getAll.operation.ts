@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readListLimit } from '../../helpers/parameters';
@@ -6,14 +6,35 @@ import { listRecords } from '../../../../transport';
 import type { OperationResult } from '../operation';
 import { returnAllOrLimit } from '../../descriptions';
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['getAll'] } },
-	returnAllOrLimit(),
-);
+/** What a simplified contact keeps: enough to address and name the person, small enough for an AI agent's context. */
+export const SIMPLE_CONTACT_FIELDS = ['id', 'firstname', 'lastname', 'phone', 'email'] as const;
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit(),
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to return only the ID, first name, last name, phone and email of each contact instead of the whole record (keeps an AI agent\'s context small)',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['getAll'] } }, properties);
 
 /** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
 export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	return { records: await listRecords(this, 'contactList', { ...readListLimit(this, itemIndex), itemIndex }) };
+	const records = await listRecords(this, 'contactList', { ...readListLimit(this, itemIndex), itemIndex });
+	const simplify = this.getNodeParameter('simplify', itemIndex, false) as boolean;
+	return { records: simplify ? records.map(simplified) : records };
+}
+
+/** The simple fields the record has (a field the service leaves out stays out, rather than becoming null). */
+function simplified(contact: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const field of SIMPLE_CONTACT_FIELDS) if (contact[field] !== undefined) out[field] = contact[field];
+	return out;
 }

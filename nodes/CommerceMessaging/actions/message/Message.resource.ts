@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Send WhatsApp',
 				value: 'send',
-				description: 'Send a free-text WhatsApp message to a phone number',
+				description:
+					'Send a free-text WhatsApp message to one phone number (E.164). Use it to reply within a conversation; to start one, send an approved template.',
 				// The brand is spelled WhatsApp; the rule's sentence case would turn it into "whats app".
 				// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
 				action: 'Send a WhatsApp message',

@@ -54,7 +54,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Send',
 				value: 'send',
-				description: 'Send an APPROVED template to a phone number, with its variables and header media',
+				description:
+					'Send an APPROVED template to one phone number, its variables filling {{1}}, {{2}}... in order. A DRAFT or PENDING template is refused with its state.',
 				action: 'Send a template',
 			},
 			{
