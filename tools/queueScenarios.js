@@ -14,6 +14,8 @@ const { n8n } = p;
 const WEBHOOK_PATH = 'cm-order-events';
 const WEBHOOK_WORKFLOW_ID = 'cmQueueWebhook01';
 const TRIGGER_WORKFLOW_ID = 'cmQueueTrigger01';
+/** A repeated delivery comes at least this long after the service accepted the event (a shop re-sending). */
+const REPEAT_AFTER_MS = 3000;
 const CREDENTIAL = { id: p.DEMO_CREDENTIAL_ID, name: 'Commerce Messaging (demo)' };
 
 /** Webhook (answers at once, so the main never waits on a worker) -> Commerce Messaging: Push Order Event. */
@@ -215,7 +217,10 @@ class QueueScenarios {
     return Number(rows[0].id);
   }
 
-  /** Waits until every execution since `sinceId` has ended (no new, running or waiting one left). */
+  /**
+   * Waits until every execution since `sinceId` has ended (no new, running or waiting one left).
+   * @param {number} sinceId @param {number} expected
+   */
   async settle(sinceId, expected, timeoutMs = 300_000) {
     return await waitFor(async () => {
       const rows = await this.deployment.query(
@@ -238,7 +243,7 @@ class QueueScenarios {
     const loginsBefore = this.logins();
     const started = Date.now();
     const seen = (/** @type {string} */ key) => this.events().includes(key);
-    /** @type {string[]} */
+    /** @type {Array<{ key: string, at: number }>} */
     const accepted = [];
     let repeatsSent = 0;
     let delivered = 0;
@@ -246,14 +251,16 @@ class QueueScenarios {
       const orderId = `${o.prefix}-${i + 1}`;
       delivered += (await this.deliver(orderId, 'paid')) === 200 ? 1 : 0;
       await waitFor(() => seen(`${orderId}:paid`), 120_000);
-      accepted.push(`${orderId}:paid`);
+      accepted.push({ key: `${orderId}:paid`, at: Date.now() });
       delivered += (await this.deliver(orderId, 'shipped')) === 200 ? 1 : 0;
       await waitFor(() => seen(`${orderId}:shipped`), 120_000);
-      accepted.push(`${orderId}:shipped`);
-      // A shop re-sending a webhook: an event the service already accepted, delivered again.
+      accepted.push({ key: `${orderId}:shipped`, at: Date.now() });
+      // A shop re-sending a webhook: an event the service accepted a few seconds ago (or the oldest), again.
       const due = Math.floor(((i + 1) * o.repeats) / o.orders) - Math.floor((i * o.repeats) / o.orders);
       for (let r = 0; r < due; r++) {
-        const key = accepted[(i * 7 + r * 13) % accepted.length];
+        const old = accepted.filter((a) => Date.now() - a.at >= REPEAT_AFTER_MS);
+        const pool = old.length > 0 ? old : accepted.slice(0, 1);
+        const { key } = pool[(i * 7 + r * 13) % pool.length];
         const [id, status] = key.split(':');
         repeatsSent++;
         delivered += (await this.deliver(id, status)) === 200 ? 1 : 0;

@@ -133,7 +133,8 @@ async function query(runtime, port, sql, params = []) {
 
 /**
  * Starts the whole deployment.
- * @param {{ tarball: string, workers?: number, workerConcurrency?: number, credentials: Array<Record<string, any>>,
+ * @param {{ tarball: string, workers?: number, workerConcurrency?: number,
+ *   credentials: Array<{ id?: string, name: string, type: string, data: Record<string, unknown> }>,
  *   workflows: Array<Record<string, any>>, activate?: string[], logLevel?: string }} opts
  */
 async function startQueueDeployment(opts) {

@@ -15,10 +15,15 @@ import type { IExecuteFunctions, ICheckProcessedOptions } from 'n8n-workflow';
  * accepted event therefore blocks its repeats for at least the window and less than twice the window.
  */
 
-/** Store values kept per node: two per sent event (its period and the one before), like MAX_SENT_KEYS events. */
-export const SHARED_MAX_ENTRIES = 20_000;
+/** Store values kept per node: three per sent event (its two periods and a claim token), ~MAX_SENT_KEYS events. */
+export const SHARED_MAX_ENTRIES = 30_000;
 
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SHARED_MAX_ENTRIES };
+
+/** How long a claim settles before it is read back, plus up to as much again at random (ms). */
+export const SETTLE_MS = 300;
+/** Read-backs of a claim nobody holds any more (every write of it was overwritten) before sending anyway. */
+const MAX_ROUNDS = 3;
 
 /** The store values of one event key for a window: its period now and the previous one. */
 export function sharedValues(hash: string, windowSeconds: number, nowSeconds: number): [string, string] {
@@ -31,13 +36,34 @@ export interface SharedKey {
 	windowSeconds: number;
 }
 
-/** The claims one execution of the node holds in n8n's shared store. */
-export class SharedClaims {
-	/** Hashes this execution claimed: it sends them, or releases the claim. */
-	private readonly owned = new Map<string, [string, string]>();
+interface Values {
+	/** The event in its period now and in the previous one. */
+	record: [string, string];
+	/** This execution's own mark beside it: it survives only if no other write overwrote this one. */
+	token: string;
+}
 
-	/** Owned hashes whose outcome is settled (accepted, or released after a failure). */
-	private readonly settled = new Set<string>();
+const pause = async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms));
+const settleTime = () => SETTLE_MS + Math.floor(Math.random() * SETTLE_MS);
+
+/**
+ * The claims one execution of the node holds in n8n's shared store. n8n keeps one row per node and every call
+ * writes the whole row back, so a write can undo another made at the same time. Hence: claim (the event and a
+ * token of this execution), wait, read back: the token still there means this claim won; the event there without
+ * it means another execution's claim did. After the sends, the records are read back once more and written again
+ * where an overlapping write dropped them.
+ */
+export class SharedClaims {
+	/** Hashes this execution holds: it sends them, or releases the claim. */
+	private readonly owned = new Map<string, Values>();
+
+	/** Owned hashes the service accepted. */
+	private readonly sent = new Set<string>();
+
+	/** Owned hashes whose claim was released after a failed send. */
+	private readonly released = new Set<string>();
+
+	private readonly runToken = Math.random().toString(36).slice(2, 10);
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
@@ -45,8 +71,8 @@ export class SharedClaims {
 	) {}
 
 	/**
-	 * Claims the keys in one store call. Undefined when n8n offers no store here (a workflow without an id, an
-	 * engine without a database) or the store failed twice: the node then deduplicates with its static data alone.
+	 * Claims the keys (a few store calls for all of them). Undefined when n8n offers no store here (a workflow
+	 * without an id, an engine without a database) or it failed: the node then deduplicates with static data alone.
 	 */
 	static async claim(
 		ctx: IExecuteFunctions,
@@ -54,75 +80,114 @@ export class SharedClaims {
 		nowSeconds: () => number,
 	): Promise<SharedClaims | undefined> {
 		const claims = new SharedClaims(ctx, nowSeconds);
-		const unique = new Map<string, [string, string]>();
-		for (const key of keys) {
-			if (!unique.has(key.hash)) unique.set(key.hash, sharedValues(key.hash, key.windowSeconds, nowSeconds()));
-		}
+		const unique = new Map<string, Values>();
+		for (const key of keys) if (!unique.has(key.hash)) unique.set(key.hash, claims.valuesOf(key));
 		if (!(await claims.tryClaim(unique))) return undefined;
 		return claims;
 	}
 
-	/** Whether this execution holds the claim of `hash` now, claiming it (one store call) if it was not asked yet. */
+	/** Whether this execution holds the claim of `hash` now, claiming it if it was not asked yet. */
 	async holds(hash: string, windowSeconds: number): Promise<boolean> {
 		if (this.owned.has(hash)) return true;
-		const values = new Map([[hash, sharedValues(hash, windowSeconds, this.nowSeconds())]]);
-		await this.tryClaim(values);
+		await this.tryClaim(new Map([[hash, this.valuesOf({ hash, windowSeconds })]]));
 		return this.owned.has(hash);
 	}
 
-	/** The service accepted the event: its claim stays as the shared record of the send. */
+	/** The service accepted the event: its record stays. */
 	accepted(hash: string): void {
-		this.settled.add(hash);
+		if (this.owned.has(hash)) this.sent.add(hash);
 	}
 
 	/** The send failed: the claim goes at once, so another execution (or a retry) may send the event. */
 	async failed(hash: string): Promise<void> {
 		const values = this.owned.get(hash);
-		if (!values || this.settled.has(hash)) return;
-		this.settled.add(hash);
-		this.owned.delete(hash);
-		await this.remove(values);
+		if (!values || this.sent.has(hash) || this.released.has(hash)) return;
+		this.released.add(hash);
+		await this.remove([...values.record, values.token]);
 	}
 
-	/** The run ends: claims of events it never sent (the run stopped before them) go in one store call. */
+	/**
+	 * The run ends: claims of events it never sent go, and the records of the sent ones are read back after a
+	 * moment and written again where an overlapping write dropped them.
+	 */
 	async finish(): Promise<void> {
 		const unsent: string[] = [];
-		for (const [hash, values] of this.owned) if (!this.settled.has(hash)) unsent.push(...values);
+		const kept: string[] = [];
+		for (const [hash, values] of this.owned) {
+			if (this.sent.has(hash)) kept.push(...values.record);
+			else if (!this.released.has(hash)) unsent.push(...values.record, values.token);
+		}
 		this.owned.clear();
 		if (unsent.length > 0) await this.remove(unsent);
+		for (let round = 0; round < MAX_ROUNDS - 1 && kept.length > 0; round++) {
+			await pause(settleTime());
+			const result = await this.call(kept);
+			// The call wrote the dropped ones again; read back once more only if there were any.
+			if (!result || result.new.length === 0) break;
+			this.ctx.logger?.debug('Deduplication: records written again in n8n\'s shared store', {
+				node: this.ctx.getNode().name,
+				count: result.new.length,
+			});
+		}
 	}
 
-	/** One store call for all keys; values recorded for keys found taken are removed again. */
-	private async tryClaim(keys: Map<string, [string, string]>): Promise<boolean> {
+	private valuesOf(key: SharedKey): Values {
+		const record = sharedValues(key.hash, key.windowSeconds, this.nowSeconds());
+		return { record, token: `${record[0]}#${this.runToken}` };
+	}
+
+	/** Claims and reads back; false when the store is not available. */
+	private async tryClaim(keys: Map<string, Values>): Promise<boolean> {
 		if (keys.size === 0) return true;
-		const all = [...keys.values()].flat();
-		let result: { new: unknown[]; processed: unknown[] } | undefined;
-		for (let attempt = 0; attempt < 2 && !result; attempt++) {
+		const first = await this.call([...keys.values()].flatMap((v) => [...v.record, v.token]));
+		if (!first) return false;
+		const taken = new Set(first.processed.map(String));
+		const phantoms: string[] = [];
+		let pending = new Map<string, Values>();
+		for (const [hash, values] of keys) {
+			if (values.record.some((value) => taken.has(value))) {
+				phantoms.push(...[...values.record, values.token].filter((value) => !taken.has(value)));
+			} else {
+				pending.set(hash, values);
+			}
+		}
+		for (let round = 1; pending.size > 0; round++) {
+			await pause(settleTime());
+			const check = await this.call([...pending.values()].flatMap((v) => [v.token, v.record[0]]));
+			if (!check) break;
+			const present = new Set(check.processed.map(String));
+			const next = new Map<string, Values>();
+			for (const [hash, values] of pending) {
+				if (present.has(values.token)) this.owned.set(hash, values);
+				else if (present.has(values.record[0])) phantoms.push(values.token);
+				else if (round >= MAX_ROUNDS) this.owned.set(hash, values);
+				// Else every write of this claim was overwritten (this read-back wrote it again): read back again.
+				else next.set(hash, values);
+			}
+			pending = next;
+		}
+		// Claims that could not be read back are taken as held: the store failing must not lose events.
+		for (const [hash, values] of pending) this.owned.set(hash, values);
+		if (phantoms.length > 0) await this.remove(phantoms);
+		return true;
+	}
+
+	/** One store call (check and record); undefined when the store is not available or failed twice. */
+	private async call(values: string[]): Promise<{ new: unknown[]; processed: unknown[] } | undefined> {
+		for (let attempt = 0; ; attempt++) {
 			try {
 				// Two executions creating the node's first row at once: one insert fails, the retry updates it.
-				result = await this.ctx.helpers.checkProcessedAndRecord(all, 'node', OPTIONS);
+				return await this.ctx.helpers.checkProcessedAndRecord(values, 'node', OPTIONS);
 			} catch (error) {
-				if (attempt === 1 || !this.storeExists()) {
+				if (attempt >= 1 || !this.storeExists()) {
 					this.ctx.logger?.debug('Deduplication: n8n\'s shared store is not available, static data only', {
 						node: this.ctx.getNode().name,
 						reason: error instanceof Error ? error.message.split('\n')[0] : String(error),
 					});
-					return false;
+					return undefined;
 				}
 			}
 		}
-		if (!result) return false;
-		const taken = new Set(result.processed.map(String));
-		const mistaken: string[] = [];
-		for (const [hash, values] of keys) {
-			if (values.some((value) => taken.has(value))) {
-				mistaken.push(...values.filter((value) => !taken.has(value)));
-			} else {
-				this.owned.set(hash, values);
-			}
-		}
-		if (mistaken.length > 0) await this.remove(mistaken);
-		return true;
 	}
 
 	private storeExists(): boolean {
