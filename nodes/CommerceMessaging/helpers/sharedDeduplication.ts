@@ -1,14 +1,15 @@
 import type { IExecuteFunctions, ICheckProcessedOptions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 /**
  * Rule V4 across n8n processes (queue mode: a main and several workers). Workflow static data cannot keep workers
  * apart: each execution loads its own copy and the last one saved wins. n8n's database-backed deduplication
  * helpers (`checkProcessedAndRecord` / `removeProcessed`, the store of the Remove Duplicates node) are shared by
- * every process of an instance, so an execution records ("claims") its event keys there in ONE call before it
- * sends, and removes the claim of an event the service did not accept.
+ * every process of an instance, so an execution claims its event keys there for all its items at once before it
+ * sends, and removes the claim of an event the service did not accept or the run never reached.
  *
- * What the store cannot do: n8n reads its row and writes it back, so two executions claiming the same key at
- * the same instant can both find it free. The README gives the measured residual ("Scaling out").
+ * What the store cannot do: n8n reads its row and writes it back whole, so calls made at the same time can undo
+ * each other (see SharedClaims). The README gives the measured residual ("Scaling out").
  *
  * The store keeps hashes without times, so the window is kept in the values: an event is recorded in the
  * window-long period of its send and found while now is in that period or the next one. Across processes an
@@ -43,7 +44,7 @@ interface Values {
 	token: string;
 }
 
-const pause = async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms));
+const pause = async (ms: number) => await sleep(ms);
 const settleTime = () => SETTLE_MS + Math.floor(Math.random() * SETTLE_MS);
 
 /**
