@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { acceptedOutput } from './eventFields';
+import { SharedClaims } from './sharedDeduplication';
 
 /**
  * Rule V4: order and cart events are deduplicated on the client, so a retried item or a re-run workflow does not
@@ -239,6 +240,9 @@ export class Deduplication {
 	/** Keys dropped at the size cap that were already reported. */
 	private reportedDrops = 0;
 
+	/** This run's claims in n8n's store shared by all its processes (queue mode), when n8n offers one. */
+	private shared: SharedClaims | undefined;
+
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly nowSeconds: () => number,
@@ -262,6 +266,31 @@ export class Deduplication {
 		// With deduplication off for every item the stored state is neither read nor written.
 		if (longestWindow > 0) run.load(longestWindow);
 		return run;
+	}
+
+	/**
+	 * Claims, in ONE call to n8n's store shared by all its processes, the events of the items this process's own
+	 * state does not already know as sent. `keyOf` gives an item's event key (undefined: the item reports its own
+	 * error when it runs).
+	 */
+	async claimShared(itemCount: number, keyOf: (itemIndex: number) => EventKey | undefined): Promise<void> {
+		const keys: Array<{ hash: string; windowSeconds: number }> = [];
+		for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+			let settings: DedupSettings;
+			let key: EventKey | undefined;
+			try {
+				settings = readDedupSettings(this.ctx, itemIndex);
+				key = settings.enabled ? keyOf(itemIndex) : undefined;
+			} catch {
+				continue;
+			}
+			if (!key) continue;
+			if (this.load(settings.windowSeconds).sentWithin(key.hash, settings.windowSeconds, this.nowSeconds()) !== undefined) {
+				continue;
+			}
+			keys.push({ hash: key.hash, windowSeconds: settings.windowSeconds });
+		}
+		if (keys.length > 0) this.shared = await SharedClaims.claim(this.ctx, keys, this.nowSeconds);
 	}
 
 	/**
@@ -308,7 +337,11 @@ export class Deduplication {
 		// Check and claim with no await in between: two executions cannot both find the key free.
 		for (;;) {
 			const skipped = this.skippedOutput(key, settings, identifiers);
-			if (skipped) return skipped;
+			if (skipped) {
+				// Sent by this process: a shared claim this run made for it is the record of that send.
+				this.shared?.accepted(key.hash);
+				return skipped;
+			}
 			const claim = liveClaim(claimId, this.nowSeconds());
 			if (!claim) break;
 			if (claim.inFlight) {
@@ -325,21 +358,36 @@ export class Deduplication {
 		setClaim(claimId, mine, this.nowSeconds());
 		let data: unknown;
 		let accepted = false;
+		let claimedElsewhere = false;
 		try {
-			data = await send();
-			accepted = true;
+			// Another n8n process (a queue-mode worker) claimed the event: it sends it, this run skips it.
+			claimedElsewhere = this.shared ? !(await this.shared.holds(key.hash, settings.windowSeconds)) : false;
+			if (!claimedElsewhere) {
+				data = await send();
+				accepted = true;
+				this.shared?.accepted(key.hash);
+			}
 		} finally {
 			// A failed send releases the claim, so a waiting execution sends the event itself.
 			if (!accepted) {
+				if (!claimedElsewhere) await this.shared?.failed(key.hash);
 				if (claims.get(claimId) === mine) claims.delete(claimId);
 				settle(false);
 			}
+		}
+		if (claimedElsewhere) {
+			return { ...identifiers, skipped: true, reason: 'duplicate', dedupKey: key.label, claimedBy: 'another execution' };
 		}
 		const sentAt = this.nowSeconds();
 		setClaim(claimId, { sentAt, until: sentAt + settings.windowSeconds }, sentAt);
 		settle(true);
 		this.markSent(key, settings, sentAt);
 		return acceptedOutput(data, identifiers);
+	}
+
+	/** Releases the shared claims of events this run never sent. */
+	async releaseUnsent(): Promise<void> {
+		await this.shared?.finish();
 	}
 
 	/** Writes the recorded keys to the node's state and reports keys the size cap dropped inside their window. */
@@ -388,12 +436,25 @@ export class Deduplication {
 	}
 }
 
-/** The `prepare` hook of a deduplicated push operation: one run's state, loaded once. */
-export async function prepareDeduplication(this: IExecuteFunctions, itemCount: number): Promise<Deduplication> {
-	return Deduplication.start(this, itemCount);
+/**
+ * The `prepare` hook of a deduplicated push operation: one run's state, loaded once, and its events claimed in
+ * n8n's shared store in one call when `keyOf` (an item's event key) is given.
+ */
+export async function prepareDeduplication(
+	this: IExecuteFunctions,
+	itemCount: number,
+	keyOf?: (itemIndex: number) => EventKey | undefined,
+): Promise<Deduplication> {
+	const deduplication = Deduplication.start(this, itemCount);
+	if (keyOf) await deduplication.claimShared(itemCount, keyOf);
+	return deduplication;
 }
 
-/** The `finish` hook: saves what the run recorded (the router runs it even when an item stopped the run). */
+/**
+ * The `finish` hook: saves what the run recorded and releases shared claims of events it never sent (the router
+ * runs it even when an item stopped the run).
+ */
 export async function finishDeduplication(this: IExecuteFunctions, deduplication: Deduplication): Promise<void> {
 	deduplication.save();
+	await deduplication.releaseUnsent();
 }

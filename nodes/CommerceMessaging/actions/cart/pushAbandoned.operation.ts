@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { cartEventKey, Deduplication } from '../../helpers/deduplication';
+import { cartEventKey, Deduplication, prepareDeduplication } from '../../helpers/deduplication';
 import { compact, readDecimal, readJsonParameter, readRequiredText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
@@ -150,4 +150,14 @@ export async function execute(
 	return { records: [output] };
 }
 
-export { prepareDeduplication as prepare, finishDeduplication as finish } from '../../helpers/deduplication';
+/** The run's deduplication, its events claimed in n8n's shared store in one call (queue-mode workers). */
+export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<Deduplication> {
+	return await prepareDeduplication.call(this, itemCount, (itemIndex) =>
+		cartEventKey(
+			readRequiredText(this, 'cartId', itemIndex, { label: 'cart ID' }),
+			readDecimal(this, 'total', itemIndex, { label: 'cart total', min: 0 }),
+		),
+	);
+}
+
+export { finishDeduplication as finish } from '../../helpers/deduplication';

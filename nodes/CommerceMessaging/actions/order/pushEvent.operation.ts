@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { Deduplication, orderEventKey } from '../../helpers/deduplication';
+import { Deduplication, orderEventKey, prepareDeduplication } from '../../helpers/deduplication';
 import { compact, readDate, readDecimal, readRequiredText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
@@ -136,4 +136,14 @@ export async function execute(
 	return { records: [output] };
 }
 
-export { prepareDeduplication as prepare, finishDeduplication as finish } from '../../helpers/deduplication';
+/** The run's deduplication, its events claimed in n8n's shared store in one call (queue-mode workers). */
+export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<Deduplication> {
+	return await prepareDeduplication.call(this, itemCount, (itemIndex) =>
+		orderEventKey(
+			readRequiredText(this, 'orderId', itemIndex, { label: 'order ID' }),
+			readRequiredText(this, 'status', itemIndex, { label: 'status' }),
+		),
+	);
+}
+
+export { finishDeduplication as finish } from '../../helpers/deduplication';

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Makes sure what n8n's queue mode needs is installed: PostgreSQL (initdb, pg_ctl, postgres) and Redis
+# (redis-server), from Debian's packages `postgresql` and `redis-server`. When one is missing: `apt-get update`
+# once, then `apt-get install -y` the missing ones (needs root, or sudo without a password). Nothing is started
+# here (tools/n8n/queue.js runs both as plain processes on loopback). Idempotent; concurrent callers wait for
+# each other. Prints two lines: `pg_bin=<folder with initdb/pg_ctl>` and `redis_server=<path>`.
+# Called by test/e2e/lib/globalSetup.js and scripts/demo-queue.js.
+set -euo pipefail
+
+find_pg_bin() {
+  local dir
+  for dir in /usr/lib/postgresql/*/bin; do
+    if [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ] && [ -x "$dir/postgres" ]; then echo "$dir"; fi
+  done | sort -V | tail -n 1
+}
+find_redis() { command -v redis-server 2>/dev/null || { [ -x /usr/bin/redis-server ] && echo /usr/bin/redis-server; } || true; }
+
+missing() {
+  local m=()
+  [ -n "$(find_pg_bin)" ] || m+=(postgresql)
+  [ -n "$(find_redis)" ] || m+=(redis-server)
+  echo "${m[@]:-}"
+}
+
+if [ -n "$(missing)" ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "[queue-services] missing: $(missing); there is no apt-get: install them yourself" >&2
+    exit 1
+  fi
+  SUDO=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      SUDO=(sudo -n)
+    else
+      echo "[queue-services] missing: $(missing); installing needs root: sudo apt-get update && sudo apt-get install -y $(missing)" >&2
+      exit 1
+    fi
+  fi
+  LOCK="${TMPDIR:-/tmp}/cm-ensure-queue-services.lock"
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$LOCK"
+    flock 9
+  fi
+  todo="$(missing)"
+  if [ -n "$todo" ]; then # another caller may have installed them while this one waited for the lock
+    started=$SECONDS
+    echo "[queue-services] missing: $todo: apt-get update, then apt-get install -y $todo" >&2
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update >&2
+    # shellcheck disable=SC2086
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $todo >&2
+    echo "[queue-services] installed in $((SECONDS - started)) s" >&2
+  fi
+  if [ -n "$(missing)" ]; then
+    echo "[queue-services] apt-get finished but $(missing) is still missing" >&2
+    exit 1
+  fi
+fi
+echo "pg_bin=$(find_pg_bin)"
+echo "redis_server=$(find_redis)"

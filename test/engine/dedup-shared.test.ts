@@ -1,0 +1,158 @@
+import { createHash } from 'crypto';
+import { DataDeduplicationService } from 'n8n-core';
+import type {
+	DeduplicationItemTypes,
+	DeduplicationScope,
+	ICheckProcessedContextData,
+	ICheckProcessedOptions,
+	IDataDeduplicator,
+	IDataObject,
+	IDeduplicationOutput,
+} from 'n8n-workflow';
+
+import { resetClaims } from '../../nodes/CommerceMessaging/helpers/deduplication';
+import { Engine } from '../../tools/harness/engine';
+import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
+
+/**
+ * n8n's database-backed deduplication store as n8n 2.40.7 implements it (n8n/dist/deduplication/
+ * deduplication-helper.js): one row per workflow and node holding hashed values; every call reads the row and
+ * writes it back whole, with a database round trip between. `gapMs` widens that gap, so calls overlap as they do
+ * across queue-mode workers.
+ */
+class RowStore implements IDataDeduplicator {
+	readonly rows = new Map<string, string[]>();
+	writes = 0;
+
+	constructor(private readonly gapMs = 0) {}
+
+	private id(scope: DeduplicationScope, context: ICheckProcessedContextData): string {
+		return `${context.workflow.id}|${scope === 'node' ? `n:${context.node?.id}` : ''}`;
+	}
+
+	private static hash(value: DeduplicationItemTypes): string {
+		return createHash('md5').update(String(value)).digest('base64');
+	}
+
+	private async roundTrip(): Promise<void> {
+		await new Promise((resolve) => setTimeout(resolve, this.gapMs));
+	}
+
+	async checkProcessedAndRecord(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		context: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<IDeduplicationOutput> {
+		const id = this.id(scope, context);
+		const read = [...(this.rows.get(id) ?? [])];
+		await this.roundTrip();
+		const seen = new Set(read);
+		const result: IDeduplicationOutput = { new: [], processed: [] };
+		for (const item of items) {
+			const hash = RowStore.hash(item);
+			if (seen.has(hash)) result.processed.push(item);
+			else {
+				result.new.push(item);
+				read.push(hash);
+			}
+		}
+		if (options.maxEntries) read.splice(0, read.length - options.maxEntries);
+		this.rows.set(id, read);
+		this.writes++;
+		return result;
+	}
+
+	async removeProcessed(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		context: ICheckProcessedContextData,
+	): Promise<void> {
+		const id = this.id(scope, context);
+		const read = [...(this.rows.get(id) ?? [])];
+		await this.roundTrip();
+		for (const item of items) {
+			const index = read.indexOf(RowStore.hash(item));
+			if (index !== -1) read.splice(index, 1);
+		}
+		this.rows.set(id, read);
+		this.writes++;
+	}
+
+	async clearAllProcessedItems(scope: DeduplicationScope, context: ICheckProcessedContextData): Promise<void> {
+		this.rows.delete(this.id(scope, context));
+	}
+
+	async getProcessedDataCount(scope: DeduplicationScope, context: ICheckProcessedContextData): Promise<number> {
+		return this.rows.get(this.id(scope, context))?.length ?? 0;
+	}
+}
+
+const ORDER_PATH = '/api/v1/order/';
+const pushOrder = {
+	resource: 'order',
+	operation: 'pushEvent',
+	orderId: '={{ $json.orderId }}',
+	status: '={{ $json.status }}',
+};
+const orders = (...ids: string[]) => ids.map((orderId) => ({ json: { orderId, status: 'paid' } }));
+
+/**
+ * Deduplication across n8n processes (queue-mode workers): each Engine is one process (its own static data) and
+ * resetClaims() forgets what the previous "process" held in memory, so only n8n's shared store connects them.
+ */
+describe('Deduplication across processes through n8n\'s shared deduplication store', () => {
+	let sandbox: Sandbox;
+	const store = new RowStore(5);
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+		await DataDeduplicationService.init(store);
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => resetClaims());
+	afterEach(() => sandbox.faults.clear());
+
+	const sentTo = (prefix: string): string[] =>
+		sandbox.state.orderEvents
+			.map((e: { body: IDataObject }) => String(e.body.order_id))
+			.filter((id: string) => id.startsWith(prefix));
+
+	it('V4: an event another process already sent is skipped, though this process\'s static data never saw it', async () => {
+		const first = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('SH-1', 'SH-2') });
+		expect(first.error).toBeUndefined();
+		resetClaims();
+		const second = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('SH-2', 'SH-3') });
+		expect(second.error).toBeUndefined();
+		expect(sentTo('SH-').sort()).toEqual(['SH-1', 'SH-2', 'SH-3']);
+		expect(second.items[0].json).toMatchObject({ order_id: 'SH-2', skipped: true, reason: 'duplicate' });
+		expect(second.items[1].json.skipped).toBeUndefined();
+	});
+
+	it('V4: a send the service refused releases its claim, so another process sends the event', async () => {
+		sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: 'malformed-json', times: 1 });
+		sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: '500', times: 10 });
+		const failed = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('RF-1') });
+		expect(failed.error).toBeDefined();
+		sandbox.faults.clear();
+		resetClaims();
+		const retried = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('RF-1') });
+		expect(retried.error).toBeUndefined();
+		expect(sentTo('RF-')).toEqual(['RF-1']);
+	});
+
+	it('V4: six runs at once with the same events, then a repeat from another process, send each event once', async () => {
+		const ids = Array.from({ length: 12 }, (_, i) => `OV-${i + 1}`);
+		// Six runs of one process (their own static data), every one given every event at the same moment.
+		const runs = await Promise.all(
+			Array.from({ length: 6 }, async (_, w) =>
+				await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders(...ids.slice(w).concat(ids.slice(0, w))) }),
+			),
+		);
+		for (const run of runs) expect(run.error).toBeUndefined();
+		resetClaims();
+		const repeat = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders(...ids) });
+		expect(repeat.error).toBeUndefined();
+		expect(repeat.items.every((item) => item.json.skipped === true)).toBe(true);
+		expect(sentTo('OV-').sort()).toEqual([...ids].sort());
+	});
+});
