@@ -3,7 +3,8 @@
 'use strict';
 /**
  * The closing line of `npm test` over the jest runs of scripts/test.sh, from their `--json` result files, and the
- * verdict: `node scripts/lib/testSummary.js <unit.json> [<e2e.json> | --e2e-not-run=<reason>]`.
+ * verdict: `node scripts/lib/testSummary.js <unit.json> [<e2e.json>... | --e2e-not-run=<reason>]` (several e2e
+ * files are the parts of one end-to-end run, counted as one).
  *
  * Prints `tests: N passed, N failed, N skipped` (skipped = pending + todo tests, over all runs) and exits non-zero
  * when any run failed, any result file is missing or unreadable, or the end-to-end run skipped anything, ran no
@@ -69,17 +70,37 @@ function summarize({ unit, e2e, e2eNotRun }) {
 	return { line: `tests: ${passed} passed, ${failed} failed, ${skipped} skipped`, problems };
 }
 
+/**
+ * The parts of one end-to-end run (jest runs one after the other) as one result; a part that cannot be read
+ * makes the whole unreadable.
+ * @param {Array<JestResult | string>} parts
+ * @returns {JestResult | string}
+ */
+function combine(parts) {
+	const unreadable = parts.filter((part) => typeof part === 'string');
+	if (unreadable.length > 0) return unreadable.join('; ');
+	/** @type {Array<keyof JestResult>} */
+	const counts = ['numPassedTests', 'numFailedTests', 'numPendingTests', 'numTodoTests', 'numTotalTests',
+		'numFailedTestSuites', 'numRuntimeErrorTestSuites', 'numPendingTestSuites'];
+	/** @type {Record<string, number | boolean>} */
+	const whole = { success: parts.every((part) => typeof part !== 'string' && part.success !== false) };
+	for (const key of counts) {
+		whole[key] = parts.reduce((sum, part) => sum + Number((/** @type {JestResult} */ (part))[key] ?? 0), 0);
+	}
+	return /** @type {JestResult} */ (whole);
+}
+
 function main() {
 	const args = process.argv.slice(2);
 	const notRun = args.find((arg) => arg.startsWith('--e2e-not-run='));
 	const files = args.filter((arg) => !arg.startsWith('--'));
 	if (files.length === 0) {
-		process.stderr.write('usage: testSummary.js <unit.json> [<e2e.json> | --e2e-not-run=<reason>]\n');
+		process.stderr.write('usage: testSummary.js <unit.json> [<e2e.json>... | --e2e-not-run=<reason>]\n');
 		process.exit(2);
 	}
 	const { line, problems } = summarize({
 		unit: readResult(files[0]),
-		e2e: files[1] === undefined ? undefined : readResult(files[1]),
+		e2e: files.length < 2 ? undefined : combine(files.slice(1).map(readResult)),
 		e2eNotRun: notRun?.slice('--e2e-not-run='.length),
 	});
 	for (const problem of problems) process.stderr.write(`FAIL ${problem}\n`);
@@ -89,4 +110,4 @@ function main() {
 
 if (require.main === module) main();
 
-module.exports = { summarize, readResult };
+module.exports = { summarize, readResult, combine };

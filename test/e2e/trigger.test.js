@@ -57,18 +57,28 @@ for (const major of [2, 1]) {
       const welcomesTo = (/** @type {string} */ phone) => welcomes().filter((m) => m.phone === phone);
 
       editor = await n8n.startEditor(home, {});
+      /** Waits for a scheduled poll's effect; when it does not come, the editor's log says why. */
+      const waitForOrShowLog = async (/** @type {() => boolean} */ done) => {
+        const ok = await waitFor(done, POLL_WAIT_MS);
+        if (!ok) {
+          const recent = sandbox.state.requests.slice(-10).map((/** @type {{ method: string, path: string, status: number }} */ r) => `${r.method} ${r.path} ${r.status}`);
+          process.stderr.write(`[trigger] n8n ${n8n.VERSIONS[major]}: no welcome after ${POLL_WAIT_MS / 1000} s; emulator's last requests: ${JSON.stringify(recent)}\n` +
+            `${String(editor?.output() ?? '').split('\n').slice(-80).join('\n')}\n`);
+        }
+        return ok;
+      };
       // Activation: n8n runs the trigger once to record where "now" is.
       expect(await waitFor(() => contactPolls() > 0, 60_000)).toBe(true);
       const pollsAtActivation = contactPolls();
 
       const first = ['+4915800000001', '+4915800000002', '+4915800000003'];
       first.forEach((phone, i) => sandbox.state.addContact(demo.id, { firstname: `New${i + 1}`, phone }, new Date().toISOString()));
-      expect(await waitFor(() => first.every((phone) => welcomesTo(phone).length > 0), POLL_WAIT_MS)).toBe(true);
+      expect(await waitForOrShowLog(() => first.every((phone) => welcomesTo(phone).length > 0))).toBe(true);
       expect(contactPolls()).toBeGreaterThan(pollsAtActivation);
 
       const second = ['+4915800000004', '+4915800000005'];
       second.forEach((phone, i) => sandbox.state.addContact(demo.id, { firstname: `Later${i + 1}`, phone }, new Date().toISOString()));
-      expect(await waitFor(() => second.every((phone) => welcomesTo(phone).length > 0), POLL_WAIT_MS)).toBe(true);
+      expect(await waitForOrShowLog(() => second.every((phone) => welcomesTo(phone).length > 0))).toBe(true);
 
       // Exactly one welcome per new contact, and none for the 45 contacts that existed at activation.
       for (const phone of [...first, ...second]) expect(welcomesTo(phone)).toHaveLength(1);

@@ -92,6 +92,18 @@ describe('npm test closing line and verdict (scripts/lib/testSummary.js)', () =>
 		expect(summary(write('unit-garbled.json', '{"numPassedTests": 3,'), write('e2e-ok5.json', result())).status).toBe(1);
 	});
 
+	it('an e2e run in parts (the queue-mode file runs alone): counted as one; a failure, a skip or a missing part fails it', () => {
+		const unit = write('unit-ok7.json', result());
+		const part1 = write('e2e-part1.json', result({ numTotalTests: 50, numPassedTests: 50 }));
+		const part2 = write('e2e-part2.json', result({ numTotalTests: 5, numPassedTests: 5 }));
+		expect(summary(unit, part1, part2)).toEqual({ line: 'tests: 65 passed, 0 failed, 0 skipped', status: 0, stderr: '' });
+		const failing = write('e2e-part2-fail.json', result({ success: false, numTotalTests: 5, numPassedTests: 4, numFailedTests: 1, numFailedTestSuites: 1 }));
+		expect(summary(unit, part1, failing)).toMatchObject({ line: 'tests: 64 passed, 1 failed, 0 skipped', status: 1 });
+		const skipped = write('e2e-part2-skip.json', result({ numTotalTests: 5, numPassedTests: 0, numPendingTests: 5, numPendingTestSuites: 1 }));
+		expect(summary(unit, part1, skipped)).toMatchObject({ line: 'tests: 60 passed, 0 failed, 5 skipped', status: 1 });
+		expect(summary(unit, part1, join(dir, 'absent-part.json')).status).toBe(1);
+	});
+
 	it('e2e not run (SKIP_E2E=1) prints the unit counts and fails', () => {
 		const run = summary(write('unit-ok6.json', result()), '--e2e-not-run=SKIP_E2E=1');
 		expect(run.line).toBe('tests: 10 passed, 0 failed, 0 skipped');
