@@ -6,6 +6,10 @@
  * installed in each, driven through the scenarios of tools/queueScenarios.js; prints what each worker did and
  * what the emulator received. Everything started is stopped at the end (also on failure or Ctrl-C).
  */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
 const { ensureRuntime, packPackage } = require('../tools/n8n');
 const { startQueueScenarios } = require('../tools/queueScenarios');
 
@@ -18,7 +22,9 @@ async function main() {
   const started = Date.now();
   const runtime = await ensureRuntime(2);
   process.stderr.write('[demo:queue] packing the package...\n');
-  const tarball = await packPackage(require('node:path').resolve(__dirname, '..'), { nodeBin: runtime.nodeBin });
+  const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-demo-pack-'));
+  process.on('exit', () => fs.rmSync(packDir, { recursive: true, force: true }));
+  const tarball = await packPackage(path.resolve(__dirname, '..'), { nodeBin: runtime.nodeBin, destDir: packDir });
   process.stderr.write('[demo:queue] starting Postgres, Redis, the n8n main and two workers...\n');
   const q = await startQueueScenarios({ tarball });
   try {
