@@ -16,6 +16,7 @@ import {
 	type CommerceMessagingCredentials,
 } from './auth';
 import { pause } from './pause';
+import { ProcessTokens } from './processTokens';
 import { servedPath, type Route } from './routes';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
@@ -25,6 +26,9 @@ const MIN_ACCEPTED_TO_PACE = 10;
 
 /** Process-wide: expiry is judged from when this process received each token (rule A3, clock skew). */
 const tokenClock = new TokenClock();
+
+/** Process-wide: one renewal per account for all the runs of this process that hold its ageing token. */
+const processTokens = new ProcessTokens();
 
 /**
  * One node run's view of the credential. The decrypted data is read once per run (not once per request) and
@@ -52,12 +56,19 @@ export class Session {
 	private accepted = 0;
 	private firstTurnAt = 0;
 
+	/** The token this run held when it found it near its end: another run of this process may have renewed it. */
+	private renewing?: string;
+
+	/** The account this credential logs in to, as ProcessTokens knows it. */
+	private readonly accountKey: string;
+
 	/** Once the service rate-limited this run: requests start no faster than that sustained rate. */
 	private paced = false;
 	private nextStartAt = 0;
 
 	constructor(readonly data: ICredentialDataDecryptedObject) {
 		this.credentials = readCredentials(data);
+		this.accountKey = ProcessTokens.keyOf(this.credentials);
 		if (this.token) this.tokensHeld.add(this.token);
 	}
 
@@ -96,9 +107,17 @@ export class Session {
 			}
 			this.prepareToken();
 			if (this.hasToken) return { logsIn: false, sent: () => {} };
+			const otherLogin = this.renewing !== undefined ? processTokens.loginUnderWay(this.accountKey) : undefined;
+			if (otherLogin) {
+				// Another run of this process is renewing the same ageing token: wait, then use the token it gets.
+				await otherLogin;
+				this.adoptRenewedToken();
+				continue;
+			}
 			let finished: () => void = () => {};
 			const login = new Promise<void>((resolve) => (finished = resolve));
 			this.loginInFlight = login;
+			processTokens.loginStarted(this.accountKey, login);
 			return {
 				logsIn: true,
 				sent: () => {
@@ -142,10 +161,27 @@ export class Session {
 		return this.token !== '';
 	}
 
-	/** Clears the token when it is missing or about to expire, so the next request logs in first (rule A3). */
+	/**
+	 * Clears the token when it is missing or about to expire, so the next request logs in first (rule A3), unless
+	 * another run of this process already renewed that token: then its new token is used.
+	 */
 	prepareToken(now = Date.now()): void {
 		const receivedAt = typeof this.data.loginReceivedAt === 'number' ? this.data.loginReceivedAt : undefined;
-		if (tokenClock.needsRenewal(this.token, now, receivedAt)) this.data.sessionToken = '';
+		if (!tokenClock.needsRenewal(this.token, now, receivedAt)) return;
+		if (this.hasToken) this.renewing = this.token;
+		this.data.sessionToken = '';
+		this.adoptRenewedToken(now);
+	}
+
+	/** Takes the token another run of this process received after this run's ageing one, if it is still good. */
+	private adoptRenewedToken(now = Date.now()): void {
+		if (this.renewing === undefined || this.hasToken) return;
+		const newer = processTokens.newerThan(this.accountKey, this.renewing);
+		if (!newer || tokenClock.needsRenewal(newer.token, now, newer.receivedAt)) return;
+		this.data.sessionToken = newer.token;
+		this.data.loginReceivedAt = newer.receivedAt;
+		this.tokensHeld.add(newer.token);
+		this.renewing = undefined;
 	}
 
 	/** After a request that logged in: start the new token's clock now, by the local clock. */
@@ -153,6 +189,8 @@ export class Session {
 		if (!this.hasToken) return;
 		tokenClock.received(this.token, now);
 		this.tokensHeld.add(this.token);
+		processTokens.received(this.accountKey, { token: this.token, receivedAt: now });
+		this.renewing = undefined;
 	}
 
 	/**

@@ -64,6 +64,22 @@ describe('Throughput: many items in flight, in order where it matters (Request O
 		expect(received('RELOGIN')).toHaveLength(16);
 	});
 
+	it('A3: executions running side by side in one process (a webhook burst, a queue-mode worker) renew an ageing stored token once, not once each', async () => {
+		sandbox.setConfig({ tokenTtlSeconds: 3 });
+		const engine = new Engine(credentialsFor(sandbox));
+		expect((await engine.run({ parameters: pushOrder, items: orderEvents('SIDE0', 1) })).error).toBeUndefined();
+		const issued = Date.now();
+		expect(engine.logins).toBe(1);
+		// The stored token now has less than a tenth of its 3 s left: each execution that reads it must renew it.
+		await new Promise((resolve) => setTimeout(resolve, Math.max(0, issued + 2_800 - Date.now())));
+		const runs = await Promise.all(
+			[1, 2, 3, 4, 5, 6].map(async (n) => await engine.run({ parameters: pushOrder, items: orderEvents(`SIDE${n}`, 1) })),
+		);
+		expect(runs.map((run) => run.error)).toEqual(Array(6).fill(undefined));
+		expect(engine.logins).toBe(2);
+		for (const n of [1, 2, 3, 4, 5, 6]) expect(received(`SIDE${n}`).map((e) => e.body.status)).toEqual(['paid', 'shipped']);
+	});
+
 	it('A1/A3: a refused login is tried once for the whole run, not once per lane or item; each item gets the error', async () => {
 		const engine = new Engine(credentialsFor(sandbox, { ...DEMO, password: 'not-the-password' }));
 		const loginsBefore = (sandbox.state.requests as Logged[]).filter((r) => r.path === '/api/login_check').length;
