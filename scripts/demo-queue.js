@@ -40,7 +40,7 @@ async function main() {
       ['2 repeats', `${burst.repeatsSent} repeats of accepted events`, `${burst.duplicates}`, '(in the burst)', '', ''],
       ['3 simultaneous', `${dup.pairs} events x2 at once, ${dup.sent} sent`, `${dup.twice}`, split(dup.executions.perWorker), '', `${dup.pairsOnTwoWorkers} pairs ran on two workers`],
       ['4 tokens 10 s', `${ttl.deliveries} calls, ${ttl.events} events`, `${ttl.duplicates}`, split(ttl.executions.perWorker), `${ttl.logins}`, `${ttl.lifetimes} lifetimes: ${ttl.loginsPerWorkerPerLifetime.toFixed(2)} logins per worker per lifetime`],
-      ['5 trigger', `${trig.orders} new orders, ${trig.emitted} emitted`, `${trig.twice}`, split(trig.executions.perWorker), '', `${trig.executions.total} executions, all on workers: ${trig.onWorkers === trig.executions.total}`],
+      ['5 trigger', `${trig.orders} new orders, ${trig.emitted} emitted`, `${trig.twice}`, split(trig.executions.perWorker), '', `polls: main ${trig.polls.main}, workers ${trig.polls.workers}; ${trig.executions.total} executions, all on workers: ${trig.onWorkers === trig.executions.total}`],
       ['6 worker dies', `${dies.deliveries} calls, ${dies.events} events`, `${dies.twice}`, split(dies.executions.perWorker), '', `${dies.killed} killed; statuses ${JSON.stringify(dies.executions.perStatus)}; lost among successful ${dies.lostAmongSuccessful}`],
     ];
     const head = ['scenario', 'what', 'sent twice', 'executions per worker', 'logins', 'notes'];

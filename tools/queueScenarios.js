@@ -130,6 +130,8 @@ async function startQueueScenarios(opts) {
       credentials: [p.demoCredential(sandbox.url)],
       workflows: [webhookWorkflow(), triggerWorkflow()],
       activate: [WEBHOOK_WORKFLOW_ID, TRIGGER_WORKFLOW_ID],
+      // n8n logs "Poll trigger initiated for workflow ..." at debug level, in the process that polls (scenario 5).
+      logLevel: 'debug',
     });
     return new QueueScenarios(sandbox, deployment);
   } catch (error) {
@@ -380,13 +382,19 @@ class QueueScenarios {
     await sleep(2000);
     const counts = this.eventCounts(`${prefix}-`);
     const executions = await this.executions(TRIGGER_WORKFLOW_ID, 0);
+    const pollLine = `Poll trigger initiated for workflow "${triggerWorkflow().name}"`;
+    const pollsIn = (/** @type {string} */ log) => log.split(pollLine).length - 1;
     return {
       orders: count,
       emitted: counts.size,
       twice: [...counts.values()].filter((n) => n > 1).length,
       waitedMs: Date.now() - started,
       executions,
-      // Polls run in the main: no worker started the trigger's polls, and its executions ran on workers.
+      // Polls run in the main (n8n's log line of each poll, counted per process); its executions on workers.
+      polls: {
+        main: pollsIn(this.deployment.main.output()),
+        workers: this.deployment.workers.reduce((n, w) => n + pollsIn(w.output()), 0),
+      },
       onWorkers: executions.total - executions.unattributed,
     };
   }

@@ -60,9 +60,9 @@ const enabled = selectedVersions().includes(2);
     figures.simultaneous = { ...dup, executions: { ...dup.executions, rows: undefined } };
     expect(dup.missing).toBe(0);
     expect(dup.executions.total).toBe(100);
-    // n8n's shared store reads its row and writes it back: not atomic. The measured residual is in the README;
-    // this bound only catches a claim that does nothing at all.
-    expect(dup.twice).toBeLessThan(dup.pairs / 2);
+    // n8n's shared store reads its row and writes it back: not atomic. The measured residual is in the README
+    // (0-2 of 50 per run so far); without the shared claim about every pair run on two workers goes out twice.
+    expect(dup.twice).toBeLessThanOrEqual(5);
   }, 600_000);
 
   it('4: with a 10-second token lifetime, logins stay at most one per worker per lifetime', async () => {
@@ -81,6 +81,8 @@ const enabled = selectedVersions().includes(2);
     expect(trig.twice).toBe(0);
     expect(trig.executions.total).toBeGreaterThan(0);
     expect(trig.onWorkers).toBe(trig.executions.total);
+    expect(trig.polls.main).toBeGreaterThan(0);
+    expect(trig.polls.workers).toBe(0);
   }, 600_000);
 
   it('6: a worker killed mid-burst: no event lost among successful executions, none sent twice', async () => {
