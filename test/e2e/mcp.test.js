@@ -65,21 +65,9 @@ function sdk(runtimeDir, sub) {
       mcpUrl = `${editor.url}/mcp/${wf.mcpPath}`;
       const { Client } = sdk(home.runtime.dir, 'client/index.js');
       const { StreamableHTTPClientTransport } = sdk(home.runtime.dir, 'client/streamableHttp.js');
-      // n8n answers its REST API before it has registered the active workflows' webhooks: until then the production
-      // URL is a 404 "not registered" (seen once in a full run), so connect again until it is there.
-      const deadline = Date.now() + 120_000;
-      for (;;) {
-        client = new Client({ name: 'cm-e2e-agent', version: '1.0.0' });
-        try {
-          await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
-          break;
-        } catch (error) {
-          await client.close().catch(() => undefined);
-          if (!/is not registered/.test(String(error)) || Date.now() > deadline) throw error;
-          process.stderr.write('[mcp] the production URL is not registered yet: connecting again in 1 s\n');
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-        }
-      }
+      await n8n.waitForActivation(editor, WORKFLOW_ID);
+      client = new Client({ name: 'cm-e2e-agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
       process.stderr.write(`[mcp] n8n up, workflow 08 active, MCP client connected to ${mcpUrl} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     }, 600_000);
 

@@ -140,6 +140,21 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 		expect(sentTo('RF-')).toEqual(['RF-1']);
 	});
 
+	it('V4: a record an overlapping write dropped after its sender read it back is written again by that process\'s next store call', async () => {
+		const sender = new Engine(credentialsFor(sandbox));
+		const rowsBefore = new Map([...store.rows].map(([id, row]) => [id, [...row]]));
+		expect((await sender.run({ parameters: pushOrder, items: orders('LU-1') })).error).toBeUndefined();
+		// Another worker's call that read the row before LU-1's record and wrote it after the sender's read-back.
+		for (const id of store.rows.keys()) store.rows.set(id, rowsBefore.get(id) ?? []);
+		// The sending process goes on with other events: its calls write LU-1's record back.
+		expect((await sender.run({ parameters: pushOrder, items: orders('LU-2') })).error).toBeUndefined();
+		resetClaims();
+		const repeat = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('LU-1') });
+		expect(repeat.error).toBeUndefined();
+		expect(repeat.items[0].json).toMatchObject({ order_id: 'LU-1', skipped: true, reason: 'duplicate' });
+		expect(sentTo('LU-').sort()).toEqual(['LU-1', 'LU-2']);
+	});
+
 	it('V4: six runs at once with the same events, then a repeat from another process, send each event once', async () => {
 		const ids = Array.from({ length: 12 }, (_, i) => `OV-${i + 1}`);
 		// Six runs of one process (their own static data), every one given every event at the same moment.

@@ -216,4 +216,21 @@ async function testCredential(editor, cookie, credential) {
   return { status: result?.status, message: result?.message, httpStatus: r.status, body: r.body, id };
 }
 
-module.exports = { bcryptHash, startEditor, restLogin, createCredential, testCredential };
+/**
+ * Waits until a running n8n has activated a workflow: it answers its REST API before it has registered the active
+ * workflows' webhooks and polls (a production URL is a 404 "not registered" until then). Reads n8n's own info line,
+ * `Activated workflow "<name>" (ID: <id>)`, the same in 2.x and 1.x.
+ * @param {{ output: () => string }} editor an `n8n start` (startEditor) with its log at info level or lower
+ * @param {string} workflowId
+ * @param {number} [timeoutMs]
+ */
+async function waitForActivation(editor, workflowId, timeoutMs = 120_000) {
+  const line = new RegExp(`Activated workflow .*\\(ID: ${workflowId.replace(/[^\w-]/g, '')}\\)`);
+  const deadline = Date.now() + timeoutMs;
+  while (!line.test(editor.output())) {
+    if (Date.now() > deadline) throw new Error(`n8n did not activate workflow ${workflowId} in time:\n${tail(editor.output(), 40)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+module.exports = { bcryptHash, startEditor, restLogin, createCredential, testCredential, waitForActivation };

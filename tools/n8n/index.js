@@ -40,5 +40,6 @@ module.exports = {
   restLogin: editor.restLogin,
   createCredential: editor.createCredential,
   testCredential: editor.testCredential,
+  waitForActivation: editor.waitForActivation,
   freePort: home.freePort,
 };

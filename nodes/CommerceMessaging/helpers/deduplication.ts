@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { acceptedOutput } from './eventFields';
-import { SharedClaims } from './sharedDeduplication';
+import { resetRecentRecords, SharedClaims } from './sharedDeduplication';
 
 /**
  * Rule V4: order and cart events are deduplicated on the client, so a retried item or a re-run workflow does not
@@ -212,6 +212,7 @@ function setClaim(id: string, claim: Claim, nowSeconds: number): void {
 /** Forgets every claim: a restarted process, for tests. */
 export function resetClaims(): void {
 	claims.clear();
+	resetRecentRecords();
 }
 
 export function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number): DedupSettings {

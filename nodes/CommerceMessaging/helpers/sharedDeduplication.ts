@@ -26,6 +26,44 @@ export const SETTLE_MS = 300;
 /** Read-backs of a claim nobody holds any more (every write of it was overwritten) before sending anyway. */
 const MAX_ROUNDS = 3;
 
+/** How long this process keeps writing back the records of events it sent, and at most how many values per node. */
+const REASSERT_MS = 10 * 60_000;
+const REASSERT_MAX_VALUES = 2_000;
+
+/**
+ * Per node (workflow id + node id): the record values of events this process sent lately, and until when to write
+ * them back. A call that read the row before a record was written and writes after its sender read it back drops
+ * it (a CI run let 1 of 100 repeats through that way); every store call of this process writes them again.
+ */
+const recentRecords = new Map<string, Map<string, number>>();
+
+/** Forgets the records this process writes back: a restarted process, for tests. */
+export function resetRecentRecords(): void {
+	recentRecords.clear();
+}
+
+function rememberRecords(nodeKey: string, values: string[], now = Date.now()): void {
+	let records = recentRecords.get(nodeKey);
+	if (!records) recentRecords.set(nodeKey, (records = new Map()));
+	for (const value of values) {
+		records.delete(value);
+		records.set(value, now + REASSERT_MS);
+	}
+	while (records.size > REASSERT_MAX_VALUES) records.delete(records.keys().next().value as string);
+}
+
+/** The records to write back with a call (not those the call already carries); expired ones are forgotten. */
+function recordsToReassert(nodeKey: string, carried: Set<string>, now = Date.now()): string[] {
+	const records = recentRecords.get(nodeKey);
+	if (!records) return [];
+	const out: string[] = [];
+	for (const [value, until] of records) {
+		if (until <= now) records.delete(value);
+		else if (!carried.has(value)) out.push(value);
+	}
+	return out;
+}
+
 /** The store values of one event key for a window: its period now and the previous one. */
 export function sharedValues(hash: string, windowSeconds: number, nowSeconds: number): [string, string] {
 	const period = Math.floor(nowSeconds / windowSeconds);
@@ -66,10 +104,15 @@ export class SharedClaims {
 
 	private readonly runToken = Math.random().toString(36).slice(2, 10);
 
+	/** The node's row in n8n's store, as this process's write-backs know it. */
+	private readonly nodeKey: string;
+
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly nowSeconds: () => number,
-	) {}
+	) {
+		this.nodeKey = `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id ?? ctx.getNode().name}`;
+	}
 
 	/**
 	 * Claims the keys (a few store calls for all of them). Undefined when n8n offers no store here (a workflow
@@ -96,7 +139,10 @@ export class SharedClaims {
 
 	/** The service accepted the event: its record stays. */
 	accepted(hash: string): void {
-		if (this.owned.has(hash)) this.sent.add(hash);
+		const values = this.owned.get(hash);
+		if (!values) return;
+		this.sent.add(hash);
+		rememberRecords(this.nodeKey, values.record);
 	}
 
 	/** The send failed: the claim goes at once, so another execution (or a retry) may send the event. */
@@ -178,7 +224,17 @@ export class SharedClaims {
 		for (let attempt = 0; ; attempt++) {
 			try {
 				// Two executions creating the node's first row at once: one insert fails, the retry updates it.
-				return await this.ctx.helpers.checkProcessedAndRecord(values, 'node', OPTIONS);
+				const asked = new Set(values);
+				const result = await this.ctx.helpers.checkProcessedAndRecord(
+					[...values, ...recordsToReassert(this.nodeKey, asked)],
+					'node',
+					OPTIONS,
+				);
+				// What the write-backs found is not this call's answer.
+				return {
+					new: result.new.filter((value) => asked.has(String(value))),
+					processed: result.processed.filter((value) => asked.has(String(value))),
+				};
 			} catch (error) {
 				if (attempt >= 1 || !this.storeExists()) {
 					this.ctx.logger?.debug('Deduplication: n8n\'s shared store is not available, static data only', {
