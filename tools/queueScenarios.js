@@ -133,7 +133,14 @@ async function startQueueScenarios(opts) {
       // n8n logs "Poll trigger initiated for workflow ..." at debug level, in the process that polls (scenario 5).
       logLevel: 'debug',
     });
-    return new QueueScenarios(sandbox, deployment);
+    const scenarios = new QueueScenarios(sandbox, deployment);
+    try {
+      await n8n.waitForProductionUrl(scenarios.webhookUrl);
+    } catch (error) {
+      await deployment.stop();
+      throw error;
+    }
+    return scenarios;
   } catch (error) {
     await sandbox.close();
     throw error;

@@ -217,20 +217,24 @@ async function testCredential(editor, cookie, credential) {
 }
 
 /**
- * Waits until a running n8n has activated a workflow: it answers its REST API before it has registered the active
- * workflows' webhooks and polls (a production URL is a 404 "not registered" until then). Reads n8n's own info line,
- * `Activated workflow "<name>" (ID: <id>)`, the same in 2.x and 1.x.
- * @param {{ output: () => string }} editor an `n8n start` (startEditor) with its log at info level or lower
- * @param {string} workflowId
+ * Waits until a running n8n serves an active workflow's production URL (a Webhook's, an MCP Server Trigger's). n8n
+ * answers its REST API before it has registered the active workflows' webhooks: until then such a URL is a 404
+ * "not registered". Asked without side effects: a CORS preflight (OPTIONS with an Origin), which n8n answers with
+ * the webhook's methods in `Access-Control-Allow-Methods` once it is registered, and with OPTIONS alone before.
+ * @param {string} url
  * @param {number} [timeoutMs]
  */
-async function waitForActivation(editor, workflowId, timeoutMs = 120_000) {
-  const line = new RegExp(`Activated workflow .*\\(ID: ${workflowId.replace(/[^\w-]/g, '')}\\)`);
+async function waitForProductionUrl(url, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
-  while (!line.test(editor.output())) {
-    if (Date.now() > deadline) throw new Error(`n8n did not activate workflow ${workflowId} in time:\n${tail(editor.output(), 40)}`);
+  for (;;) {
+    const res = await fetch(url, { method: 'OPTIONS', headers: { Origin: new URL(url).origin } }).catch(() => undefined);
+    const allowed = res?.headers.get('access-control-allow-methods') ?? '';
+    if (allowed.split(',').some((method) => method.trim() !== '' && method.trim() !== 'OPTIONS')) return;
+    if (Date.now() > deadline) {
+      throw new Error(`n8n has not registered ${url} in time (OPTIONS answered ${res?.status ?? 'nothing'}, methods "${allowed}")`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
-module.exports = { bcryptHash, startEditor, restLogin, createCredential, testCredential, waitForActivation };
+module.exports = { bcryptHash, startEditor, restLogin, createCredential, testCredential, waitForProductionUrl };

@@ -40,6 +40,6 @@ module.exports = {
   restLogin: editor.restLogin,
   createCredential: editor.createCredential,
   testCredential: editor.testCredential,
-  waitForActivation: editor.waitForActivation,
+  waitForProductionUrl: editor.waitForProductionUrl,
   freePort: home.freePort,
 };

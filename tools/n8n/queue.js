@@ -17,7 +17,7 @@ const { live, killGroup, run, spawnGroup, tail } = require('./process');
 const { PROJECT_ROOT, n8nRequire } = require('./runtime');
 const { createN8nHome, freePort, removeHome } = require('./home');
 const { importCredentials, importWorkflows, runN8n } = require('./cli');
-const { startEditor, waitForActivation } = require('./editor');
+const { startEditor } = require('./editor');
 
 const DB_USER = 'cm';
 const DB_NAME = 'n8n';
@@ -223,7 +223,6 @@ async function startQueueDeployment(opts) {
         },
       });
     }
-    for (const id of opts.activate ?? []) await waitForActivation(main, id);
     return {
       base,
       main,
