@@ -6,6 +6,7 @@
 # each other. Prints two lines: `pg_bin=<folder with initdb/pg_ctl>` and `redis_server=<path>`.
 # Called by test/e2e/lib/globalSetup.js and scripts/demo-queue.js.
 set -euo pipefail
+source "$(dirname "$0")/lib/apt.sh"
 
 find_pg_bin() {
   local dir
@@ -23,33 +24,10 @@ missing() {
 }
 
 if [ -n "$(missing)" ]; then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    echo "[queue-services] missing: $(missing); there is no apt-get: install them yourself" >&2
-    exit 1
-  fi
-  SUDO=()
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-      SUDO=(sudo -n)
-    else
-      echo "[queue-services] missing: $(missing); installing needs root: sudo apt-get update && sudo apt-get install -y $(missing)" >&2
-      exit 1
-    fi
-  fi
-  LOCK="${TMPDIR:-/tmp}/cm-ensure-queue-services.lock"
-  if command -v flock >/dev/null 2>&1; then
-    exec 9>"$LOCK"
-    flock 9
-  fi
-  todo="$(missing)"
-  if [ -n "$todo" ]; then # another caller may have installed them while this one waited for the lock
-    started=$SECONDS
-    echo "[queue-services] missing: $todo: apt-get update, then apt-get install -y $todo" >&2
-    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update >&2
-    # shellcheck disable=SC2086
-    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $todo >&2
-    echo "[queue-services] installed in $((SECONDS - started)) s" >&2
-  fi
+  apt_lock queue-services
+  todo="$(missing)" # another caller may have installed them while this one waited for the lock
+  # shellcheck disable=SC2086
+  [ -z "$todo" ] || apt_install queue-services $todo
   if [ -n "$(missing)" ]; then
     echo "[queue-services] apt-get finished but $(missing) is still missing" >&2
     exit 1

@@ -3,7 +3,7 @@
 /**
  * The n8n editor server (`n8n start`) of a home, its owner, REST login and the credential test endpoint.
  */
-const { live, killGroup, spawnGroup, tail } = require('./process');
+const { startLongRunning, tail } = require('./process');
 const { n8nRequire } = require('./runtime');
 
 /** The browser-id header n8n ties its auth cookie to (same value for login and later requests). */
@@ -102,42 +102,16 @@ async function startEditor(home, opts = {}) {
       N8N_INSTANCE_OWNER_PASSWORD_HASH: bcryptHash(home.runtime, owner.password),
     });
   }
-  const child = spawnGroup(home.runtime.nodeBin, [home.runtime.n8nBin, 'start'], { env, cwd: home.home, stdin: 'ignore' });
-  let output = '';
-  child.stdout?.on('data', (d) => {
-    output += d;
-    if (opts.echo) process.stderr.write(d);
-  });
-  child.stderr?.on('data', (d) => {
-    output += d;
-    if (opts.echo) process.stderr.write(d);
-  });
-  /** @type {number | null | undefined} */
-  let exitCode;
-  const exited = new Promise((resolve) =>
-    child.on('exit', (code) => {
-      exitCode = code;
-      live.delete(child);
-      resolve(undefined);
-    }),
-  );
+  const service = startLongRunning(home.runtime.nodeBin, [home.runtime.n8nBin, 'start'], { env, cwd: home.home, echo: opts.echo });
+  const { output, stop } = service;
   const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (exitCode === undefined) {
-      killGroup(child, 'SIGTERM');
-      const t = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(t);
-    }
-    killGroup(child, 'SIGKILL'); // leftovers in the group (task runners)
-  };
   /** @type {Editor} */
-  const editor = { url, port, pid: child.pid, home, owner, ownerCookie: undefined, output: () => output, stop };
+  const editor = { url, port, pid: service.pid, home, owner, ownerCookie: undefined, output, stop };
   try {
     const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
     for (;;) {
-      if (exitCode !== undefined) throw new Error(`n8n start exited with ${exitCode} before answering:\n${tail(output, 60)}`);
-      if (Date.now() > deadline) throw new Error(`n8n start did not answer /healthz in time:\n${tail(output, 60)}`);
+      if (service.exitCode() !== undefined) throw new Error(`n8n start exited with ${service.exitCode()} before answering:\n${tail(output(), 60)}`);
+      if (Date.now() > deadline) throw new Error(`n8n start did not answer /healthz in time:\n${tail(output(), 60)}`);
       try {
         // /healthz answers as soon as the port listens, before migrations (meanwhile every other path answers
         // 200 "n8n is starting up. Please wait") and before the REST routes are registered (404). The public

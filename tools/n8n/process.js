@@ -80,6 +80,46 @@ function spawnGroup(cmd, args, opts = {}) {
 }
 
 /**
+ * A long-running child (`n8n start`, `n8n worker`, postgres, redis) in its own process group: its output collected,
+ * and a stop that asks it to end (SIGTERM), kills the group after 10 s, then kills what is left in the group (n8n's
+ * task runners).
+ * @param {string} cmd @param {string[]} args
+ * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, echo?: boolean }} [opts] echo: copy its output to our stderr
+ * @returns {{ pid: number | undefined, output: () => string, exitCode: () => number | null | undefined,
+ *   exited: Promise<number | null>, stop: () => Promise<void> }}
+ */
+function startLongRunning(cmd, args, opts = {}) {
+  const child = spawnGroup(cmd, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdin: 'ignore' });
+  let output = '';
+  const collect = (/** @type {Buffer} */ d) => {
+    output += d;
+    if (opts.echo) process.stderr.write(d);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  /** @type {number | null | undefined} */
+  let exitCode;
+  /** @type {Promise<number | null>} */
+  const exited = new Promise((resolve) =>
+    child.on('exit', (code) => {
+      exitCode = code;
+      live.delete(child);
+      resolve(code);
+    }),
+  );
+  const stop = async () => {
+    if (exitCode === undefined) {
+      killGroup(child, 'SIGTERM');
+      const t = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(t);
+    }
+    killGroup(child, 'SIGKILL');
+  };
+  return { pid: child.pid, output: () => output, exitCode: () => exitCode, exited, stop };
+}
+
+/**
  * Spawns a command in its own process group, collects output; kills the group on timeout.
  * @param {string} cmd @param {string[]} args
  * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, timeoutMs?: number, input?: string, echo?: boolean | 'stderr' }} [opts]
@@ -130,4 +170,4 @@ function tail(s, n) {
   return s.split('\n').slice(-n).join('\n');
 }
 
-module.exports = { live, killGroup, spawnGroup, run, tail };
+module.exports = { live, killGroup, spawnGroup, startLongRunning, run, tail };

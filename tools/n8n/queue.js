@@ -13,7 +13,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { live, killGroup, run, spawnGroup, tail } = require('./process');
+const { run, startLongRunning, tail } = require('./process');
 const { PROJECT_ROOT, n8nRequire } = require('./runtime');
 const { createN8nHome, freePort, removeHome } = require('./home');
 const { importCredentials, importWorkflows, runN8n } = require('./cli');
@@ -45,37 +45,16 @@ async function ensureQueueServices() {
  * @returns {Promise<Service>}
  */
 async function startService(label, cmd, args, ready, opts = {}) {
-  const child = spawnGroup(cmd, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdin: 'ignore' });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  /** @type {number | null | undefined} */
-  let exitCode;
-  const exited = new Promise((resolve) =>
-    child.on('exit', (code) => {
-      exitCode = code;
-      live.delete(child);
-      resolve(code);
-    }),
-  );
-  const stop = async () => {
-    if (exitCode === undefined) {
-      killGroup(child, 'SIGTERM');
-      const t = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(t);
-    }
-    killGroup(child, 'SIGKILL');
-  };
+  const service = startLongRunning(cmd, args, { env: opts.env, cwd: opts.cwd });
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
-  while (!ready.test(output)) {
-    if (exitCode !== undefined || Date.now() > deadline) {
-      await stop();
-      throw new Error(`${label} did not start (exit ${exitCode}):\n${tail(output, 40)}`);
+  while (!ready.test(service.output())) {
+    if (service.exitCode() !== undefined || Date.now() > deadline) {
+      await service.stop();
+      throw new Error(`${label} did not start (exit ${service.exitCode()}):\n${tail(service.output(), 40)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { pid: child.pid, output: () => output, exited, stop };
+  return { pid: service.pid, output: service.output, exited: service.exited, stop: service.stop };
 }
 
 /** Postgres refuses to run as root: then the data folder belongs to, and the server runs as, `postgres`. */
