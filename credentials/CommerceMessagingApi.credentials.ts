@@ -12,6 +12,7 @@ import { pageQuery } from '../transport/pagination';
 import { assertCredentialFieldsUsable, assertHeaderValueSafe, pluginHeaders, readCredentials } from '../transport/auth';
 import { logIn } from '../transport/login';
 import { ROUTES } from '../transport/routes';
+import { isSealedFor, sealFor } from '../transport/tokens';
 
 /**
  * Rule A6, for every request this credential signs (the node's, and n8n's HTTP Request node's): the token and the
@@ -87,6 +88,15 @@ export class CommerceMessagingApi implements ICredentialType {
 			default: '',
 		},
 		{
+			// Which account the token above was issued for (a salted hash of Base URL, username and password): n8n
+			// keeps hidden fields when the credential is edited, so a token for the old account is never sent.
+			displayName: 'Session Seal',
+			name: 'sessionSeal',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+		{
 			// When (local clock, ms) the token above was received: its expiry is judged from this plus its lifetime,
 			// so a service clock hours off never causes a login per request (rule A3).
 			displayName: 'Login Received At',
@@ -150,8 +160,9 @@ export class CommerceMessagingApi implements ICredentialType {
 		const credentials = readCredentials(data);
 		// Every field is checked before the password leaves n8n.
 		assertCredentialFieldsUsable(credentials);
-		const sessionToken = await logIn(this, credentials);
-		return { sessionToken, loginReceivedAt: Date.now() };
+		// The node's run hands its Timeout to the login through this data object (transport/processState.ts).
+		const sessionToken = await logIn(this, credentials, data);
+		return { sessionToken, loginReceivedAt: Date.now(), sessionSeal: sealFor(credentials) };
 	}
 
 	/** Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. */
@@ -164,10 +175,13 @@ export class CommerceMessagingApi implements ICredentialType {
 		assertHeaderValueSafe('Session Token', credentials.sessionToken);
 		assertSignsOwnService(credentials.baseUrl, requestOptions);
 		const { headers: plugin } = pluginHeaders(credentials);
+		// A token issued for the account before an edit of the credential is never sent: without it the service
+		// answers 401, after which n8n logs in again with the fields as they are now and repeats the request.
+		const sealed = isSealedFor(data.sessionSeal, credentials);
 		requestOptions.headers = {
 			...(requestOptions.headers ?? {}),
 			...plugin,
-			Authorization: `Bearer ${credentials.sessionToken}`,
+			...(sealed ? { Authorization: `Bearer ${credentials.sessionToken}` } : {}),
 		};
 		// Never follow a redirect with these headers: n8n would re-send them to wherever it points. Both forms: n8n's
 		// httpRequest options, and the legacy request options that the HTTP Request node uses.

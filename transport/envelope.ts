@@ -15,6 +15,7 @@ export type FailureKind =
 	| 'pluginAuth'
 	| 'validation'
 	| 'templateNotApproved'
+	/** HTTP 5xx: a failure on the service's side that may pass. */
 	| 'unavailable'
 	| 'service';
 
@@ -112,7 +113,8 @@ function classify(statusCode: number, code: string | undefined, message: string)
 	if (statusCode === 401 || upperCode === '401' || /^JWT_|TOKEN_EXPIRED|TOKEN_INVALID/.test(upperCode)) return 'tokenRefused';
 	if (upperCode === 'TEMPLATE_NOT_APPROVED') return 'templateNotApproved';
 	if (/VALIDATION|INVALID_PHONE/.test(upperCode) || statusCode === 422) return 'validation';
-	if (statusCode === 502 || statusCode === 503 || statusCode === 504) return 'unavailable';
+	// Decided by the status alone: a 5xx with a JSON body is as passing as one with an HTML page.
+	if (statusCode >= 500) return 'unavailable';
 	return 'service';
 }
 

@@ -136,7 +136,9 @@ function explain(failure: ServiceFailure, extra: ExplainExtra): { message: strin
 			};
 		case 'unavailable':
 			return {
-				message: `The service is unavailable (HTTP ${failure.httpStatus}): ${failure.message}`,
+				message: [502, 503, 504].includes(failure.httpStatus)
+					? `The service is unavailable (HTTP ${failure.httpStatus}): ${failure.message}`
+					: `The service failed with HTTP ${failure.httpStatus}: ${failure.message}`,
 				description: retryNote ? `The request was retried with backoff and ${retryNote}.` : undefined,
 			};
 		default:
@@ -152,4 +154,70 @@ function describeData(data: unknown): string | undefined {
 	} catch {
 		return undefined;
 	}
+}
+
+/** A connection that failed or an attempt past its deadline. */
+export function networkError(
+	node: INode,
+	failure: { code?: string; reason: string; timedOut: boolean },
+	context: { itemIndex?: number; timeoutMs: number; maybeApplied: boolean; retryNote?: string },
+): NodeApiError {
+	const seconds = Math.round(context.timeoutMs / 1000);
+	const retried = context.retryNote ? ` It was retried with backoff and ${context.retryNote}.` : '';
+	const apiError = new NodeApiError(
+		node,
+		{ message: failure.reason, networkErrorCode: failure.code ?? 'NETWORK_ERROR' },
+		{
+			description: context.maybeApplied
+				? 'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.'
+				: failure.timedOut
+					? `Each attempt may take up to ${seconds} s, from connecting to the last byte of the answer (Request Options > Timeout).${retried}`
+					: `Check the Base URL and that the service is reachable.${retried}`,
+			itemIndex: context.itemIndex,
+		},
+	);
+	// Set after construction: n8n rewrites messages that mention a network error code into generic text.
+	apiError.message = failure.timedOut
+		? `The service did not answer in time: the request timed out after ${seconds} s (${failure.reason})`
+		: `The connection to the service failed (${failure.reason})`;
+	return apiError;
+}
+
+/** A login failure, in the login's own words (which never contain the password). */
+export function loginError(node: INode, message: string, itemIndex?: number): NodeApiError {
+	return new NodeApiError(
+		node,
+		{ message },
+		{ message, description: 'Check the username, password and Base URL of the Commerce Messaging credential.', itemIndex },
+	);
+}
+
+/** A redirect the transport would not follow (address.ts says why). */
+export function redirectRefusedError(
+	node: INode,
+	refusal: { message: string; description: string },
+	httpStatus: number,
+	itemIndex?: number,
+): NodeApiError {
+	const httpCode = String(httpStatus);
+	return new NodeApiError(
+		node,
+		{ message: refusal.message, httpCode },
+		{ message: refusal.message, description: refusal.description, httpCode, itemIndex },
+	);
+}
+
+/** An answer larger than the transport reads. */
+export function answerTooLargeError(node: INode, limitBytes: number, itemIndex?: number): NodeApiError {
+	const megabytes = Math.round(limitBytes / (1024 * 1024));
+	const message = `The service's answer is larger than ${megabytes} MB, the most this node reads in one answer`;
+	return new NodeApiError(
+		node,
+		{ message },
+		{
+			message,
+			description: 'For a list, ask smaller pages (Limit, or the paging of Other Endpoint). Nothing of the answer was used.',
+			itemIndex,
+		},
+	);
 }

@@ -1,3 +1,4 @@
+/** What the nodes and the credential use of the transport. A request's path through it: request.ts. */
 export { apiRequest, type CustomRoute, type RequestSpec } from './request';
 export {
 	iteratePages,
@@ -22,8 +23,18 @@ export {
 	type TemplateRecord,
 } from './parsers';
 export { errorContext, setErrorContext, type ServiceErrorContext } from './errors';
-export { DEFAULT_RETRY, type RetrySettings } from './retryPolicy';
-export { endSession, type ApiContext } from './session';
+export {
+	DEFAULT_CONCURRENCY,
+	DEFAULT_MAX_RECORDS,
+	DEFAULT_RETRY,
+	MAX_CONCURRENCY,
+	runSettings,
+	type RetrySettings,
+	type RunSettings,
+	type RunSettingsInput,
+} from './settings';
+export { startRun, type ApiContext } from './session';
 export { pause } from './pause';
-export { runInLanes, MAX_CONCURRENCY, type LaneResult } from './lanes';
-export { readConcurrency, DEFAULT_CONCURRENCY } from './retrySettings';
+export { runInLanes, type LaneResult } from './lanes';
+export { CappedMap } from './cappedMap';
+export { runStarts } from './processState';

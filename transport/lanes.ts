@@ -1,3 +1,5 @@
+import { MAX_CONCURRENCY } from './settings';
+
 /**
  * Runs one task per input item with several in flight (Request Options > Concurrency), the way a careful client
  * talks to a service across a real network: the round trip, not the work, is what costs.
@@ -20,8 +22,6 @@ export interface LaneOptions<T> {
 	/** After a failure, start no further item (those already running finish). */
 	stopOnError: boolean;
 }
-
-export const MAX_CONCURRENCY = 64;
 
 export async function runInLanes<T>(itemCount: number, options: LaneOptions<T>): Promise<Array<LaneResult<T>>> {
 	const slots = new Slots(Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(options.concurrency) || 1)));

@@ -1,80 +1,94 @@
-import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+import type { IHttpRequestHelper } from 'n8n-workflow';
 
-import { extractLoginToken, type CommerceMessagingCredentials } from './auth';
-import { header, readEnvelope, type RawResponse } from './envelope';
+import { Address } from './address';
+import { assertHeaderValueSafe, extractLoginToken, type CommerceMessagingCredentials } from './auth';
+import { header, readEnvelope } from './envelope';
+import { exchange, type HttpAnswer } from './http';
+import { LoginFailure } from './loginFailure';
+import { loginLimits } from './processState';
 import { redactText } from './redact';
-import { isRedirect, planRedirect } from './redirects';
-import { DEFAULT_RETRY } from './retryPolicy';
-import { otherReading, rememberServedPath, ROUTES, servedPath } from './routes';
+import { ROUTES } from './routes';
+import { DEFAULT_RETRY } from './settings';
 
-/** A login failure, worded for the user; it never contains the password (rule A6). */
-export class LoginError extends Error {
-	constructor(reason: string) {
-		super(`Login to the Commerce Messaging service failed: ${reason}`);
-		this.name = 'LoginError';
-	}
-}
+/** A login answer carries a token and little else: anything larger is not a login answer. */
+const MAX_LOGIN_ANSWER_BYTES = 256 * 1024;
+/** JWTs are a few hundred bytes to a few KB; a token that does not fit in a header cannot be used. */
+export const MAX_TOKEN_LENGTH = 16 * 1024;
 
 /**
- * Rule A1: exchanges the username and password for a JWT with one request. Redirects are not followed (a 307 would
- * re-post the password to wherever it points); the document's two readings of the path (with and without the
- * trailing slash) are both accepted, found with at most one extra request and then remembered.
- * API access (rule A4) is not probed here: the first real call reports it, so a login costs one request.
+ * Rule A1: exchanges the username and password for a JWT with one request, within the run's Timeout (the default
+ * one when n8n's credential test or HTTP Request node logs in). Redirects are not followed (a 307 would re-post the
+ * password to wherever it points); the document's two readings of the path (with and without the trailing slash)
+ * are both accepted, found with at most one extra request and then remembered. API access (rule A4) is not probed
+ * here: the first real call reports it, so a login costs one request. Throws a LoginFailure.
  */
-export async function logIn(helper: IHttpRequestHelper, credentials: CommerceMessagingCredentials): Promise<string> {
-	const route = ROUTES.login;
+export async function logIn(helper: IHttpRequestHelper, credentials: CommerceMessagingCredentials, limitsOf: object): Promise<string> {
+	const limits = loginLimits.get(limitsOf) ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };
 	const secrets = [credentials.password];
-	let path = servedPath(credentials.baseUrl, route);
-	for (let attempt = 1; ; attempt++) {
-		const url = `${credentials.baseUrl}${path}`;
-		const options: IHttpRequestOptions = {
-			method: route.method,
-			url,
-			body: { username: credentials.username, password: credentials.password },
-			json: true,
-			disableFollowRedirect: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: DEFAULT_RETRY.timeoutMs,
-		};
-		let response: RawResponse;
-		try {
-			response = (await helper.helpers.httpRequest(options)) as RawResponse;
-		} catch (error) {
-			const reason = (error as { code?: string; message?: string }).code ?? (error as Error).message ?? 'network error';
-			throw new LoginError(`the service could not be reached (${redactText(String(reason), secrets)})`);
-		}
-		const mayTryOtherReading = attempt === 1;
-		if (isRedirect(response.statusCode)) {
-			const plan = planRedirect({
-				baseUrl: credentials.baseUrl,
-				route,
-				path,
-				requestUrl: url,
-				statusCode: response.statusCode,
-				location: header(response.headers, 'location'),
-				alreadyFollowed: true, // a login is never "followed": only the other reading is tried
-			});
-			if (plan.action === 'otherReading' && mayTryOtherReading) {
-				path = plan.path;
-				continue;
+	const address = new Address(credentials.baseUrl, ROUTES.login);
+	for (;;) {
+		const outcome = await exchange(
+			async (options) => await helper.helpers.httpRequest(options),
+			{ method: ROUTES.login.method, url: address.target().url, body: { username: credentials.username, password: credentials.password } },
+			{ timeoutMs: limits.timeoutMs, maxAnswerBytes: MAX_LOGIN_ANSWER_BYTES, cancel: limits.cancel },
+		);
+		switch (outcome.kind) {
+			case 'answer':
+				break;
+			case 'network':
+				throw outcome.timedOut
+					? new LoginFailure('timeout', `the service did not answer within ${seconds(limits.timeoutMs)} (Request Options > Timeout)`)
+					: new LoginFailure('unreachable', `the service could not be reached (${redactText(outcome.reason, secrets)})`);
+			case 'tooLarge':
+				throw new LoginFailure('badAnswer', `the answer is larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB, which no login answer is`);
+			case 'cancelled':
+				throw new LoginFailure('cancelled', 'the execution was cancelled');
+			default: {
+				const error = outcome.kind === 'thrown' ? outcome.error : outcome.failure;
+				const reason = (error as { message?: string })?.message ?? 'network error';
+				throw new LoginFailure('unreachable', `the service could not be reached (${redactText(reason, secrets)})`);
 			}
-			throw new LoginError(plan.action === 'refuse' ? `${plan.message}. ${plan.description}` : 'redirected in a loop');
 		}
-		const other = otherReading(route, path);
-		if (response.statusCode === 404 && mayTryOtherReading && other !== undefined) {
-			path = other;
-			continue;
+		if (outcome.status >= 300 && outcome.status < 400 && outcome.status !== 304) {
+			const refusal = address.redirected(outcome.status, header(outcome.headers, 'location'), false);
+			if (!refusal) continue;
+			throw new LoginFailure('redirect', `${refusal.message}. ${refusal.description}`);
 		}
-		const envelope = readEnvelope(response);
-		if (!envelope.ok) {
-			const { message, code, httpStatus } = envelope.failure;
-			const details = [code ? `code ${code}` : undefined, `HTTP ${httpStatus}`].filter(Boolean).join(', ');
-			throw new LoginError(redactText(`${message} (${details})`, secrets));
-		}
-		const token = extractLoginToken(envelope.data) ?? extractLoginToken(response.body);
-		if (!token) throw new LoginError('the answer contained no token');
-		rememberServedPath(credentials.baseUrl, route, path);
+		if (outcome.status === 404 && address.notFound()) continue;
+		const token = readToken(outcome, secrets);
+		address.served();
 		return token;
 	}
 }
+
+function readToken(answer: HttpAnswer, secrets: string[]): string {
+	const envelope = readEnvelope({ statusCode: answer.status, headers: answer.headers, body: answer.text });
+	if (!envelope.ok) {
+		const { message, code, httpStatus } = envelope.failure;
+		const details = [code ? `code ${code}` : undefined, `HTTP ${httpStatus}`].filter(Boolean).join(', ');
+		const kind = httpStatus >= 500 || httpStatus === 429 ? 'busy' : 'refused';
+		throw new LoginFailure(kind, redactText(`${message} (${details})`, secrets));
+	}
+	let body: unknown;
+	try {
+		body = JSON.parse(answer.text);
+	} catch {
+		body = undefined;
+	}
+	const token = extractLoginToken(envelope.data) ?? extractLoginToken(body);
+	if (!token) throw new LoginFailure('badAnswer', 'the answer contained no token');
+	if (token.length > MAX_TOKEN_LENGTH) {
+		throw new LoginFailure(
+			'badAnswer',
+			`the token in the answer is ${token.length.toLocaleString('en-US')} characters long; a session token must fit in a header (at most ${MAX_TOKEN_LENGTH.toLocaleString('en-US')})`,
+		);
+	}
+	try {
+		assertHeaderValueSafe('Session Token', token);
+	} catch {
+		throw new LoginFailure('badAnswer', 'the token in the answer contains characters that cannot be sent in a header (a line break or a non-ISO-8859-1 character)');
+	}
+	return token;
+}
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);

@@ -3,9 +3,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { readListPage, type ListPage } from './parsers';
 import { apiRequest, type CustomRoute, type RequestSpec } from './request';
-import { readConcurrency } from './retrySettings';
 import type { ListRouteName } from './routes';
-import type { ApiContext } from './session';
+import { settingsOf, type ApiContext } from './session';
 
 /**
  * Page size asked of the service by callers that may stop early (iteratePages: the trigger's polls). Its default
@@ -36,6 +35,11 @@ export interface ListOptions extends Omit<RequestSpec, 'body' | 'formData'> {
 	pageSize?: number;
 	/** Pages asked at once once the total is known (Request Options > Concurrency); 1 = one by one. */
 	concurrency?: number;
+	/**
+	 * Without a limit: the most records read before the list fails with an error naming the ceiling (the run's
+	 * Request Options > Max Records unless given), so a list that never ends cannot grow memory without end.
+	 */
+	maxRecords?: number;
 }
 
 export interface PageRead extends ListPage {
@@ -128,7 +132,8 @@ export async function* iteratePages(
 	route: ListRouteName | CustomRoute,
 	options: ListOptions = {},
 ): AsyncGenerator<IDataObject[]> {
-	const { concurrency = 1, ...readOptions } = options;
+	const { concurrency = 1, maxRecords, ...readOptions } = options;
+	const ceiling = options.limit === undefined ? (maxRecords ?? settingsOf(ctx).maxRecords) : Infinity;
 	const reader = new PageReader(ctx, route, {
 		...readOptions,
 		pageSize: Math.min(options.pageSize ?? PAGE_SIZE, options.limit ?? Infinity),
@@ -168,6 +173,7 @@ export async function* iteratePages(
 			goesOn = take(read.value, kept);
 			if (!goesOn) break;
 		}
+		if (goesOn && fetched >= ceiling) throw ceilingError(ctx, ceiling, options.itemIndex);
 		yield* kept;
 		if (!goesOn) return;
 		page += window;
@@ -181,11 +187,25 @@ export async function listRecords(
 ): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
 	const pageSize = options.pageSize ?? RETURN_ALL_PAGE_SIZE;
-	const concurrency = options.concurrency ?? readConcurrency(ctx);
+	const concurrency = options.concurrency ?? settingsOf(ctx).concurrency;
 	for await (const records of iteratePages(ctx, route, { ...options, pageSize, concurrency })) {
 		for (const record of records) all.push(record);
 	}
 	return all;
+}
+
+function ceilingError(ctx: ApiContext, ceiling: number, itemIndex?: number): NodeApiError {
+	const count = (value: number) => value.toLocaleString('en-US');
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: 'The list goes on beyond the most records read at once' },
+		{
+			message: `The list goes on beyond ${count(ceiling)} records, the most read at once (Request Options > Max Records)`,
+			description:
+				'Nothing was output, so no partial list is taken for the whole. If the list really is that long, raise Max Records; otherwise use Limit, or a filter, to read a part of it.',
+			itemIndex,
+		},
+	);
 }
 
 function recordId(record: IDataObject): string | undefined {

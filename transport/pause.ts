@@ -1,6 +1,6 @@
 import { NodeOperationError, sleep, type INode } from 'n8n-workflow';
 
-interface PausableContext {
+export interface PausableContext {
 	getNode(): INode;
 	getExecutionCancelSignal?: () => AbortSignal | undefined;
 }

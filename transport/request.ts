@@ -1,25 +1,22 @@
-import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { Address, assertPlainPath, RequestRefused } from './address';
 import { CREDENTIAL_TYPE } from './auth';
-import { header, readEnvelope, type RawResponse } from './envelope';
 import { serviceError } from './errors';
+import { exchange, type Exchange } from './http';
+import { judge } from './outcome';
 import { pause } from './pause';
-import { redactError } from './redact';
-import { isRedirect, planRedirect } from './redirects';
-import { attemptTimeoutMs, decideRetry, type RetrySettings } from './retryPolicy';
-import { readRetrySettings } from './retrySettings';
-import {
-	buildPath,
-	otherReading,
-	rememberServedPath,
-	route as makeRoute,
-	ROUTES,
-	type Route,
-	type RouteAnswer,
-	type RouteName,
-} from './routes';
+import { attemptTimeoutMs, decideRetry, mayRetry } from './retryPolicy';
+import { route as makeRoute, ROUTES, type Route, type RouteAnswer, type RouteName } from './routes';
 import { getSession, type ApiContext, type Session } from './session';
+import type { RetrySettings } from './settings';
+
+/**
+ * One API call, as a short pipeline: where it goes (address.ts), in its turn with a usable token (session.ts), one
+ * bounded exchange (http.ts), what the answer means (outcome.ts), and whether to try again (retryPolicy.ts). The
+ * only code of the package that sends a request to the service.
+ */
 
 export interface RequestSpec {
 	pathParams?: Record<string, string | number>;
@@ -28,6 +25,7 @@ export interface RequestSpec {
 	/** Built anew for every attempt, so a retry never re-sends a consumed body. */
 	formData?: () => FormData;
 	itemIndex?: number;
+	/** The run's retry settings (openRun) unless given. */
 	retry?: RetrySettings;
 	/** Return the whole success envelope ({status, message?, data}) instead of `data` (Custom API Call). */
 	fullEnvelope?: boolean;
@@ -44,263 +42,116 @@ export interface CustomRoute<T = unknown> {
 	parse?: (data: unknown) => T;
 }
 
-const NETWORK_ERROR_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
-/** Refused connections never reached the service, so even a POST may be tried again. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
+/** The largest answer read: a list page of the largest size is far below it; more is not an answer for this node. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** The largest JSON body sent. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-/**
- * Sends one API call and returns the JSend `data` read by the route's parser (routes.ts). The only function in the
- * package that does HTTP.
- */
+/** Sends one API call and returns the JSend `data` read by the route's parser (routes.ts). */
 export async function apiRequest<R extends RouteName>(ctx: ApiContext, routeName: R, spec?: RequestSpec): Promise<RouteAnswer<R>>;
 export async function apiRequest<T = unknown>(ctx: ApiContext, routeName: CustomRoute<T>, spec?: RequestSpec): Promise<T>;
 export async function apiRequest(ctx: ApiContext, routeName: RouteName | CustomRoute, spec?: RequestSpec): Promise<unknown>;
-export async function apiRequest(
-	ctx: ApiContext,
-	routeName: RouteName | CustomRoute,
-	spec: RequestSpec = {},
-): Promise<unknown> {
-	const route: Route =
-		typeof routeName === 'string'
-			? ROUTES[routeName]
-			: makeRoute(routeName.method, routeName.path, routeName.parse ?? ((data) => data), { plugin: routeName.plugin });
+export async function apiRequest(ctx: ApiContext, target: RouteName | CustomRoute, spec: RequestSpec = {}): Promise<unknown> {
 	const session = await getSession(ctx);
 	try {
-		return await send(ctx, session, route, spec);
+		const route = resolveRoute(target);
+		const answer = await send(ctx, session, route, spec);
+		const data = session.secrets.redactAnswer(answer.data, answer.text);
+		if (!spec.fullEnvelope) return route.parse(data);
+		return route.parse({ status: 'success', ...(answer.message ? { message: answer.message } : {}), data: data ?? null });
 	} catch (error) {
+		const refused = error instanceof RequestRefused;
+		const thrown = refused ? new NodeOperationError(ctx.getNode(), error.message, { description: error.description, itemIndex: spec.itemIndex }) : error;
 		// Rule A6: whatever the service or the HTTP library wrote, no secret of this session leaves in an error.
-		throw redactError(error, session.secrets());
+		throw session.secrets.redactError(thrown);
 	}
 }
 
-async function send(ctx: ApiContext, session: Session, route: Route, spec: RequestSpec): Promise<unknown> {
-	const node = ctx.getNode();
-	const settings = spec.retry ?? readRetrySettings(ctx, spec.itemIndex);
-	let path = session.pathOf(route);
-	/** Set once a same-origin redirect of a read was followed: the absolute address it named. */
-	let redirectedTo: string | undefined;
-	let triedOtherReading = false;
-	let reloggedIn = false;
+function resolveRoute(target: RouteName | CustomRoute): Route {
+	if (typeof target === 'string') return ROUTES[target];
+	assertPlainPath(target.path);
+	return makeRoute(target.method, target.path, target.parse ?? ((data) => data), { plugin: target.plugin });
+}
+
+async function send(ctx: ApiContext, session: Session, route: Route, spec: RequestSpec) {
+	const settings = spec.retry ?? session.settings.retry;
+	const address = new Address(session.baseUrl, route, spec.pathParams, spec.qs);
+	assertBodySize(spec.body);
 	const started = Date.now();
-
-	for (let attempt = 1; ; attempt++) {
-		const elapsed = () => Date.now() - started;
-		const options: IHttpRequestOptions = {
-			method: route.method,
-			...(redirectedTo
-				? { url: redirectedTo, qs: new URL(redirectedTo).search ? undefined : spec.qs }
-				: { baseURL: session.baseUrl, url: buildPath(path, spec.pathParams), qs: spec.qs }),
-			headers: { Accept: 'application/json' },
-			// The raw text is parsed by readEnvelope, so an HTML page or broken JSON is reported, not thrown.
-			encoding: 'text',
-			json: false,
-			returnFullResponse: true,
-			// Status handling is ours (JSend + retries + one re-login), not n8n's generic 401 retry.
-			ignoreHttpStatusErrors: true,
-			// Redirects are judged by planRedirect, never followed blindly with the credentials (rule A6).
-			disableFollowRedirect: true,
-		};
-		if (spec.formData) {
-			// The multipart boundary is set by the HTTP library from the FormData itself (rule M1).
-			options.body = spec.formData();
-		} else if (spec.body !== undefined) {
-			options.body = spec.body;
-			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
-			options.json = true;
-		}
-
-		const turn = await session.takeTurn(ctx).catch((refusal: unknown) => {
-			throw loginError(node, refusal, spec.itemIndex);
+	let failures = 0;
+	let reloggedIn = false;
+	for (;;) {
+		let timeoutMs = settings.timeoutMs;
+		const { exchange: answer, tokenSent } = await session.inTurn(ctx, async (logsIn) => {
+			// After the turn: a Retry-After that any lane waited out counts against this request's budget too.
+			timeoutMs = attemptTimeoutMs(settings, Date.now() - started);
+			return await sendOnce(ctx, session, route, address, spec, logsIn ? 2 * timeoutMs : timeoutMs);
 		});
-		// After the turn: a Retry-After that any lane waited out counts against this request's budget too.
-		options.timeout = attemptTimeoutMs(settings, elapsed());
-		const loginExpected = turn.logsIn;
-		let tokenSent = session.token;
-		let response: RawResponse;
-		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
-				credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data },
-			})) as RawResponse;
-		} catch (error) {
-			if (loginExpected && !session.hasToken && !isPassingLoginFailure(error)) session.loginFailed(error);
-			turn.sent();
-			if (loginExpected && !session.hasToken) throw loginError(node, error, spec.itemIndex);
-			const code = networkErrorCode(error);
-			const mayRetry = code && (NOT_SENT_CODES.has(code) || (route.retrySafe && NETWORK_ERROR_CODES.has(code)));
-			let retryNote: string | undefined;
-			if (mayRetry) {
-				const decision = decideRetry(settings, attempt, elapsed(), undefined);
-				if (decision.retry) {
-					await pause(ctx, decision.delayMs);
-					continue;
-				}
-				retryNote = decision.reason;
-			}
-			throw networkError(node, error, code, route, { itemIndex: spec.itemIndex, settings, retryNote });
-		}
-		if (loginExpected) {
-			// The request logged in on its way: the token it carried is the one it just received.
-			tokenSent = session.token;
-			session.tokenReceived();
-		}
-		turn.sent();
-
-		if (isRedirect(response.statusCode)) {
-			const plan = planRedirect({
-				baseUrl: session.baseUrl,
-				route,
-				path,
-				requestUrl: redirectedTo ?? `${session.baseUrl}${buildPath(path, spec.pathParams)}`,
-				statusCode: response.statusCode,
-				location: header(response.headers, 'location'),
-				alreadyFollowed: redirectedTo !== undefined || triedOtherReading,
-			});
-			if (plan.action === 'otherReading' && !triedOtherReading) {
-				triedOtherReading = true;
-				path = plan.path;
-				attempt--;
+		const outcome = judge(answer, { node: ctx.getNode(), route, address, session, itemIndex: spec.itemIndex, timeoutMs });
+		switch (outcome.kind) {
+			case 'done':
+				session.pacer.countAccepted();
+				address.served();
+				return outcome;
+			case 'moved':
 				continue;
-			}
-			if (plan.action === 'follow') {
-				redirectedTo = plan.url;
-				attempt--;
-				continue;
-			}
-			const refusal = plan.action === 'refuse' ? plan : { message: 'The service redirected in a loop', description: '' };
-			throw new NodeApiError(
-				node,
-				{ message: refusal.message, httpCode: String(response.statusCode) },
-				{ message: refusal.message, description: refusal.description, httpCode: String(response.statusCode), itemIndex: spec.itemIndex },
-			);
-		}
-		const other = otherReading(route, path);
-		if (response.statusCode === 404 && other !== undefined && !triedOtherReading && !redirectedTo) {
-			// The document's other reading of this path (its table against its trailing-slash rule).
-			triedOtherReading = true;
-			path = other;
-			attempt--;
-			continue;
-		}
-
-		const envelope = readEnvelope(response);
-		if (envelope.ok) {
-			session.countAccepted();
-			if (triedOtherReading) rememberServedPath(session.baseUrl, route, path);
-			if (!spec.fullEnvelope) return route.parse(envelope.data);
-			return route.parse({ status: 'success', ...(envelope.message ? { message: envelope.message } : {}), data: envelope.data ?? null });
-		}
-		const failure = envelope.failure;
-
-		if (failure.kind === 'tokenRefused') {
-			// Rule A3: whatever the reason (expired, revoked, rotated key, no body), one fresh login and one retry;
-			// a refusal right after that login is an error, never a loop.
-			if (!reloggedIn) {
+			case 'tokenRefused':
+				if (reloggedIn) throw serviceError(ctx.getNode(), outcome.failure, spec.itemIndex);
+				// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
 				reloggedIn = true;
-				session.dropToken(tokenSent);
-				attempt--;
+				session.tokens.refused(tokenSent);
 				continue;
-			}
-			throw serviceError(node, failure, spec.itemIndex);
-		}
-		if (failure.kind === 'pluginAuth') {
-			throw serviceError(node, failure, spec.itemIndex, { missingPluginFields: pluginFieldsMissing(session) });
-		}
-		const retryable = failure.kind === 'rateLimit' || (failure.kind === 'unavailable' && route.retrySafe);
-		if (retryable) {
-			const decision = decideRetry(settings, attempt, elapsed(), failure.retryAfterMs);
-			if (decision.retry) {
-				// A Retry-After holds every lane of the run (takeTurn waits for it); a plain backoff only this one.
-				if (failure.retryAfterMs !== undefined) session.holdAllUntil(Date.now() + decision.delayMs);
+			case 'failed': {
+				if (!outcome.retry || !mayRetry(outcome.retry, route.retrySafe)) throw outcome.error();
+				failures++;
+				const decision = decideRetry(settings, failures, Date.now() - started, outcome.retryAfterMs);
+				if (!decision.retry) throw outcome.error(decision.reason);
+				// A Retry-After holds every lane of the run (the pacer waits for it); a plain backoff only this one.
+				if (outcome.retryAfterMs !== undefined) session.pacer.holdAllUntil(Date.now() + decision.delayMs);
 				else await pause(ctx, decision.delayMs);
-				continue;
 			}
-			throw serviceError(node, failure, spec.itemIndex, { retryNote: decision.reason });
 		}
-		throw serviceError(node, failure, spec.itemIndex);
 	}
-}
-
-function pluginFieldsMissing(session: Session): string[] {
-	const { credentials } = session;
-	if (!credentials.pluginIntegration) return ['Plugin Integration (switch it on)', 'Plugin API Key', 'Platform Type', 'Shop Base URI'];
-	return [
-		['Plugin API Key', credentials.pluginApiKey],
-		['Platform Type', credentials.pluginPlatformType],
-		['Shop Base URI', credentials.pluginBaseUri],
-	]
-		.filter(([, value]) => !value.trim())
-		.map(([label]) => label);
-}
-
-function networkErrorCode(error: unknown): string | undefined {
-	const seen = new Set<unknown>();
-	let current = error as { code?: unknown; cause?: unknown } | undefined;
-	while (current && typeof current === 'object' && !seen.has(current)) {
-		seen.add(current);
-		if (typeof current.code === 'string' && /^E[A-Z_]+$/.test(current.code)) return current.code;
-		current = current.cause as typeof current;
-	}
-	const message = (error as Error)?.message ?? '';
-	if (/socket hang up/i.test(message)) return 'ECONNRESET';
-	if (/timeout of \d+ms exceeded|timed out/i.test(message)) return 'ETIMEDOUT';
-	return undefined;
-}
-
-function networkError(
-	node: INode,
-	error: unknown,
-	code: string | undefined,
-	route: Route,
-	context: { itemIndex?: number; settings: RetrySettings; retryNote?: string },
-) {
-	const reason = code ?? (error as Error)?.message ?? 'unknown network error';
-	const timedOut = code !== undefined && TIMEOUT_CODES.has(code);
-	const unsafe = code && NETWORK_ERROR_CODES.has(code) && !route.retrySafe;
-	const retried = context.retryNote ? ` It was retried with backoff and ${context.retryNote}.` : '';
-	const apiError = new NodeApiError(
-		node,
-		{ message: reason, networkErrorCode: code ?? 'NETWORK_ERROR' },
-		{
-			description: unsafe
-				? 'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.'
-				: timedOut
-					? `Each attempt may take up to ${Math.round(context.settings.timeoutMs / 1000)} s (Request Options > Timeout).${retried}`
-					: `Check the Base URL and that the service is reachable.${retried}`,
-			itemIndex: context.itemIndex,
-		},
-	);
-	// Set after construction: n8n rewrites messages that mention a network error code into generic text.
-	apiError.message = timedOut
-		? `The service did not answer in time: the request timed out after ${Math.round(context.settings.timeoutMs / 1000)} s (${reason})`
-		: `The connection to the service failed (${reason})`;
-	return apiError;
 }
 
 /**
- * A login that failed for a reason that may pass (the service unreachable, busy or rate-limiting): the next item
- * may try again. Any other failure (wrong password, redirect, no token) is the run's answer for every item.
+ * One attempt. The login n8n's helper may run on the way has a deadline of its own (the same Timeout), so an attempt
+ * that logs in first is given twice the time.
  */
-function isPassingLoginFailure(error: unknown): boolean {
-	const text = loginFailureText(error);
-	return /could not be reached|HTTP (5\d\d|429)\)/.test(text);
-}
-
-function loginFailureText(error: unknown): string {
-	const failure = error as { message?: string; cause?: { message?: string } };
-	return [failure.cause?.message, failure.message].find((m) => m && /Login/.test(m)) ?? failure.message ?? 'Login failed';
-}
-
-/** A login failure (from the credential's preAuthentication) is reported with the service's words only. */
-function loginError(node: INode, error: unknown, itemIndex?: number) {
-	const text = loginFailureText(error);
-	return new NodeApiError(
-		node,
-		{ message: text },
-		{
-			message: text,
-			description: 'Check the username, password and Base URL of the Commerce Messaging credential.',
-			itemIndex,
-		},
+async function sendOnce(
+	ctx: ApiContext,
+	session: Session,
+	route: Route,
+	address: Address,
+	spec: RequestSpec,
+	timeoutMs: number,
+): Promise<Exchange> {
+	const { url, qs } = address.target();
+	return await exchange(
+		async (options, signal) =>
+			await ctx.helpers.httpRequestWithAuthentication.call(withCancelSignal(ctx, signal), CREDENTIAL_TYPE, options, {
+				credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data },
+			}),
+		{ method: route.method, url, qs, body: spec.body, formData: spec.formData },
+		{ timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES, cancel: session.cancel },
 	);
+}
+
+/**
+ * n8n's helper gives the HTTP library the execution's cancel signal, read from the context it is called on; this
+ * context hands it the attempt's signal instead (which includes the execution's), so the deadline ends the request.
+ */
+function withCancelSignal(ctx: ApiContext, signal: AbortSignal): IExecuteFunctions {
+	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
+}
+
+function assertBodySize(body: RequestSpec['body']): void {
+	if (body === undefined) return;
+	const bytes = Buffer.byteLength(JSON.stringify(body));
+	if (bytes > MAX_BODY_BYTES) {
+		throw new RequestRefused(
+			`The request body is ${(bytes / (1024 * 1024)).toFixed(1)} MB, over the limit of ${MAX_BODY_BYTES / (1024 * 1024)} MB`,
+			'Services refuse bodies this large. Send the data in several smaller requests.',
+		);
+	}
 }

@@ -1,35 +1,28 @@
+import type { RetrySettings } from './settings';
+
 /**
- * When and how long to wait before trying a request again (rules L1, E5). Pure, so the rules are unit-tested
+ * Whether and how long to wait before trying a request again (rules L1, E5). Pure, so the rules are unit-tested
  * without clocks; the transport does the waiting.
  */
 
-export interface RetrySettings {
-	/** Attempts in all, the first one included. */
-	maxAttempts: number;
-	/**
-	 * Upper bound on the whole request in ms: its attempts AND the waits between them, so a service that hangs
-	 * cannot hold an item longer than this (one attempt's timeout aside).
-	 */
-	maxTotalWaitMs: number;
-	/** First backoff step, in ms; doubles each attempt. */
-	baseDelayMs: number;
-	/** Largest single backoff step without a Retry-After, in ms. */
-	maxDelayMs: number;
-	/** Longest one attempt may take before it is abandoned as timed out, in ms. */
-	timeoutMs: number;
-}
+/** Why an attempt failed, as far as trying again is concerned. */
+export type RetryableFailure =
+	/** No connection was made (refused, no such host): the service never saw the request. */
+	| 'notSent'
+	/** The connection broke or the deadline passed: the service may have acted on the request. */
+	| 'maybeSent'
+	/** HTTP 429 or a rate-limit code: refused before anything was done. */
+	| 'rateLimited'
+	/** HTTP 5xx: the service may have acted on the request. */
+	| 'serviceFailed';
 
 /**
- * With equal jitter the waits before attempts 2..8 are at least 0.5, 1, 2, 4, 8, 15 and 15 s: a 20-second burst
- * of 503s on a GET is outlasted by the 7th attempt, inside the 120 s budget (the longest possible sum is 91 s).
+ * Rule L1 and the one retry-safety rule: a refusal before anything happened is always tried again; a failure after
+ * which the service may have acted only for requests that are safe to repeat (idempotent methods).
  */
-export const DEFAULT_RETRY: RetrySettings = {
-	maxAttempts: 8,
-	maxTotalWaitMs: 120_000,
-	baseDelayMs: 1_000,
-	maxDelayMs: 30_000,
-	timeoutMs: 30_000,
-};
+export function mayRetry(failure: RetryableFailure, retrySafe: boolean): boolean {
+	return failure === 'notSent' || failure === 'rateLimited' || retrySafe;
+}
 
 /**
  * Largest random wait added to a Retry-After. The service names the moment itself, so waiting that long is enough

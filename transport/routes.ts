@@ -41,7 +41,7 @@ export const route = <T>(
 	...extra,
 });
 
-/** The form a path has under the other reading of the trailing-slash rule. */
+/** The form a path has under the other reading of the trailing-slash rule (address.ts tries it). */
 const otherSlashForm = (path: string) => (path.endsWith('/') ? path.slice(0, -1) : `${path}/`);
 
 export const ROUTES = {
@@ -84,34 +84,3 @@ export type RouteAnswer<R extends RouteName> = ReturnType<(typeof ROUTES)[R]['pa
 
 /** The routes that answer one page of a list: the only ones PageReader, iteratePages and listRecords take. */
 export type ListRouteName = { [R in RouteName]: RouteAnswer<R> extends ListPage ? R : never }[RouteName];
-
-/** Fills `{id}` placeholders; each value is URI-encoded so an id can never change the path. */
-export function buildPath(path: string, params: Record<string, string | number> = {}): string {
-	return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-		const value = params[name];
-		if (value === undefined || value === '') {
-			throw new Error(`Missing path parameter "${name}" for ${path}`);
-		}
-		return encodeURIComponent(String(value));
-	});
-}
-
-/** Which reading of a contradicted path each service serves, learned once per process (see `alternatePath`). */
-const learnedPaths = new Map<string, string>();
-
-const pathKey = (baseUrl: string, route: Route) => `${baseUrl} ${route.method} ${route.path}`;
-
-export function servedPath(baseUrl: string, route: Route): string {
-	return learnedPaths.get(pathKey(baseUrl, route)) ?? route.path;
-}
-
-export function rememberServedPath(baseUrl: string, route: Route, path: string): void {
-	if (path === route.path) learnedPaths.delete(pathKey(baseUrl, route));
-	else learnedPaths.set(pathKey(baseUrl, route), path);
-}
-
-/** The other reading of a route's path, if the document leaves one open. */
-export function otherReading(route: Route, path: string): string | undefined {
-	if (!route.alternatePath) return undefined;
-	return path === route.path ? route.alternatePath : route.path;
-}

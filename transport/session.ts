@@ -7,69 +7,49 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	assertCredentialFieldsUsable,
-	CREDENTIAL_TYPE,
-	credentialSecrets,
-	readCredentials,
-	TokenClock,
-	type CommerceMessagingCredentials,
-} from './auth';
-import { pause } from './pause';
-import { ProcessTokens } from './processTokens';
-import { servedPath, type Route } from './routes';
+import { assertCredentialFieldsUsable, CREDENTIAL_TYPE, credentialSecrets, readCredentials, type CommerceMessagingCredentials } from './auth';
+import type { Exchange } from './http';
+import type { LoginFailure } from './loginFailure';
+import { RunPacer } from './pacing';
+import type { PausableContext } from './pause';
+import { loginLimits, runs } from './processState';
+import { SecretSet } from './redact';
+import { TokenKeeper } from './renewal';
+import { DEFAULT_RUN_SETTINGS, type RunSettings } from './settings';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
 
-/** Below this many accepted requests a rate says little: no pacing from it. */
-const MIN_ACCEPTED_TO_PACE = 10;
-
-/** Process-wide: expiry is judged from when this process received each token (rule A3, clock skew). */
-const tokenClock = new TokenClock();
-
-/** Process-wide: one renewal per account for all the runs of this process that hold its ageing token. */
-const processTokens = new ProcessTokens();
-
 /**
- * One node run's view of the credential. The decrypted data is read once per run (not once per request) and
- * handed to n8n with every request; n8n's credentials helper runs the credential's preAuthentication when the
- * token field is empty, stores the new token, and writes it back into this same object. So a run of thousands
- * of items logs in at most once per token lifetime, and the token is shared with later runs and with the
- * HTTP Request node.
+ * One node run's view of the service: its credential (read once per run, not once per request), its settings, and
+ * the parts every request of the run shares: the token (renewal), the pacing after a Retry-After, the secrets to
+ * redact, and the run's one login at a time.
  */
 export class Session {
 	readonly credentials: CommerceMessagingCredentials;
 
-	/** Every token this session held: an error text may quote an old one as well as the current one. */
-	private readonly tokensHeld = new Set<string>();
+	readonly secrets = new SecretSet();
+
+	readonly tokens: TokenKeeper;
+
+	readonly pacer = new RunPacer();
 
 	/** The login another lane is making right now: every other lane waits for it (single flight). */
 	private loginInFlight?: Promise<void>;
 
-	/** A login of this run that the service refused: every later request fails with it instead of trying again. */
-	private loginRefusal?: unknown;
+	/** A login of this run that failed for good: every later request fails with it instead of trying again. */
+	private loginRefusal?: LoginFailure;
 
-	/** Until when every lane holds back, after the service asked it with a Retry-After. */
-	private pausedUntil = 0;
-
-	/** What the service accepted in this run since its first request: the rate it sustains. */
-	private accepted = 0;
-	private firstTurnAt = 0;
-
-	/** The token this run held when it found it near its end: another run of this process may have renewed it. */
-	private renewing?: string;
-
-	/** The account this credential logs in to, as ProcessTokens knows it. */
-	private readonly accountKey: string;
-
-	/** Once the service rate-limited this run: requests start no faster than that sustained rate. */
-	private paced = false;
-	private nextStartAt = 0;
-
-	constructor(readonly data: ICredentialDataDecryptedObject) {
+	constructor(
+		readonly data: ICredentialDataDecryptedObject,
+		readonly settings: RunSettings,
+		/** The execution's cancel signal: every wait and request of the run ends with it. */
+		readonly cancel?: AbortSignal,
+	) {
 		this.credentials = readCredentials(data);
-		this.accountKey = ProcessTokens.keyOf(this.credentials);
-		if (this.token) this.tokensHeld.add(this.token);
+		this.secrets.add(...credentialSecrets(this.credentials));
+		this.tokens = new TokenKeeper(data, this.credentials, this.secrets);
+		// n8n's credentials helper runs the login with this data object alone: the run's limits go with it.
+		loginLimits.set(data, { timeoutMs: settings.retry.timeoutMs, cancel });
 	}
 
 	get baseUrl(): string {
@@ -77,167 +57,88 @@ export class Session {
 	}
 
 	/**
-	 * Before each request, in every lane of a run: waits out a Retry-After that any lane received and a login that
-	 * another lane is making, then renews the token if it is missing or about to expire. `logsIn` says whether this
-	 * request will log in; its caller must call `sent()` once the request is answered, so waiting lanes go on.
-	 * Throws the run's login failure, if a login of this run already failed.
+	 * Runs one exchange in its turn, in any lane of the run: waits out a Retry-After and a login another lane is
+	 * making, makes the token usable (renewed, or taken from another run of this process), and tells `send` whether
+	 * this exchange logs in on its way (n8n's helper logs in when the token field is empty). A login that fails for
+	 * good is the answer of every later exchange of the run; `tokenSent` is the token the exchange carried.
 	 */
-	async takeTurn(ctx: ApiContext): Promise<{ logsIn: boolean; sent: () => void }> {
-		let spaced = false;
+	async inTurn(ctx: PausableContext, send: (logsIn: boolean) => Promise<Exchange>): Promise<{ exchange: Exchange; tokenSent: string }> {
 		for (;;) {
-			if (this.loginRefusal !== undefined) throw this.loginRefusal;
-			const wait = this.pausedUntil - Date.now();
-			if (wait > 0) {
-				await pause(ctx, wait);
-				continue;
-			}
-			if (!spaced && this.paced) {
-				// One start per interval, reserved in turn order: lanes then reach the service one by one instead of
-				// all at once, so when its bucket runs dry one request is refused, not every lane's.
-				spaced = true;
-				const startAt = Math.max(Date.now(), this.nextStartAt);
-				this.nextStartAt = startAt + this.sustainedIntervalMs();
-				if (startAt > Date.now()) await pause(ctx, startAt - Date.now());
-				continue;
-			}
-			if (!this.firstTurnAt) this.firstTurnAt = Date.now();
+			if (this.loginRefusal) return { exchange: { kind: 'loginFailed', failure: this.loginRefusal }, tokenSent: '' };
+			await this.pacer.waitTurn(ctx);
 			if (this.loginInFlight) {
 				await this.loginInFlight;
 				continue;
 			}
-			this.prepareToken();
-			if (this.hasToken) return { logsIn: false, sent: () => {} };
-			const otherLogin = this.renewing !== undefined ? processTokens.loginUnderWay(this.accountKey) : undefined;
-			if (otherLogin) {
-				// Another run of this process is renewing the same ageing token: wait, then use the token it gets.
-				await otherLogin;
-				this.adoptRenewedToken();
+			this.tokens.prepare();
+			if (this.tokens.hasToken) return { exchange: await send(false), tokenSent: this.tokens.token };
+			const elsewhere = this.tokens.renewalElsewhere();
+			if (elsewhere) {
+				// Another run of this process is renewing this account's token: wait, then use the token it gets.
+				await elsewhere;
+				this.tokens.adoptRenewed();
 				continue;
 			}
-			let finished: () => void = () => {};
-			const login = new Promise<void>((resolve) => (finished = resolve));
-			this.loginInFlight = login;
-			processTokens.loginStarted(this.accountKey, login);
-			return {
-				logsIn: true,
-				sent: () => {
-					if (this.loginInFlight === login) this.loginInFlight = undefined;
-					finished();
-				},
-			};
+			return await this.logInOnTheWay(send);
 		}
 	}
 
-	/**
-	 * Rule E5 across lanes: no lane sends anything before this Retry-After has passed; from then on the run keeps to
-	 * the rate the service has sustained so far (pauses included), which keeps later refusals to about one per block.
-	 */
-	holdAllUntil(at: number): void {
-		this.pausedUntil = Math.max(this.pausedUntil, at);
-		this.paced = true;
+	private async logInOnTheWay(send: (logsIn: boolean) => Promise<Exchange>): Promise<{ exchange: Exchange; tokenSent: string }> {
+		let finished: () => void = () => {};
+		const login = new Promise<void>((resolve) => (finished = resolve));
+		this.loginInFlight = login;
+		this.tokens.loginStarted(login);
+		try {
+			const exchange = await send(true);
+			if (exchange.kind === 'loginFailed' && !exchange.failure.passing) this.loginRefusal = exchange.failure;
+			// The request logged in on its way: the token it carried is the one it just received.
+			this.tokens.received();
+			return { exchange, tokenSent: this.tokens.token };
+		} finally {
+			if (this.loginInFlight === login) this.loginInFlight = undefined;
+			finished();
+		}
 	}
-
-	/** The login of this run failed (wrong password, service refusal): one attempt per run, not one per item. */
-	loginFailed(error: unknown): void {
-		this.loginRefusal = error;
-	}
-
-	/** A request the service accepted. */
-	countAccepted(): void {
-		this.accepted++;
-	}
-
-	/** Milliseconds between request starts at the sustained rate; none until there is enough to measure. */
-	private sustainedIntervalMs(): number {
-		if (this.accepted < MIN_ACCEPTED_TO_PACE) return 0;
-		return (Date.now() - this.firstTurnAt) / this.accepted;
-	}
-
-	get token(): string {
-		return typeof this.data.sessionToken === 'string' ? this.data.sessionToken : '';
-	}
-
-	get hasToken(): boolean {
-		return this.token !== '';
-	}
-
-	/**
-	 * Clears the token when it is missing or about to expire, so the next request logs in first (rule A3), unless
-	 * another run of this process already renewed that token: then its new token is used.
-	 */
-	prepareToken(now = Date.now()): void {
-		const receivedAt = typeof this.data.loginReceivedAt === 'number' ? this.data.loginReceivedAt : undefined;
-		if (!tokenClock.needsRenewal(this.token, now, receivedAt)) return;
-		if (this.hasToken) this.renewing = this.token;
-		this.data.sessionToken = '';
-		this.adoptRenewedToken(now);
-	}
-
-	/** Takes the token another run of this process received after this run's ageing one, if it is still good. */
-	private adoptRenewedToken(now = Date.now()): void {
-		if (this.renewing === undefined || this.hasToken) return;
-		const newer = processTokens.newerThan(this.accountKey, this.renewing);
-		if (!newer || tokenClock.needsRenewal(newer.token, now, newer.receivedAt)) return;
-		this.data.sessionToken = newer.token;
-		this.data.loginReceivedAt = newer.receivedAt;
-		this.tokensHeld.add(newer.token);
-		this.renewing = undefined;
-	}
-
-	/** After a request that logged in: start the new token's clock now, by the local clock. */
-	tokenReceived(now = Date.now()): void {
-		if (!this.hasToken) return;
-		tokenClock.received(this.token, now);
-		this.tokensHeld.add(this.token);
-		processTokens.received(this.accountKey, { token: this.token, receivedAt: now });
-		this.renewing = undefined;
-	}
-
-	/**
-	 * After the service refused `refused`: force one fresh login on the next request, unless another lane already
-	 * replaced that token (then the next request simply uses the new one: one login for all lanes).
-	 */
-	dropToken(refused: string = this.token): void {
-		if (this.token === refused) this.data.sessionToken = '';
-	}
-
-	/** The path this service serves for a route (one of the document's readings). */
-	pathOf(route: Route): string {
-		return servedPath(this.baseUrl, route);
-	}
-
-	/** What must never appear in an error, an output or a log (rule A6). */
-	secrets(): string[] {
-		return [...credentialSecrets(this.credentials), ...this.tokensHeld, this.token].filter(Boolean);
-	}
-}
-
-const sessions = new WeakMap<object, Promise<Session>>();
-
-export async function getSession(ctx: ApiContext): Promise<Session> {
-	let session = sessions.get(ctx);
-	if (!session) {
-		session = openSession(ctx);
-		sessions.set(ctx, session);
-		// A failed open (e.g. a bad Base URL) must not be cached: the user may fix it between items.
-		session.catch(() => sessions.delete(ctx));
-	}
-	return await session;
 }
 
 /**
- * Ends a context's session, so its next request reads the credential again. A polling trigger keeps one context
- * for as long as its workflow is active: it ends the session at every poll, so an edited Base URL or password
- * applies at the next poll without re-activating the workflow.
+ * Starts a run: the settings for all its requests. The credential is read once, at the run's first request (a
+ * bad field then fails that request, or with Continue On Fail that item). The action node's router and the trigger
+ * call it first; a context that makes requests without it (a picker) gets the defaults. A polling trigger keeps one
+ * context while its workflow is active, so it starts a run at every poll: an edited credential applies at the next.
  */
-export function endSession(ctx: ApiContext): void {
-	sessions.delete(ctx);
+export function startRun(ctx: ApiContext, settings: RunSettings): void {
+	runs.set(ctx, { settings });
 }
 
-async function openSession(ctx: ApiContext): Promise<Session> {
+/** A context that did not start a run (a picker loading its list) reads one page at a time, with the default retries. */
+const UNSTARTED_RUN_SETTINGS: RunSettings = { ...DEFAULT_RUN_SETTINGS, concurrency: 1 };
+
+/** The settings of the context's run. */
+export function settingsOf(ctx: object): RunSettings {
+	return runs.get(ctx)?.settings ?? UNSTARTED_RUN_SETTINGS;
+}
+
+/** The run's session, opened at its first request. */
+export async function getSession(ctx: ApiContext): Promise<Session> {
+	let run = runs.get(ctx);
+	if (!run) runs.set(ctx, (run = { settings: UNSTARTED_RUN_SETTINGS }));
+	if (!run.session) {
+		const opening = openSession(ctx, run.settings);
+		run.session = opening;
+		// A failed open (e.g. a bad Base URL) is not kept: the user may fix it before the next request.
+		opening.catch(() => {
+			if (run.session === opening) run.session = undefined;
+		});
+	}
+	return await run.session;
+}
+
+async function openSession(ctx: ApiContext, settings: RunSettings): Promise<Session> {
 	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
 	// A copy: the token n8n writes back must not leak into other runs' objects.
-	const session = new Session({ ...data });
+	const session = new Session({ ...data }, settings, cancel);
 	try {
 		// Before any login: a bad field is named here, not reported later as a failed connection.
 		assertCredentialFieldsUsable(session.credentials);

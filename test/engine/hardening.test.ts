@@ -2,6 +2,8 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
 import { CommerceMessagingApi } from '../../credentials/CommerceMessagingApi.credentials';
+import { readCredentials } from '../../transport/auth';
+import { sealFor } from '../../transport/tokens';
 import { Engine, visibleText } from '../../tools/harness/engine';
 import { PollHarness } from '../../tools/harness/poll';
 import { credentialsFor, DEMO, NO_ACCESS, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
@@ -87,18 +89,10 @@ describe('Hardening: secrets stay with the service, token problems heal, every s
 
 		it('A6: https to http is refused', async () => {
 			// A loopback https Base URL cannot be served here; the credential's signer is checked directly instead.
-			const { planRedirect } = await import('../../transport/redirects');
+			const { Address } = await import('../../transport/address');
 			const { ROUTES } = await import('../../transport/routes');
-			const plan = planRedirect({
-				baseUrl: 'https://api.example.com',
-				route: ROUTES.contactList,
-				path: '/api/contacts/',
-				requestUrl: 'https://api.example.com/api/contacts/',
-				statusCode: 301,
-				location: 'http://api.example.com/api/contacts/',
-				alreadyFollowed: false,
-			});
-			expect(plan).toMatchObject({ action: 'refuse', message: expect.stringMatching(/from https to http/) });
+			const refusal = new Address('https://api.example.com', ROUTES.contactList).redirected(301, 'http://api.example.com/api/contacts/');
+			expect(refusal).toMatchObject({ message: expect.stringMatching(/from https to http/) });
 		});
 
 		it('A6: a same-origin redirect of a read (a server adding a slash) is followed once; a second one is refused', async () => {
@@ -119,7 +113,9 @@ describe('Hardening: secrets stay with the service, token problems heal, every s
 
 		it('A6: the credential signs only its own origin (as used by the HTTP Request node), and turns redirects off', async () => {
 			const credential = new CommerceMessagingApi();
-			const data = { ...credentialsFor(sandbox), sessionToken: 'header.payload.signature', pluginIntegration: true };
+			const fields = { ...credentialsFor(sandbox), pluginIntegration: true };
+			// A token as a login stores it: sealed for the account that obtained it.
+			const data = { ...fields, sessionToken: 'header.payload.signature', sessionSeal: sealFor(readCredentials(fields)) };
 			const authenticate = credential.authenticate as unknown as (d: object, o: object) => Promise<Record<string, unknown>>;
 			await expect(authenticate(data, { url: `${trap.url}/x`, method: 'GET' })).rejects.toThrow(
 				new RegExp(`only signs requests to its own service \\(${sandbox.url}\\); this request goes to 127\\.0\\.0\\.1:${trap.port}`),

@@ -4,9 +4,8 @@ import {
 	extractLoginToken,
 	pluginHeaders,
 	readCredentials,
-	readTokenTimes,
-	TokenClock,
 } from '../../transport/auth';
+import { readTokenTimes, TokenClock } from '../../transport/tokens';
 
 const jwt = (claims: Record<string, unknown>) =>
 	['{"alg":"HS256"}', JSON.stringify(claims), 'sig'].map((part, i) => (i < 2 ? Buffer.from(part).toString('base64url') : part)).join('.');

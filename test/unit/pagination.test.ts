@@ -10,6 +10,10 @@ jest.mock('../../transport/request', () => ({ apiRequest: jest.fn() }));
 import { apiRequest } from '../../transport/request';
 // eslint-disable-next-line import/first
 import { iteratePages, listRecords, pageQuery, PageReader, readListPage } from '../../transport/pagination';
+// eslint-disable-next-line import/first
+import { startRun } from '../../transport/session';
+// eslint-disable-next-line import/first
+import { runSettings } from '../../transport/settings';
 
 type Paging =
 	| 'standard'
@@ -33,8 +37,8 @@ interface FakeList {
 const ctx = {
 	getNode: () => ({ id: '1', name: 'Commerce Messaging', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
 };
-/** A node run's context whose Request Options ask Concurrency 8. */
-const concurrentCtx = { ...ctx, getInputData: () => [], getNodeParameter: () => ({ concurrency: 8 }) };
+/** A node run's context whose Request Options ask Concurrency 8 (its run is started below). */
+const concurrentCtx = { ...ctx };
 const mocked = apiRequest as jest.MockedFunction<typeof apiRequest>;
 let asked: Array<{ currentPage: unknown; page: unknown; limit: unknown }> = [];
 
@@ -214,6 +218,8 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 	});
 
 	describe('pages side by side (Request Options > Concurrency 8)', () => {
+		beforeAll(() => startRun(concurrentCtx as never, runSettings({ concurrency: 8 })));
+
 		it('Throughput/L3: with a total, the pages after the first are asked together and every record comes once, in order', async () => {
 			serve({ records: records(45), paging: 'standard', maxPageSize: 10 });
 			const all = await listRecords(concurrentCtx as never, 'contactList');

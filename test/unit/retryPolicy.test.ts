@@ -1,4 +1,5 @@
-import { attemptTimeoutMs, decideRetry, DEFAULT_RETRY } from '../../transport/retryPolicy';
+import { attemptTimeoutMs, decideRetry } from '../../transport/retryPolicy';
+import { DEFAULT_RETRY } from '../../transport/settings';
 
 describe('retry policy', () => {
 	const settings = { ...DEFAULT_RETRY, maxAttempts: 5, maxTotalWaitMs: 60_000, baseDelayMs: 500, maxDelayMs: 30_000 };

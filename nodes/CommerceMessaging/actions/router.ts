@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorContext, pause, readConcurrency, runInLanes } from '../../../transport';
+import { errorContext, pause, runInLanes, startRun } from '../../../transport';
+import { readRunSettings } from '../helpers/requestSettings';
 import { operations } from './operations';
 import type { CommerceMessagingType } from './node.type';
 import type { Operation, OperationResult } from './operation';
@@ -22,13 +23,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
 
+	const settings = readRunSettings(this);
+	startRun(this, settings);
 	const state = operation.prepare ? await operation.prepare.call(this, items.length) : undefined;
 	const pauseHere = async (ms: number) => await pause(this, ms);
 	const orderingKey = operation.orderingKey;
 	let results;
 	try {
 		results = await runInLanes(items.length, {
-			concurrency: operation.oneItemAtATime ? 1 : readConcurrency(this),
+			concurrency: operation.oneItemAtATime ? 1 : settings.concurrency,
 			// A key that cannot be read (bad input) constrains nothing: that item fails on its own in execute.
 			keyOf: orderingKey ? (itemIndex) => attempt(() => orderingKey.call(this, itemIndex)) : undefined,
 			stopOnError: !this.continueOnFail(),

@@ -45,7 +45,10 @@ export function phoneField(
 	};
 }
 
-/** Shown on every operation: how hard to retry when the service rate-limits or is briefly unavailable. */
+/**
+ * Shown on every operation: how hard to retry when the service rate-limits or is briefly unavailable, how long one
+ * attempt may take, how much runs at once, and how long a list may be. Read once per run (helpers/requestSettings.ts).
+ */
 export const requestOptions: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -81,13 +84,22 @@ export const requestOptions: INodeProperties = {
 				"How many items' requests may be in flight at once (for a list: how many of its pages). Items of one order, cart, product or recipient still go one after the other, in input order. 1 sends one request at a time.",
 		},
 		{
+			displayName: 'Max Records',
+			name: 'maxRecords',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 100000,
+			description:
+				'The most records a whole list may hold (Return All, or what a trigger poll reads). A longer list fails with an error naming this limit instead of filling memory; raise it for larger lists.',
+		},
+		{
 			displayName: 'Timeout (Seconds)',
 			name: 'timeoutSeconds',
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 30,
 			description:
-				'Longest time one attempt may wait for the service to answer. A request that may be repeated safely (a read, an update, a delete) is then tried again within the retry budget.',
+				'Longest time one attempt may take, from connecting to the last byte of the answer; a login gets as long again. A request that may be repeated safely (a read, an update, a delete) is then tried again within the retry budget.',
 		},
 	],
 };

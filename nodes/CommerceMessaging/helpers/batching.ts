@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { runStarts } from '../../../transport';
+
 /**
  * Rule L2: bulk sends are spread out in batches with a pause between them. The pause is on by default, so a
  * workflow that never opens the options still sends at most `DEFAULT_BATCHING.batchSize` messages per
@@ -31,9 +33,6 @@ export function readBatching(ctx: IExecuteFunctions): BatchingSettings {
 export function batchStartOffset(itemIndex: number, settings: BatchingSettings): number {
 	return Math.floor(itemIndex / settings.batchSize) * settings.batchIntervalMs;
 }
-
-/** Per run: when its first send started, the clock every batch is paced from. */
-const runStarts = new WeakMap<IExecuteFunctions, number>();
 
 /**
  * Rule L2 as a rate across lanes: at most `batchSize` sends per `batchInterval`, the interval counted from the start

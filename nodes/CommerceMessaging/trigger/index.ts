@@ -1,7 +1,8 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { endSession } from '../../../transport';
+import { startRun } from '../../../transport';
+import { readPollSettings } from '../helpers/requestSettings';
 import { newContact } from './newContact.event';
 import { newOrChangedProduct } from './newOrChangedProduct.event';
 import { newOrder } from './newOrder.event';
@@ -78,8 +79,9 @@ interface Cursor {
  * and only then, once everything was read, stores the new state: a poll that throws changes nothing.
  */
 export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	// n8n keeps this context while the workflow is active: read the credential anew at every poll.
-	endSession(this);
+	// n8n keeps this context while the workflow is active: every poll is a run of its own, with the credential as
+	// it is now.
+	startRun(this, readPollSettings(this));
 	const eventName = this.getNodeParameter('event', '') as string;
 	const event = EVENTS[eventName];
 	if (!event) {
