@@ -36,8 +36,8 @@ export interface ListOptions extends Omit<RequestSpec, 'body' | 'formData'> {
 	/** Pages asked at once once the total is known (Request Options > Concurrency); 1 = one by one. */
 	concurrency?: number;
 	/**
-	 * Without a limit: the most records read before the list fails with an error naming the ceiling (the run's
-	 * Request Options > Max Records unless given), so a list that never ends cannot grow memory without end.
+	 * The most records read before the list fails with an error naming the ceiling (the run's Request Options > Max
+	 * Records unless given; none with a `limit`), so a list that never ends cannot grow memory without end.
 	 */
 	maxRecords?: number;
 }
@@ -62,6 +62,9 @@ export class PageReader {
 	readonly pageSize: number;
 	/** Records served so far, repeats included: a total counts positions in the list, not distinct ids. */
 	received = 0;
+	/** Records kept (each once): past `maxRecords` the list fails, so a list that never ends cannot fill memory. */
+	private kept = 0;
+	private readonly maxRecords: number;
 	/** Record id -> the page that first served it. */
 	private readonly pageOfId = new Map<string, number>();
 	/** Page fingerprint -> page number, for records without ids. */
@@ -73,6 +76,7 @@ export class PageReader {
 		private readonly options: ListOptions = {},
 	) {
 		this.pageSize = Math.max(1, Math.floor(options.pageSize ?? PAGE_SIZE));
+		this.maxRecords = options.maxRecords ?? settingsOf(ctx).maxRecords;
 	}
 
 	async read(page: number): Promise<PageRead> {
@@ -114,6 +118,8 @@ export class PageReader {
 			if (id !== undefined) this.pageOfId.set(id, page);
 		}
 		this.received += records.length;
+		this.kept += fresh.length;
+		if (this.kept > this.maxRecords) throw ceilingError(this.ctx, this.maxRecords, this.options.itemIndex);
 		return { records: fresh, total, served: records.length, repeated: false };
 	}
 }
@@ -132,10 +138,11 @@ export async function* iteratePages(
 	route: ListRouteName | CustomRoute,
 	options: ListOptions = {},
 ): AsyncGenerator<IDataObject[]> {
-	const { concurrency = 1, maxRecords, ...readOptions } = options;
-	const ceiling = options.limit === undefined ? (maxRecords ?? settingsOf(ctx).maxRecords) : Infinity;
+	const { concurrency = 1, ...readOptions } = options;
 	const reader = new PageReader(ctx, route, {
 		...readOptions,
+		// A Limit bounds the list itself.
+		maxRecords: options.limit === undefined ? options.maxRecords : Infinity,
 		pageSize: Math.min(options.pageSize ?? PAGE_SIZE, options.limit ?? Infinity),
 	});
 	let fetched = 0;
@@ -173,7 +180,6 @@ export async function* iteratePages(
 			goesOn = take(read.value, kept);
 			if (!goesOn) break;
 		}
-		if (goesOn && fetched >= ceiling) throw ceilingError(ctx, ceiling, options.itemIndex);
 		yield* kept;
 		if (!goesOn) return;
 		page += window;
@@ -200,7 +206,7 @@ function ceilingError(ctx: ApiContext, ceiling: number, itemIndex?: number): Nod
 		ctx.getNode(),
 		{ message: 'The list goes on beyond the most records read at once' },
 		{
-			message: `The list goes on beyond ${count(ceiling)} records, the most read at once (Request Options > Max Records)`,
+			message: `The list goes on beyond ${count(ceiling)} records, the most read in one go (Request Options > Max Records)`,
 			description:
 				'Nothing was output, so no partial list is taken for the whole. If the list really is that long, raise Max Records; otherwise use Limit, or a filter, to read a part of it.',
 			itemIndex,

@@ -1,0 +1,346 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { Engine, visibleText } from '../../tools/harness/engine';
+import { drip, fakeJwt, startHostile, type HostileServer } from '../../tools/harness/hostile';
+import { PollHarness } from '../../tools/harness/poll';
+import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
+
+/**
+ * Every wait, list and answer has a bound: against hostile loopback servers (tools/harness/hostile.ts) that hang,
+ * drip, never end a list or answer too much, and against the emulator for what it can fault. Each bound is stated
+ * in the README (Credentials, Operations > Shared behaviour) and asserted here far from its limit.
+ */
+
+const PASSWORD = 'hostile-test-password';
+const listContacts = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 };
+const allContacts = { resource: 'contact', operation: 'getAll', returnAll: true };
+const pushOrder = { resource: 'order', operation: 'pushEvent', orderId: '={{ $json.orderId }}', status: 'paid' };
+const orders = (count: number) => Array.from({ length: count }, (_, i) => ({ json: { orderId: `BOUND-${i}` } }));
+
+const hostileCredentials = (server: HostileServer) => ({ baseUrl: server.url, username: 'alice@shop.test', password: PASSWORD });
+
+const json = (response: ServerResponse, status: number, body: unknown) => {
+	response.writeHead(status, { 'content-type': 'application/json' });
+	response.end(JSON.stringify(body));
+};
+
+const isLogin = (request: IncomingMessage) => /^\/api\/login_check/.test(request.url ?? '');
+
+/** Runs `body` against a hostile server with `handle`, and closes the server whatever happens. */
+async function withHostile(handle: Parameters<typeof startHostile>[0], body: (server: HostileServer) => Promise<void>) {
+	const server = await startHostile(handle);
+	try {
+		await body(server);
+	} finally {
+		await server.close();
+	}
+}
+
+describe('Every wait has a deadline (the Timeout covers connect to last byte, the login included)', () => {
+	it('A1/L1: a login that hangs fails every item within the Timeout, naming the login, with ONE login attempt per run', async () => {
+		await withHostile(
+			(request) => isLogin(request), // the login is never answered
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const started = Date.now();
+				const result = await engine.run({
+					parameters: { ...pushOrder, requestOptions: { timeoutSeconds: 2, concurrency: 1 } },
+					items: orders(3),
+					continueOnFail: true,
+				});
+				const elapsed = Date.now() - started;
+				expect(result.items.map((item) => item.json.error)).toEqual([
+					expect.stringMatching(/^Login to the Commerce Messaging service failed: the service did not answer within 2 s/),
+					expect.stringMatching(/^Login to the Commerce Messaging service failed: the service did not answer within 2 s/),
+					expect.stringMatching(/^Login to the Commerce Messaging service failed: the service did not answer within 2 s/),
+				]);
+				expect(server.logins()).toHaveLength(1);
+				expect(server.calls()).toHaveLength(0);
+				// One login's deadline (2 s), not one per item (6 s) nor the old fixed 30 s each.
+				expect(elapsed).toBeLessThan(5_500);
+			},
+		);
+	}, 30_000);
+
+	it('A1/L1: with 8 lanes the hanging login is still tried once, and every lane fails with it', async () => {
+		await withHostile(
+			(request) => isLogin(request),
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const result = await engine.run({
+					parameters: { ...pushOrder, requestOptions: { timeoutSeconds: 1, concurrency: 8 } },
+					items: orders(8),
+					continueOnFail: true,
+				});
+				expect(result.items).toHaveLength(8);
+				expect(result.items.every((item) => /did not answer within 1 s/.test(String(item.json.error)))).toBe(true);
+				expect(server.logins()).toHaveLength(1);
+			},
+		);
+	}, 30_000);
+
+	it('L1: an answer dripping one byte every 300 ms is cut at the Timeout: the item fails in time, saying it timed out', async () => {
+		await withHostile(
+			(request, response) => {
+				if (isLogin(request)) return false;
+				// 60 bytes at 300 ms: 18 s of drip.
+				drip(response, JSON.stringify({ status: 'success', data: [{ id: 1, note: 'x'.repeat(20) }] }), 300);
+				return true;
+			},
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const started = Date.now();
+				const result = await engine.run({ parameters: { ...listContacts, requestOptions: { timeoutSeconds: 2, maxAttempts: 1 } } });
+				const elapsed = Date.now() - started;
+				expect(result.error?.message).toMatch(/did not answer in time: the request timed out after 2 s/);
+				expect(server.calls()).toHaveLength(1);
+				// The node closed the connection at its deadline instead of reading the whole drip.
+				const [call] = server.calls();
+				for (let waited = 0; call.closedAt === undefined && waited < 3_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+				expect(call.closedAt! - call.at).toBeLessThan(8_000);
+				expect(elapsed).toBeLessThan(9_000);
+			},
+		);
+	}, 30_000);
+
+	it('L1: a dripping answer to a POST is cut at the Timeout and the POST is not sent again (the service may have applied it)', async () => {
+		await withHostile(
+			(request, response) => {
+				if (isLogin(request)) return false;
+				request.resume();
+				drip(response, JSON.stringify({ status: 'success', data: { order_id: 'x', note: 'y'.repeat(40) } }), 300);
+				return true;
+			},
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const result = await engine.run({ parameters: { ...pushOrder, requestOptions: { timeoutSeconds: 1 } }, items: orders(1) });
+				expect(result.error?.message).toMatch(/timed out after 1 s/);
+				expect(result.error?.description).toMatch(/Not retried automatically/);
+				expect(server.calls()).toHaveLength(1);
+			},
+		);
+	}, 30_000);
+});
+
+describe('Lists have a ceiling (Request Options > Max Records)', () => {
+	/**
+	 * A list that never ends: every page is full of records never served before, without a total (the node reads on
+	 * while pages come full) or under a total that lies (it says there are always more).
+	 */
+	const endless =
+		(total: 'none' | 'lying') =>
+		(request: IncomingMessage, response: ServerResponse): boolean => {
+			if (isLogin(request)) return false;
+			const query = new URL(request.url ?? '', 'http://x').searchParams;
+			const page = Number(query.get('page'));
+			const limit = Number(query.get('limit'));
+			const records = Array.from({ length: limit }, (_, i) => ({ id: (page - 1) * limit + i + 1, firstname: 'Endless' }));
+			json(response, 200, { status: 'success', data: total === 'none' ? records : { items: records, total: (page + 1) * limit } });
+			return true;
+		};
+	const endlessList = endless('none');
+
+	it('L3: a total that keeps growing ahead of the pages stops at Max Records too', async () => {
+		await withHostile(endless('lying'), async (server) => {
+			const engine = new Engine(hostileCredentials(server));
+			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { maxRecords: 2_500, concurrency: 4 } } });
+			expect(result.error?.message).toMatch(/^The list goes on beyond 2,500 records/);
+			expect(server.calls().length).toBeLessThanOrEqual(3 + 4);
+		});
+	});
+
+	it('L3: Return All over a list that keeps serving fresh full pages stops at Max Records with an error naming it', async () => {
+		await withHostile(endlessList, async (server) => {
+			const engine = new Engine(hostileCredentials(server));
+			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { maxRecords: 2_500, concurrency: 1 } } });
+			expect(result.error?.message).toBe('The list goes on beyond 2,500 records, the most read in one go (Request Options > Max Records)');
+			expect(result.items).toHaveLength(0);
+			// Pages of 1000: the fourth one passes the ceiling.
+			expect(server.calls()).toHaveLength(3);
+		});
+	});
+
+	it('L3: the default ceiling is 100,000 records', async () => {
+		await withHostile(endlessList, async (server) => {
+			const engine = new Engine(hostileCredentials(server));
+			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { concurrency: 8 } } });
+			expect(result.error?.message).toMatch(/^The list goes on beyond 100,000 records/);
+			expect(server.calls().length).toBeLessThanOrEqual(101 + 8);
+		});
+	}, 60_000);
+
+	it('L3: a Limit is its own bound: no ceiling error below it', async () => {
+		await withHostile(endlessList, async (server) => {
+			const engine = new Engine(hostileCredentials(server));
+			const result = await engine.run({
+				parameters: { ...allContacts, returnAll: false, limit: 1_500, requestOptions: { maxRecords: 1_000 } },
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(1_500);
+		});
+	});
+
+	it('L3: a trigger poll over a list that never ends fails at Max Records instead of reading on', async () => {
+		await withHostile(endlessList, async (server) => {
+			const harness = new PollHarness(hostileCredentials(server), { event: 'newContact', requestOptions: { maxRecords: 300 } });
+			const activation = await harness.activate();
+			expect(activation.error?.message).toMatch(/^The list goes on beyond 300 records/);
+			expect(server.calls().length).toBeLessThanOrEqual(5);
+		});
+	});
+});
+
+describe('Answers and requests have a size limit', () => {
+	it('E1: an answer larger than 16 MB fails with a clear error; the node stops reading it', async () => {
+		const megabyte = 'x'.repeat(1024 * 1024);
+		await withHostile(
+			(request, response) => {
+				if (isLogin(request)) return false;
+				response.writeHead(200, { 'content-type': 'application/json' });
+				response.write('{"status":"success","data":[');
+				let sent = 0;
+				const more = () => {
+					while (sent < 50 && !response.destroyed) {
+						sent++;
+						if (!response.write(`"${megabyte}",`)) return void response.once('drain', more);
+					}
+					if (!response.destroyed) response.end('"end"]}');
+				};
+				more();
+				return true;
+			},
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const result = await engine.run({ parameters: { ...listContacts, requestOptions: { maxAttempts: 1 } } });
+				expect(result.error?.message).toBe("The service's answer is larger than 16 MB, the most this node reads in one answer");
+				const [call] = server.calls();
+				// The connection was closed well before the 50 MB were written.
+				await new Promise((resolve) => setTimeout(resolve, 200));
+				expect(call.closedAt).toBeDefined();
+				expect(call.written).toBeLessThan(40 * 1024 * 1024);
+			},
+		);
+	}, 30_000);
+
+	it.each([
+		['a 200 KB token', 'x'.repeat(200 * 1024), /token in the answer is 204,800 characters long/],
+		['a token with CR/LF', `${fakeJwt()}\r\nX-Injected: 1`, /cannot be sent in a header/],
+	])('A1: a login answering %s is refused at once with a clear error, and not retried', async (_label, token, message) => {
+		await withHostile(
+			(request, response) => {
+				if (!isLogin(request)) return false;
+				request.resume();
+				json(response, 200, { token });
+				return true;
+			},
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const started = Date.now();
+				const result = await engine.run({ parameters: pushOrder, items: orders(3), continueOnFail: true });
+				expect(result.items.map((item) => String(item.json.error))).toEqual(Array(3).fill(expect.stringMatching(message)));
+				expect(server.logins()).toHaveLength(1);
+				expect(server.calls()).toHaveLength(0);
+				expect(visibleText(result)).not.toContain('X-Injected');
+				expect(Date.now() - started).toBeLessThan(10_000);
+			},
+		);
+	}, 30_000);
+
+	it('X1: a custom call with a 10 MB path fails at once, before anything is sent', async () => {
+		await withHostile(
+			() => false,
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const started = Date.now();
+				const result = await engine.run({
+					parameters: { resource: 'customApiCall', operation: 'request', method: 'GET', path: `/api/${'a'.repeat(10 * 1024 * 1024)}` },
+				});
+				expect(result.error?.message).toMatch(/^The request's address is 10,485,[0-9]{3} characters long, over the limit of 8,192/);
+				expect(server.requests).toHaveLength(0);
+				expect(Date.now() - started).toBeLessThan(10_000);
+			},
+		);
+	});
+});
+
+describe('Request bodies have a size limit', () => {
+	it('X1: a JSON body over 16 MB fails at once, before anything is sent', async () => {
+		await withHostile(
+			() => false,
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const jsonBody = JSON.stringify({ note: 'x'.repeat(17 * 1024 * 1024) });
+				const result = await engine.run({ parameters: { resource: 'customApiCall', operation: 'request', method: 'POST', path: '/api/sms/', jsonBody } });
+				expect(result.error?.message).toMatch(/^The request body is 17\.0 MB, over the limit of 16 MB/);
+				expect(server.requests).toHaveLength(0);
+			},
+		);
+	}, 30_000);
+});
+
+describe('Path ids are one segment (V5, T5, M4)', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => (sandbox = await startSandbox()));
+	afterAll(async () => await sandbox.close());
+
+	const operations = [
+		['product delete', { resource: 'product', operation: 'delete', productId: { __rl: true, mode: 'id', value: '' } }, 'productId'],
+		['template delete', { resource: 'template', operation: 'delete', templateId: { __rl: true, mode: 'id', value: '' } }, 'templateId'],
+		['media delete', { resource: 'media', operation: 'delete', mediaId: '' }, 'mediaId'],
+	] as const;
+
+	it.each(operations.flatMap(([name, parameters, field]) => ['.', '..'].map((id) => [name, id, parameters, field] as const)))(
+		'%s with the id "%s" is refused before any request: it would name another endpoint',
+		async (_name, id, parameters, field) => {
+			const engine = new Engine(credentialsFor(sandbox, DEMO));
+			const before = sandbox.state.requests.length;
+			const value = typeof parameters[field as keyof typeof parameters] === 'object' ? { __rl: true, mode: 'id', value: id } : id;
+			const result = await engine.run({ parameters: { ...parameters, [field]: value }, continueOnFail: true });
+			expect(String(result.items[0].json.error)).toMatch(/is not a valid id|is not a valid .*id|"\.\.?"/);
+			const sent = (sandbox.state.requests as Array<{ method: string; path: string }>).slice(before).filter((r) => r.method === 'DELETE');
+			expect(sent).toEqual([]);
+		},
+	);
+
+	it('V5: an id with a slash is one segment, encoded, and names no other endpoint', async () => {
+		const engine = new Engine(credentialsFor(sandbox, DEMO));
+		const before = sandbox.state.requests.length;
+		const result = await engine.run({
+			parameters: { resource: 'product', operation: 'get', productId: { __rl: true, mode: 'id', value: '../../contacts' } },
+			continueOnFail: true,
+		});
+		expect(String(result.items[0].json.error)).toMatch(/NOT_FOUND|not found/i);
+		const sent = (sandbox.state.requests as Array<{ method: string; url: string }>).slice(before).filter((r) => r.method === 'GET');
+		expect(sent.map((r) => r.url)).toEqual(['/api/v1/products/..%2F..%2Fcontacts/']);
+	});
+
+	it('X1: an Other Endpoint path with a ".." segment (also encoded) is refused before any request', async () => {
+		const engine = new Engine(credentialsFor(sandbox, DEMO));
+		for (const path of ['/api/v1/products/../contacts/', '/api/v1/%2e%2e/contacts/']) {
+			const before = sandbox.state.requests.length;
+			const result = await engine.run({ parameters: { resource: 'customApiCall', operation: 'request', method: 'DELETE', path }, continueOnFail: true });
+			expect(String(result.items[0].json.error)).toMatch(/segment/);
+			expect(sandbox.state.requests.slice(before).filter((r: { method: string }) => r.method === 'DELETE')).toEqual([]);
+		}
+	});
+});
+
+describe('5xx are retried by status, whatever their body', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => (sandbox = await startSandbox()));
+	afterAll(async () => await sandbox.close());
+
+	it('L1: a GET answered 500 with a JSON body is retried (as with an HTML body); a POST is not', async () => {
+		const engine = new Engine(credentialsFor(sandbox, DEMO));
+		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: '500', times: 1 });
+		const read = await engine.run({ parameters: listContacts });
+		expect(read.error).toBeUndefined();
+		expect(read.items).toHaveLength(1);
+
+		const before = sandbox.state.requests.length;
+		sandbox.faults.inject({ method: 'POST', path: '/api/v1/order/', kind: '500', times: 1 });
+		const write = await engine.run({ parameters: pushOrder, items: [{ json: { orderId: 'BOUND-500' } }] });
+		expect(write.error?.message).toMatch(/^The service failed with HTTP 500: Internal server error/);
+		expect(sandbox.state.requests.slice(before).filter((r: { path: string }) => r.path === '/api/v1/order/')).toHaveLength(1);
+	});
+});
