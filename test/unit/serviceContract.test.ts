@@ -32,7 +32,7 @@ interface Token {
 }
 
 /** The comments and string literals of a JS/TS source (regular expression literals skipped). */
-export function tokenize(source: string): Token[] {
+function tokenize(source: string): Token[] {
 	const tokens: Token[] = [];
 	const templateDepth: number[] = [];
 	const special = /[/'"`{}]/g;
@@ -129,7 +129,7 @@ function isTestName(masked: string, token: Token): boolean {
 	return false;
 }
 
-export interface Citation {
+interface Citation {
 	id: string;
 	file: string;
 	line: number;
@@ -137,7 +137,7 @@ export interface Citation {
 }
 
 /** Every rule id a source cites: anywhere in a comment or a test name, and in the rule forms in other strings. */
-export function citations(source: string, file: string): Citation[] {
+function citations(source: string, file: string): Citation[] {
 	const tokens = tokenize(source);
 	let masked: string | undefined;
 	/** The source with every comment and string blanked, so brackets can be counted; made only when needed. */
@@ -154,7 +154,11 @@ export function citations(source: string, file: string): Citation[] {
 		return masked;
 	};
 	const lineStarts = [0, ...[...source.matchAll(/\n/g)].map((match) => match.index + 1)];
-	const lineOf = (offset: number) => lineStarts.findLastIndex((start) => start <= offset) + 1;
+	const lineOf = (offset: number) => {
+		let line = 0;
+		while (line + 1 < lineStarts.length && lineStarts[line + 1] <= offset) line++;
+		return line + 1;
+	};
 	const found: Citation[] = [];
 	for (const token of tokens) {
 		if (!ANY_ID.test(token.text)) continue;
