@@ -160,8 +160,8 @@ function readSeen(value: unknown): Array<[string, number]> | undefined {
 }
 
 /**
- * Reads a stored look-back state. A plain watermark state (stored before the look-back existed) or a damaged
- * window starts the window at the mark: nothing emitted before is emitted again.
+ * Reads a stored look-back state. A plain `{at, ids}` watermark (as a workflow activated with an older version of
+ * the package saved it) or a damaged window starts the window at the mark: nothing emitted before is emitted again.
  */
 export function readLookBackState(stored: unknown): LookBackState | undefined {
 	const base = readWatermarkState(stored);
