@@ -113,20 +113,9 @@ function editWorkflow() {
     /** What the editor does on save: the credential read with its secrets redacted, written back with `changes`. */
     async function editCredential(/** @type {Record<string, string>} */ changes) {
       if (!editor?.ownerCookie) throw new Error('no editor session');
-      const cookie = editor.ownerCookie;
-      const read = await fetch(`${editor.url}/rest/credentials/${p.DEMO_CREDENTIAL_ID}?includeData=true`, {
-        headers: { cookie, 'browser-id': 'cm-e2e', accept: 'application/json' },
-      });
-      const credential = (await read.json()).data;
-      expect(read.status).toBe(200);
-      // The editor never sees the hidden token: it is redacted, and n8n puts it back on save.
-      expect(JSON.stringify(credential.data)).not.toMatch(/eyJ/);
-      const write = await fetch(`${editor.url}/rest/credentials/${p.DEMO_CREDENTIAL_ID}`, {
-        method: 'PATCH',
-        headers: { cookie, 'browser-id': 'cm-e2e', 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ name: credential.name, type: credential.type, data: { ...credential.data, ...changes } }),
-      });
-      expect(write.status).toBe(200);
+      const seen = await n8n.editCredential(editor, editor.ownerCookie, p.DEMO_CREDENTIAL_ID, changes);
+      // The editor never sees the hidden token (n8n redacts it, and puts it back on save).
+      expect(JSON.stringify(seen)).not.toMatch(/eyJ/);
     }
 
     const contactsCalls = (/** @type {typeof first} */ sandbox, /** @type {number} */ from) =>

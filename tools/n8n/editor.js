@@ -191,6 +191,26 @@ async function testCredential(editor, cookie, credential) {
 }
 
 /**
+ * Edits a stored credential the way the editor saves it: reads it with its data (n8n redacts the password-type
+ * fields), changes the given fields, writes it back (n8n puts the redacted fields back from what it stored).
+ * Returns the data the editor saw.
+ * @param {{ url: string }} editor @param {string} cookie @param {string} id @param {Record<string, unknown>} changes
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function editCredential(editor, cookie, id, changes) {
+  const read = await http(`${editor.url}/rest/credentials/${id}?includeData=true`, { cookie });
+  const credential = read.body?.data ?? read.body;
+  if (read.status !== 200 || !credential?.data) throw new Error(`GET /rest/credentials/${id} -> ${read.status}: ${read.text.slice(0, 300)}`);
+  const write = await http(`${editor.url}/rest/credentials/${id}`, {
+    method: 'PATCH',
+    body: { name: credential.name, type: credential.type, data: { ...credential.data, ...changes } },
+    cookie,
+  });
+  if (write.status !== 200) throw new Error(`PATCH /rest/credentials/${id} -> ${write.status}: ${write.text.slice(0, 300)}`);
+  return credential.data;
+}
+
+/**
  * Waits until a running n8n serves an active workflow's production URL (a Webhook's, an MCP Server Trigger's). n8n
  * answers its REST API before it has registered the active workflows' webhooks: until then such a URL is a 404
  * "not registered". Asked without side effects: a CORS preflight (OPTIONS with an Origin), which n8n answers with
@@ -211,4 +231,4 @@ async function waitForProductionUrl(url, timeoutMs = 120_000) {
   }
 }
 
-module.exports = { bcryptHash, startEditor, restLogin, createCredential, testCredential, waitForProductionUrl };
+module.exports = { bcryptHash, startEditor, restLogin, createCredential, testCredential, editCredential, waitForProductionUrl };

@@ -40,6 +40,7 @@ module.exports = {
   restLogin: editor.restLogin,
   createCredential: editor.createCredential,
   testCredential: editor.testCredential,
+  editCredential: editor.editCredential,
   waitForProductionUrl: editor.waitForProductionUrl,
   freePort: home.freePort,
 };
