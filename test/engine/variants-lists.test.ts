@@ -1,4 +1,4 @@
-import type { INode, INodeListSearchResult, INodeType, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeListSearchResult, INodeType, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 
@@ -147,7 +147,7 @@ describe('L3: every list the node reads, wherever the answer puts the list (emul
 
 		it('triggers: a new contact, a changed product, a reviewed template and a new order are each emitted once', async () => {
 			const tag = shape.replace(/[^a-z]/g, '');
-			const emitted = async (parameters: Record<string, unknown>, change: () => void, key: string) => {
+			const emitted = async (parameters: IDataObject, change: () => void, key: string) => {
 				const harness = new PollHarness(credentialsFor(sandbox), parameters);
 				const first = await harness.activate();
 				expect(first.error).toBeUndefined();
