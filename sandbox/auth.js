@@ -9,6 +9,7 @@ const { signJwt, verifyJwt } = require('./jwt');
 const { objectBody, isBlank, BLANK } = require('./validate');
 const { requestState } = require('./context');
 const { variantRoute } = require('./variants');
+const { loginAnswer } = require('./shapes');
 
 const BEARER = /^Bearer ([^\s]+)$/;
 
@@ -133,8 +134,8 @@ class Auth {
 }
 
 /**
- * POST /api/login_check {username, password} -> 200 {token} (not JSend). Served without the trailing slash by
- * default (config.paths.login).
+ * POST /api/login_check {username, password} -> 200 {token} (not JSend; other shapes: config.loginAnswer). Served
+ * without the trailing slash by default (config.paths.login).
  * @param {import('fastify').FastifyInstance} app
  * @param {import('./context').Ctx} ctx
  */
@@ -157,7 +158,7 @@ function registerLogin(app, ctx) {
 		ctx.store.logins.push({ userId: user.id, username: user.username, at: Date.now() });
 		const entry = requestState(req).entry;
 		if (entry) entry.userId = user.id;
-		return reply.code(200).send({ token });
+		return reply.code(200).send(loginAnswer(ctx.config.loginAnswer, token, ctx.config.tokenTtlSeconds));
 	};
 	// Both forms are routes; config.paths.login decides which one is served (variants.js).
 	app.post('/api/login_check', variantRoute('login'), login);

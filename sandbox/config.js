@@ -9,7 +9,10 @@
  *   clockSkewSeconds?: number, successStatus?: import('./context').SuccessStatus,
  *   paths?: { orderHistory?: PathVariant, login?: PathVariant }, paging?: import('./context').PagingVariant,
  *   apiAccessRefusal?: import('./context').ApiAccessRefusal, pluginHeaders?: 'required' | 'optional',
- *   orderVisibilityDelayMs?: number, latencyMs?: number, latencyJitterMs?: number }} ConfigPatch
+ *   orderVisibilityDelayMs?: number, latencyMs?: number, latencyJitterMs?: number,
+ *   loginAnswer?: import('./context').LoginAnswer, mediaAnswer?: import('./context').MediaAnswer,
+ *   errorCodes?: import('./context').ErrorCodes, listShape?: import('./context').ListShape,
+ *   orderHistoryFilters?: 'applied' | 'ignored' }} ConfigPatch
  * @typedef {ConfigPatch & { port?: number, host?: string, seed?: import('./store').SeedName, signingKey?: string }} SandboxOptions
  */
 
@@ -19,6 +22,11 @@ const PATH_VARIANTS = /** @type {const} */ (['slash', 'noslash', 'redirect-to-sl
 const PAGING = /** @type {const} */ (['standard', 'repeat-last', 'nested-total', 'no-total']);
 const API_ACCESS_REFUSAL = /** @type {const} */ (['403-code', '401-message', '403-message']);
 const PLUGIN_HEADERS = /** @type {const} */ (['required', 'optional']);
+const LOGIN_ANSWER = /** @type {const} */ (['token', 'token-refresh', 'access_token', 'jwt', 'jsend-token', 'data-access_token']);
+const MEDIA_ANSWER = /** @type {const} */ (['data.media_id', 'data.id', 'data.mediaId', 'data.media.id', 'top-level']);
+const ERROR_CODES = /** @type {const} */ (['string', 'http-status']);
+const LIST_SHAPE = /** @type {const} */ (['data', 'top-items', 'top-results', 'top-records', 'bare-array']);
+const ORDER_HISTORY_FILTERS = /** @type {const} */ (['applied', 'ignored']);
 
 /** @returns {import('./context').SandboxConfig} */
 function defaultConfig() {
@@ -26,7 +34,8 @@ function defaultConfig() {
 		tokenTtlSeconds: 3600, reviewDelayMs: 1500, rateLimit: null, maxPageSize: 1000, log: false, recordRequests: true,
 		clockSkewSeconds: 0, successStatus: 'success', paths: { orderHistory: 'slash', login: 'noslash' },
 		paging: 'standard', apiAccessRefusal: '403-code', pluginHeaders: 'required', orderVisibilityDelayMs: 0,
-		latencyMs: 0, latencyJitterMs: 0,
+		latencyMs: 0, latencyJitterMs: 0, loginAnswer: 'token', mediaAnswer: 'data.media_id', errorCodes: 'string',
+		listShape: 'data', orderHistoryFilters: 'applied',
 	};
 }
 
@@ -90,6 +99,13 @@ function applyConfig(config, patch) {
 	if (p.paging !== undefined) config.paging = oneOf('paging', p.paging, PAGING);
 	if (p.apiAccessRefusal !== undefined) config.apiAccessRefusal = oneOf('apiAccessRefusal', p.apiAccessRefusal, API_ACCESS_REFUSAL);
 	if (p.pluginHeaders !== undefined) config.pluginHeaders = oneOf('pluginHeaders', p.pluginHeaders, PLUGIN_HEADERS);
+	if (p.loginAnswer !== undefined) config.loginAnswer = oneOf('loginAnswer', p.loginAnswer, LOGIN_ANSWER);
+	if (p.mediaAnswer !== undefined) config.mediaAnswer = oneOf('mediaAnswer', p.mediaAnswer, MEDIA_ANSWER);
+	if (p.errorCodes !== undefined) config.errorCodes = oneOf('errorCodes', p.errorCodes, ERROR_CODES);
+	if (p.listShape !== undefined) config.listShape = oneOf('listShape', p.listShape, LIST_SHAPE);
+	if (p.orderHistoryFilters !== undefined) {
+		config.orderHistoryFilters = oneOf('orderHistoryFilters', p.orderHistoryFilters, ORDER_HISTORY_FILTERS);
+	}
 	for (const key of /** @type {const} */ (['latencyMs', 'latencyJitterMs'])) {
 		if (p[key] === undefined) continue;
 		if (typeof p[key] !== 'number' || !(p[key] >= 0)) throw new Error(`${key} must be a number >= 0`);
@@ -104,4 +120,7 @@ function applyConfig(config, patch) {
 	return config;
 }
 
-module.exports = { defaultConfig, applyConfig, SUCCESS_STATUS, PATH_VARIANTS, PAGING, API_ACCESS_REFUSAL, PLUGIN_HEADERS };
+module.exports = {
+	defaultConfig, applyConfig, SUCCESS_STATUS, PATH_VARIANTS, PAGING, API_ACCESS_REFUSAL, PLUGIN_HEADERS, LOGIN_ANSWER,
+	MEDIA_ANSWER, ERROR_CODES, LIST_SHAPE, ORDER_HISTORY_FILTERS,
+};

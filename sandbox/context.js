@@ -8,6 +8,10 @@
  * @typedef {'slash' | 'noslash' | 'redirect-to-slash' | 'redirect-to-noslash'} PathVariant
  * @typedef {'standard' | 'repeat-last' | 'nested-total' | 'no-total'} PagingVariant
  * @typedef {'403-code' | '401-message' | '403-message'} ApiAccessRefusal
+ * @typedef {'token' | 'token-refresh' | 'access_token' | 'jwt' | 'jsend-token' | 'data-access_token'} LoginAnswer
+ * @typedef {'data.media_id' | 'data.id' | 'data.mediaId' | 'data.media.id' | 'top-level'} MediaAnswer
+ * @typedef {'string' | 'http-status'} ErrorCodes
+ * @typedef {'data' | 'top-items' | 'top-results' | 'top-records' | 'bare-array'} ListShape
  * @typedef {{
  *   tokenTtlSeconds: number,
  *   reviewDelayMs: number | null,
@@ -24,6 +28,11 @@
  *   orderVisibilityDelayMs: number,
  *   latencyMs: number,
  *   latencyJitterMs: number,
+ *   loginAnswer: LoginAnswer,
+ *   mediaAnswer: MediaAnswer,
+ *   errorCodes: ErrorCodes,
+ *   listShape: ListShape,
+ *   orderHistoryFilters: 'applied' | 'ignored',
  * }} SandboxConfig
  * @typedef {{ id: number, username: string, password: string, apiAccess: boolean, pluginKey: string | null }} User
  * @typedef {{
@@ -38,7 +47,7 @@
  *   limiter: import('./ratelimit').RateLimiter,
  *   auth: import('./auth').Auth,
  * }} Ctx
- * @typedef {{ user: User | null, entry: RequestLogEntry | null, arrivedAt: number }} RequestState
+ * @typedef {{ user: User | null, entry: RequestLogEntry | null, arrivedAt: number, verbatim?: boolean }} RequestState
  */
 
 /** @type {WeakMap<object, RequestState>} */

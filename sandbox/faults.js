@@ -256,6 +256,7 @@ async function applyFault(faults, req, reply, path) {
 			break;
 		case 'jwt-invalid': case 'jwt-not-found': case 'api-access-401': case 'forbidden-403': case 'plugin-headers-missing': {
 			const [status, body] = BARE[fault.kind];
+			requestState(req).verbatim = true;
 			reply.code(status).send(body);
 			break;
 		}

@@ -26,6 +26,7 @@ const { productRoutes } = require('./routes/products');
 const { extensionRoutes } = require('./routes/extensions');
 const { notFoundHandler, RouteIndex } = require('./notfound');
 const { servedNow, pathGate, successEnvelope } = require('./variants');
+const { errorCodes } = require('./shapes');
 
 const CONTROL_PREFIX = '/__sandbox/';
 const MAX_UPLOAD_BYTES = 16 * 1024 * 1024;
@@ -93,7 +94,11 @@ function buildApp(ctx, controls) {
 			return reply;
 		}
 	});
-	app.addHook('preSerialization', async (_req, _reply, payload) => successEnvelope(ctx.config.successStatus, payload));
+	app.addHook('preSerialization', async (req, reply, payload) => {
+		const shaped = successEnvelope(ctx.config.successStatus, payload);
+		// A fault's fixed body of a server built differently stays exactly as documented.
+		return requestState(req).verbatim ? shaped : errorCodes(ctx.config.errorCodes, reply.statusCode, shaped);
+	});
 	app.addHook('onResponse', async (req, reply) => {
 		const entry = requestState(req).entry;
 		if (!entry) return;

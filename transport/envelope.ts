@@ -89,7 +89,7 @@ export function readEnvelope(response: RawResponse, now = Date.now()): Envelope 
 			? `The service reported status "${status}"`
 			: `The service answered HTTP ${statusCode}`);
 	const failure: ServiceFailure = {
-		kind: classify(statusCode, code, message),
+		kind: classify(statusCode, code, message, envelope.data),
 		httpStatus: statusCode,
 		message,
 		code,
@@ -101,7 +101,7 @@ export function readEnvelope(response: RawResponse, now = Date.now()): Envelope 
 	return { ok: false, failure };
 }
 
-function classify(statusCode: number, code: string | undefined, message: string): FailureKind {
+function classify(statusCode: number, code: string | undefined, message: string, data: unknown): FailureKind {
 	const upperCode = (code ?? '').toUpperCase();
 	const refusal = statusCode === 401 || statusCode === 403 || upperCode === '401' || upperCode === '403';
 	if (statusCode === 429 || upperCode === '429' || /RATE_?LIMIT|TOO_MANY/.test(upperCode)) return 'rateLimit';
@@ -111,7 +111,8 @@ function classify(statusCode: number, code: string | undefined, message: string)
 	}
 	// Any other 401 is about the token (expired, revoked, rotated signing key, "JWT Token not found", no body).
 	if (statusCode === 401 || upperCode === '401' || /^JWT_|TOKEN_EXPIRED|TOKEN_INVALID/.test(upperCode)) return 'tokenRefused';
-	if (upperCode === 'TEMPLATE_NOT_APPROVED') return 'templateNotApproved';
+	// Rule E4 names no code, only HTTP 400 with the current state: a service whose codes are numbers is read by that.
+	if (upperCode === 'TEMPLATE_NOT_APPROVED' || (statusCode === 400 && notSendableState(data))) return 'templateNotApproved';
 	if (/VALIDATION|INVALID_PHONE/.test(upperCode) || statusCode === 422) return 'validation';
 	// Decided by the status alone: a 5xx with a JSON body is as passing as one with an HTML page.
 	if (statusCode >= 500) return 'unavailable';
@@ -137,6 +138,11 @@ export function validationFields(data: unknown): string[] {
 	}
 	if (Array.isArray(data)) return fromList(data);
 	return Object.keys(source).filter((key) => key !== 'state');
+}
+
+function notSendableState(data: unknown): boolean {
+	const state = data && typeof data === 'object' ? (data as IDataObject).state : undefined;
+	return typeof state === 'string' && /^(DRAFT|PENDING|REJECTED)$/i.test(state);
 }
 
 function templateState(data: unknown, message: string): string | undefined {

@@ -2,6 +2,7 @@
 'use strict';
 /** Contacts (C1, E3): POST /api/contacts/ and GET /api/contacts/ (paginated {items,total,currentPage,limit}). */
 const { success, validationError } = require('../jsend');
+const { listAnswer } = require('../shapes');
 const { objectBody, requirePhone, isBlank } = require('../validate');
 const { pageOf, listData } = require('../variants');
 const { currentUser, isoNow } = require('../context');
@@ -28,7 +29,7 @@ function contactRoutes(app, ctx) {
 	app.get('/api/contacts/', async (req) => {
 		const user = currentUser(req);
 		const pg = pageOf(ctx.store.contactsOf(user.id), /** @type {any} */ (req.query), ctx.config);
-		return success(listData(ctx.config, pg,
+		return listAnswer(ctx.config.listShape, listData(ctx.config, pg,
 			({ items, total, page, limit }) => ({ items, total, currentPage: page, limit }),
 			({ items, page, limit }) => ({ items, currentPage: page, limit })));
 	});

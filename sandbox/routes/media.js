@@ -2,11 +2,12 @@
 'use strict';
 /**
  * Media v2 (M1-M4): POST /api/v2/whatsapp/media (multipart/form-data with a boundary, binary part `file`)
- * -> 201 {media_id}; DELETE /api/v2/whatsapp/media/{id} (owner only, not while used by a send).
+ * -> 201 {media_id} (or another shape: config.mediaAnswer); DELETE /api/v2/whatsapp/media/{id} (owner only, not while used by a send).
  */
 const crypto = require('node:crypto');
 const { ApiError, success, notFound, validationError } = require('../jsend');
 const { currentUser, isoNow } = require('../context');
+const { mediaAnswer } = require('../shapes');
 const { BLANK } = require('../validate');
 
 const ROOT = '/api/v2/whatsapp/media';
@@ -52,7 +53,7 @@ function mediaRoutes(app, ctx) {
 		if (!file) throw validationError([{ propertyPath: 'file', message: BLANK }]);
 		const mediaId = `med_${crypto.randomBytes(9).toString('base64url')}`;
 		ctx.store.addMedia(user.id, file, mediaId, isoNow());
-		return reply.code(201).send(success({ media_id: mediaId }, 'Media uploaded.'));
+		return reply.code(201).send(mediaAnswer(ctx.config.mediaAnswer, mediaId, file));
 	});
 
 	app.delete(`${ROOT}/:id`, async (req) => {

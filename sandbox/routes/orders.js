@@ -2,12 +2,15 @@
 'use strict';
 /**
  * Order events (V1): POST /api/v1/order/ records every event (no deduplication: that is the client's job, V4)
- * and upserts the order history; GET /api/v1/order/history/ lists it newest first ({results}, no total).
+ * and upserts the order history; GET /api/v1/order/history/ lists it newest first ({results}, no total), filtered by
+ * status, date_from and date_to on created_at (config.orderHistoryFilters 'ignored': a service that reads none of
+ * them and lists the whole history).
  */
 const { success, validationError } = require('../jsend');
 const { objectBody, requireStrings, pagination } = require('../validate');
 const { pageOf, listData, variantRoute } = require('../variants');
 const { currentUser } = require('../context');
+const { listAnswer } = require('../shapes');
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY = 86_400_000;
@@ -48,9 +51,11 @@ function orderRoutes(app, ctx) {
 		const user = currentUser(req);
 		const query = /** @type {Record<string, unknown>} */ (req.query);
 		const { limit, offset } = pagination(query, ctx.config.maxPageSize);
-		const status = typeof query.status === 'string' && query.status !== '' ? query.status : null;
-		const from = parseDate(query.date_from, 'date_from', false);
-		const to = parseDate(query.date_to, 'date_to', true);
+		// A service that ignores the filters does not read (or check) them either.
+		const filtered = ctx.config.orderHistoryFilters === 'applied';
+		const status = filtered && typeof query.status === 'string' && query.status !== '' ? query.status : null;
+		const from = filtered ? parseDate(query.date_from, 'date_from', false) : null;
+		const to = filtered ? parseDate(query.date_to, 'date_to', true) : null;
 		// orderVisibilityDelayMs: a read replica that lags behind; created_at stays the push time.
 		const delay = ctx.config.orderVisibilityDelayMs;
 		const visibleUpTo = delay > 0 ? Date.now() - delay : Infinity;
@@ -68,11 +73,12 @@ function orderRoutes(app, ctx) {
 				if (skipped < offset) skipped++;
 				else results.push(asc[i]);
 			}
-			return success({ results });
+			return listAnswer(ctx.config.listShape, { results });
 		}
 		const all = [];
 		for (let i = asc.length - 1; i >= 0; i--) if (keep(asc[i])) all.push(asc[i]);
-		return success(listData(ctx.config, pageOf(all, query, ctx.config), ({ items }) => ({ results: items }), ({ items }) => ({ results: items })));
+		return listAnswer(ctx.config.listShape,
+			listData(ctx.config, pageOf(all, query, ctx.config), ({ items }) => ({ results: items }), ({ items }) => ({ results: items })));
 	};
 	// Both forms are routes; config.paths.orderHistory decides which one is served (trailing slash by default).
 	app.get('/api/v1/order/history/', variantRoute('orderHistory'), history);

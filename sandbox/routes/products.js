@@ -10,6 +10,7 @@ const { ApiError, success, notFound, validationError } = require('../jsend');
 const { objectBody, isBlank, BLANK } = require('../validate');
 const { pageOf, listData } = require('../variants');
 const { currentUser, isoNow } = require('../context');
+const { listAnswer } = require('../shapes');
 
 const PLATFORMS = ['woocommerce', 'shopify', 'prestashop', 'magento', 'custom'];
 
@@ -71,7 +72,7 @@ function productRoutes(app, ctx) {
 		scope.get('/api/v1/products/', async (req) => {
 			const user = currentUser(req);
 			const pg = pageOf([...ctx.store.productsOf(user.id).values()], /** @type {any} */ (req.query), ctx.config);
-			return success(listData(ctx.config, pg, ({ items }) => items, ({ items }) => items));
+			return listAnswer(ctx.config.listShape, listData(ctx.config, pg, ({ items }) => items, ({ items }) => items));
 		});
 
 		scope.post('/api/v1/products/', async (req, reply) => {

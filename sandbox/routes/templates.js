@@ -9,6 +9,7 @@ const { ApiError, success, notFound, validationError } = require('../jsend');
 const { objectBody, requireStrings, requirePhone, isBlank, isPlainObject } = require('../validate');
 const { pageOf, listData } = require('../variants');
 const { currentUser, isoNow } = require('../context');
+const { listAnswer } = require('../shapes');
 
 const ROOT = '/api/v2/whatsapp/templates';
 const STATES = ['DRAFT', 'PENDING', 'APPROVED', 'REJECTED'];
@@ -53,7 +54,8 @@ function templateRoutes(app, ctx) {
 		for (const t of ctx.store.templates.values()) {
 			if (t.userId === user.id && (state === undefined || t.state === state)) mine.push(t);
 		}
-		return success(listData(ctx.config, pageOf(mine, query, ctx.config), ({ items, total }) => ({ items, total }), ({ items }) => ({ items })));
+		return listAnswer(ctx.config.listShape,
+			listData(ctx.config, pageOf(mine, query, ctx.config), ({ items, total }) => ({ items, total }), ({ items }) => ({ items })));
 	});
 
 	app.get(`${ROOT}/:id`, async (req) => success(findTemplate(req)));

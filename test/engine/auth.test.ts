@@ -1,4 +1,4 @@
-import { Engine, pairedInputs, visibleText } from '../../tools/harness/engine';
+import { CREDENTIAL_TYPE, Engine, pairedInputs, visibleText } from '../../tools/harness/engine';
 import { credentialsFor, DEMO, NO_ACCESS, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 const listContacts = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 };
@@ -149,16 +149,21 @@ describe('Authentication rules, through n8n\'s engine against the emulator', () 
 		expect(engine.logins).toBe(0);
 	});
 
-	it('A6: a header value with CR/LF is refused, and no secret shows in outputs or errors', async () => {
-		const apiKey = 'demo-plugin-key\r\nX-Injected: 1';
-		const engine = new Engine(credentialsFor(sandbox, { ...DEMO, pluginKey: apiKey }));
+	it('A6: a header value with CR/LF is refused before anything is sent, and no secret shows in outputs or errors', async () => {
+		// A working credential first, so a session token is stored: the refusal must not show that either.
+		const engine = new Engine(credentialsFor(sandbox));
+		expect((await engine.run({ parameters: listContacts })).error).toBeUndefined();
+		const token = String(engine.storedCredentials.sessionToken);
+		expect(token.split('.')).toHaveLength(3);
+		// The plugin key edited into one that would inject a header; the token and the account stay.
+		const apiKey = `${DEMO.pluginKey}\r\nX-Injected: 1`;
+		engine.credentialsHelper.setCredentials(CREDENTIAL_TYPE, { ...engine.storedCredentials, pluginIntegration: true, pluginApiKey: apiKey });
+		const sent = sandbox.state.requests.length;
 		const result = await engine.run({ parameters: listContacts, continueOnFail: true });
 		expect(String(result.items[0].json.error)).toMatch(/line break/);
+		expect(sandbox.state.requests.length).toBe(sent);
 		const text = visibleText(result);
-		expect(text).not.toContain('X-Injected');
-		expect(text).not.toContain(DEMO.password);
-		const token = String(engine.storedCredentials.sessionToken);
-		if (token) expect(text).not.toContain(token);
+		for (const secret of ['X-Injected', DEMO.pluginKey, DEMO.password, token]) expect(text).not.toContain(secret);
 	});
 
 	it('A6: outputs and errors of a normal run never contain the password, token or plugin key', async () => {

@@ -140,6 +140,7 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 
 	it('M1/M2: uploads a PNG from the input item as multipart (boundary set by the HTTP client); media_id in json', async () => {
 		const engine = new Engine(credentialsFor(sandbox, DEMO, { baseUrl: proxy.url }));
+		engine.credentialsHelper.recordSignedRequests = true;
 		const result = await engine.run({
 			parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' },
 			items: [pngItem()],
@@ -160,6 +161,13 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 		const stored = sandbox.state.media.get(json.media_id);
 		expect(stored).toMatchObject({ filename: 'pixel.png', mimetype: 'image/png', size: png.length, used_by: [] });
 		expect(stored.userId).toBe(userId(DEMO.username));
+
+		// What the node handed n8n: a FormData body and no Content-Type of its own (rule M1). n8n's HTTP client writes
+		// one from the FormData, boundary included, so a hand-set header would not show on the wire here.
+		const handed = engine.credentialsHelper.signedRequests.filter((r) => r.method === 'POST' && r.url.endsWith(MEDIA_PATH));
+		expect(handed).toHaveLength(1);
+		expect(handed[0].body).toBeInstanceOf(FormData);
+		expect(Object.keys(handed[0].headers).filter((name) => name.toLowerCase() === 'content-type')).toEqual([]);
 
 		const sent = proxy.seen.filter((r) => r.method === 'POST' && r.path === MEDIA_PATH);
 		expect(sent).toHaveLength(1);

@@ -12,12 +12,12 @@ describe('retry policy', () => {
 		expect(decideRetry(settings, 3, 0, undefined, () => 0)).toEqual({ retry: true, delayMs: 1000 });
 	});
 
-	it('L1: a wait is never zero, even when the random part is', () => {
-		for (let attempt = 1; attempt < DEFAULT_RETRY.maxAttempts; attempt++) {
-			const decision = decideRetry(DEFAULT_RETRY, attempt, 0, undefined, () => 0);
-			expect(decision.retry).toBe(true);
-			if (decision.retry) expect(decision.delayMs).toBeGreaterThanOrEqual(DEFAULT_RETRY.baseDelayMs / 2);
-		}
+	it('L1: a wait is never zero, even when the random part is: with the defaults at least 0.5, 1, 2, 4, 8, 15 and 15 s', () => {
+		// The floors the README and DEFAULT_RETRY's comment promise, written out here rather than derived from the
+		// settings under test, so a zero or shrunken base delay fails.
+		const floors = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 15_000];
+		const waits = floors.map((_, index) => decideRetry(DEFAULT_RETRY, index + 1, 0, undefined, () => 0));
+		expect(waits).toEqual(floors.map((delayMs) => ({ retry: true, delayMs })));
 	});
 
 	it('L1: with the defaults, a 20-second burst of 503s is outlasted inside the budget, whatever the jitter', () => {

@@ -22,6 +22,15 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	/** How often preAuthentication ran (i.e. logins), by type. */
 	readonly preAuthenticationRuns: Record<string, number> = {};
 
+	/** Whether to keep `signedRequests` (off by default: benchmarks sign many thousands). */
+	recordSignedRequests = false;
+
+	/**
+	 * Each request a node handed n8n to sign, as the node built it (before the credential added its headers): what
+	 * the node asked n8n to send, e.g. whether it set a Content-Type by hand.
+	 */
+	readonly signedRequests: Array<{ method?: string; url: string; headers: Record<string, unknown>; body: unknown }> = [];
+
 	constructor(private readonly types: Record<string, ICredentialType>) {
 		super();
 	}
@@ -47,6 +56,15 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		typeName: string,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		if (this.recordSignedRequests) {
+			const legacy = requestOptions as IHttpRequestOptions & { uri?: string };
+			this.signedRequests.push({
+				method: requestOptions.method,
+				url: String(requestOptions.url ?? legacy.uri ?? ''),
+				headers: { ...(requestOptions.headers ?? {}) },
+				body: requestOptions.body,
+			});
+		}
 		const authenticate = this.types[typeName]?.authenticate;
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate) throw new Error('Generic authenticate objects are not used by this package');

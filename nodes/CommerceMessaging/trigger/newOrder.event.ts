@@ -160,7 +160,14 @@ export const newOrder: PollEvent<LookBackState> = {
 
 	async latest(ctx, filters) {
 		const status = wantedStatus(filters);
-		const [order] = await listRecords(ctx, 'orderHistory', { qs: status ? { status } : {}, limit: 1 });
-		return order;
+		const qs = status ? { status } : {};
+		const [order] = await listRecords(ctx, 'orderHistory', { qs, limit: 1 });
+		if (!order || statusMatches(order, filters)) return order;
+		// The service ignored the status filter (the document shows none): look for the newest match here.
+		for await (const records of iteratePages(ctx, 'orderHistory', { qs })) {
+			const match = records.find((record) => statusMatches(record, filters));
+			if (match) return match;
+		}
+		return undefined;
 	},
 };

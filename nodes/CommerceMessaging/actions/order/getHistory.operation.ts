@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { compact, itemError, readDate, readListLimit } from '../../helpers/parameters';
-import { listRecords } from '../../../../transport';
+import { iteratePages, listRecords, RETURN_ALL_PAGE_SIZE } from '../../../../transport';
+import { orderCreatedMs, orderMatcher, type OrderFilters } from '../../helpers/orderFilters';
 import type { OperationResult } from '../operation';
 import { text } from '../../helpers/eventFields';
 import { returnAllOrLimit } from '../../descriptions';
@@ -67,5 +68,35 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'Swap the two dates, or leave one of them empty.',
 		);
 	}
-	return { records: await listRecords(this, 'orderHistory', { qs, limit, itemIndex }) };
+	const records = await listRecords(this, 'orderHistory', { qs, limit, itemIndex });
+	const wanted: OrderFilters = { status: qs.status as string, dateFrom: qs.date_from as string, dateTo: qs.date_to as string };
+	const matches = orderMatcher(wanted);
+	if (records.every(matches)) return { records };
+	// The service listed orders its filters exclude: it does not read them (the document shows none), so they are
+	// applied here. A Return All already holds the whole history; a Limit reads on until it is reached.
+	if (limit === undefined) return { records: records.filter(matches) };
+	return { records: await firstMatching(this, qs, wanted, limit, itemIndex) };
+}
+
+/** The first `limit` orders that pass the filters, newest first, from a history that ignores them. */
+async function firstMatching(
+	ctx: IExecuteFunctions,
+	qs: IDataObject,
+	filters: OrderFilters,
+	limit: number,
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const matches = orderMatcher(filters);
+	const fromMs = filters.dateFrom ? Date.parse(filters.dateFrom) : undefined;
+	const kept: IDataObject[] = [];
+	for await (const page of iteratePages(ctx, 'orderHistory', { qs, itemIndex, pageSize: RETURN_ALL_PAGE_SIZE })) {
+		for (const record of page) {
+			if (!matches(record)) continue;
+			kept.push(record);
+			if (kept.length === limit) return kept;
+		}
+		// Newest first: once a page reaches before Date From, no later page holds a match.
+		if (fromMs !== undefined && page.some((record) => (orderCreatedMs(record) ?? Infinity) < fromMs)) break;
+	}
+	return kept;
 }
