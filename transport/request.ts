@@ -5,17 +5,16 @@ import { Address, assertPlainPath, RequestRefused } from './address';
 import { CREDENTIAL_TYPE } from './auth';
 import { serviceError } from './errors';
 import { exchange, type Exchange } from './http';
-import { judge } from './outcome';
+import { attemptTimeoutMs, decideRetry, judge, mayRetry } from './outcome';
 import { pause } from './pause';
-import { attemptTimeoutMs, decideRetry, mayRetry } from './retryPolicy';
 import { route as makeRoute, ROUTES, type Route, type RouteAnswer, type RouteName } from './routes';
 import { getSession, type ApiContext, type Session } from './session';
 import type { RetrySettings } from './settings';
 
 /**
  * One API call, as a short pipeline: where it goes (address.ts), in its turn with a usable token (session.ts), one
- * bounded exchange (http.ts), what the answer means (outcome.ts), and whether to try again (retryPolicy.ts). The
- * only code of the package that sends a request to the service.
+ * bounded exchange (http.ts), what the answer means and whether to try again (outcome.ts). The only code of the
+ * package that sends a request to the service.
  */
 
 export interface RequestSpec {

@@ -1,4 +1,4 @@
-import { attemptTimeoutMs, decideRetry } from '../../transport/retryPolicy';
+import { attemptTimeoutMs, decideRetry } from '../../transport/outcome';
 import { DEFAULT_RETRY } from '../../transport/settings';
 
 describe('retry policy', () => {

@@ -57,24 +57,6 @@ export const requestOptions: INodeProperties = {
 	default: {},
 	options: [
 		{
-			displayName: 'Max Attempts',
-			name: 'maxAttempts',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 20 },
-			default: 8,
-			description:
-				'How many times a request may be sent in all when the service answers 429 (rate limited), is briefly unavailable or times out',
-		},
-		{
-			displayName: 'Retry Budget (Seconds)',
-			name: 'maxRetryWaitSeconds',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 120,
-			description:
-				'Longest time one request may take in all: its attempts and the waits between them. A Retry-After longer than what is left fails the item at once.',
-		},
-		{
 			displayName: 'Concurrency',
 			name: 'concurrency',
 			type: 'number',
@@ -84,6 +66,15 @@ export const requestOptions: INodeProperties = {
 				"How many items' requests may be in flight at once (for a list: how many of its pages). Items of one order, cart, product or recipient still go one after the other, in input order. 1 sends one request at a time.",
 		},
 		{
+			displayName: 'Max Attempts',
+			name: 'maxAttempts',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 20 },
+			default: 8,
+			description:
+				'How many times a request may be sent in all when the service answers 429 (rate limited), is briefly unavailable or times out',
+		},
+		{
 			displayName: 'Max Records',
 			name: 'maxRecords',
 			type: 'number',
@@ -91,6 +82,15 @@ export const requestOptions: INodeProperties = {
 			default: 100000,
 			description:
 				'The most records a whole list may hold (Return All, or what a trigger poll reads). A longer list fails with an error naming this limit instead of filling memory; raise it for larger lists.',
+		},
+		{
+			displayName: 'Retry Budget (Seconds)',
+			name: 'maxRetryWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 120,
+			description:
+				'Longest time one request may take in all: its attempts and the waits between them. A Retry-After longer than what is left fails the item at once.',
 		},
 		{
 			displayName: 'Timeout (Seconds)',
