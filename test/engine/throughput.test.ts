@@ -115,6 +115,27 @@ describe('Throughput: many items in flight, in order where it matters (Request O
 		expect(new Set(events.map((e) => `${e.body.order_id}:${e.body.status}`)).size).toBe(30);
 	}, 30_000);
 
+	it('E5: a Retry-After one lane receives holds the lanes whose answers come after it: none of them sends until it has passed', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		expect((await engine.run({ parameters: pushOrder, items: [{ json: { orderId: 'WARM-UP-1', status: 'paid' } }] })).error).toBeUndefined();
+		// The first request of the burst is refused for 2 s; the other seven are answered 600 ms later. A lane that
+		// did not hold would send its next item as soon as its answer came, inside the 2 s.
+		sandbox.faults.inject({ method: 'POST', path: '/api/v1/order/', kind: '429', retryAfter: 2, times: 1 });
+		sandbox.faults.inject({ method: 'POST', path: '/api/v1/order/', kind: 'slow', delayMs: 600, times: 7 });
+		const start = sandbox.state.requests.length;
+		const items = Array.from({ length: 16 }, (_, i) => ({ json: { orderId: `HOLD-${i}`, status: 'paid' } }));
+		const result = await engine.run({ parameters: withConcurrency(pushOrder, 8), items });
+		expect(result.error).toBeUndefined();
+		const posts = since(start).filter((r) => r.path === '/api/v1/order/');
+		const refused = posts.find((r) => r.status === 429);
+		expect(refused).toBeDefined();
+		// Margins: 300 ms after the refusal (the other first requests arrive with it), 2 s for the hold; load only
+		// makes a lane later, never earlier.
+		const during = posts.filter((r) => r.at > refused!.at + 300 && r.at < refused!.at + 2_000);
+		expect(during).toEqual([]);
+		expect(received('HOLD')).toHaveLength(16);
+	}, 30_000);
+
 	it('C2/E2: with Continue On Fail, every item is answered in input order and paired, bad ones with their error', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const phones = ['+4915211100001', 'not a phone', '+4915211100003', '', '+4915211100005', '+4915211100006'];
