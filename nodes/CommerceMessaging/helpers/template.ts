@@ -3,10 +3,6 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { TemplateRecord } from '../../../transport';
 import { itemError } from './parameters';
 
-/** The v2 template lifecycle (rule T1). */
-export const TEMPLATE_STATES = ['DRAFT', 'PENDING', 'APPROVED', 'REJECTED'] as const;
-export type TemplateState = (typeof TEMPLATE_STATES)[number];
-
 /** The chosen template's id, checked before any API call. */
 export function templateIdParameter(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true }) as unknown;
