@@ -1,9 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
-
 import { CREDENTIAL_TYPE, Engine } from '../../tools/harness/engine';
 import { PollHarness } from '../../tools/harness/poll';
 import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox, type SandboxRequestLog } from '../../tools/harness/sandbox';
+import { SIGNED_REQUEST, SignedRequest } from '../../tools/harness/signedRequest';
 
 /**
  * Rules A3/A6 when a credential is edited. n8n puts a credential's stored password-type fields back when it is saved
@@ -18,28 +16,6 @@ const listContacts = { resource: 'contact', operation: 'getAll', returnAll: fals
 function editStoredCredential(engine: { credentialsHelper: Engine['credentialsHelper'] }, changes: Record<string, string>) {
 	const stored = engine.credentialsHelper.stored[CREDENTIAL_TYPE];
 	engine.credentialsHelper.setCredentials(CREDENTIAL_TYPE, { ...stored, ...changes });
-}
-
-/** A node that calls n8n's own request helper with the credential, as n8n's HTTP Request node does. */
-class SignedRead implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Signed Read',
-		name: 'signedRead',
-		group: ['transform'],
-		version: 1,
-		description: 'GET a path with the Commerce Messaging credential through n8n\'s own helper',
-		defaults: { name: 'Signed Read' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		properties: [{ displayName: 'URL', name: 'url', type: 'string', default: '' }],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const url = this.getNodeParameter('url', 0) as string;
-		const answer = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { method: 'GET', url, json: true });
-		return [[{ json: answer as INodeExecutionData['json'] }]];
-	}
 }
 
 describe('A3/A6: the session token is bound to the account that obtained it', () => {
@@ -122,8 +98,8 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 	});
 
 	it('A6: n8n\'s own request helper with the edited credential (as the HTTP Request node uses it) never sends the old token', async () => {
-		const engine = new Engine(credentialsFor(sandbox, DEMO), { 'test.signedRead': new SignedRead() });
-		const read = { nodeType: 'test.signedRead', parameters: { url: `${sandbox.url}/api/contacts/?limit=1` } };
+		const engine = new Engine(credentialsFor(sandbox, DEMO), { [SIGNED_REQUEST]: new SignedRequest() });
+		const read = { nodeType: SIGNED_REQUEST, parameters: { url: `${sandbox.url}/api/contacts/?limit=1`, helper: 'http' } };
 		expect((await engine.run(read)).error).toBeUndefined();
 		editStoredCredential(engine, { username: OTHER.username, password: OTHER.password });
 		const start = sandbox.state.requests.length;

@@ -1,45 +1,14 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
-
-import { CREDENTIAL_TYPE, Engine } from '../../tools/harness/engine';
+import { Engine } from '../../tools/harness/engine';
 import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
+import { SIGNED_REQUEST as SIGNED, SignedRequest } from '../../tools/harness/signedRequest';
 
 /**
  * Rule A6 on the credential's own path. n8n's HTTP Request node (predefined credential type) and the credential
  * test call the credential's preAuthentication through n8n's request helpers, with none of this package's
- * transport around it: whatever error the login throws is what n8n shows and stores. This node signs one request
- * with the credential the way the HTTP Request node does (n8n-core's requestWithAuthentication, or the newer
- * httpRequestWithAuthentication), so a login refusal that echoes the password is seen as n8n would show it.
+ * transport around it: whatever error the login throws is what n8n shows and stores. SignedRequest signs one request
+ * with the credential the way the HTTP Request node does, so a login refusal that echoes the password is seen as
+ * n8n would show it.
  */
-class SignedRequest implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Signed Request',
-		name: 'signedRequest',
-		group: ['transform'],
-		version: 1,
-		description: 'One request signed with the Commerce Messaging credential by n8n-core',
-		defaults: { name: 'Signed Request' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		properties: [
-			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-			{ displayName: 'Helper', name: 'helper', type: 'string', default: 'legacy' },
-		],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const url = this.getNodeParameter('url', 0) as string;
-		const body =
-			this.getNodeParameter('helper', 0) === 'legacy'
-				? await this.helpers.requestWithAuthentication.call(this, CREDENTIAL_TYPE, { method: 'GET', uri: url, json: true })
-				: await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { method: 'GET', url, json: true });
-		return [[{ json: body as INodeExecutionData['json'] }]];
-	}
-}
-
-const SIGNED = 'test.signedRequest';
-
 describe('A6: a login refusal on the credential\'s own path (preAuthentication through n8n\'s request helpers)', () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
