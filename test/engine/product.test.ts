@@ -1,56 +1,9 @@
-import type { INode, INodeListSearchResult, INodeType, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
-import { LoadOptionsContext } from 'n8n-core';
-
-import { CommerceMessaging } from '../../nodes/CommerceMessaging/CommerceMessaging.node';
-import { CREDENTIAL_TYPE, Engine, NODE_TYPE, pairedInputs } from '../../tools/harness/engine';
+import { Engine, pairedInputs } from '../../tools/harness/engine';
+import { listSearch } from '../../tools/harness/listSearch';
 import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type Product = Record<string, unknown> & { id: string | number; name: string };
 
-/**
- * Opens the product picker the way n8n's editor does: a real n8n-core LoadOptionsContext for the node, with the
- * engine's credentials helper (so the login and the plugin headers are the real ones), then the listSearch method.
- */
-async function searchProducts(engine: Engine, filter?: string): Promise<INodeListSearchResult> {
-	const nodeType = new CommerceMessaging();
-	const node: INode = {
-		id: 'subject',
-		name: 'Commerce Messaging',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { resource: 'product', operation: 'get', productId: { __rl: true, mode: 'list', value: '' } },
-		credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Commerce Messaging account' } },
-	};
-	const workflow = new Workflow({
-		id: 'picker-test',
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: {
-			getByName: () => nodeType,
-			getByNameAndVersion: () => nodeType,
-			getKnownTypes: () => ({}),
-		} as never,
-	});
-	const additionalData = {
-		credentialsHelper: engine.credentialsHelper,
-		restApiUrl: 'http://127.0.0.1/rest',
-		instanceBaseUrl: 'http://127.0.0.1/',
-		webhookBaseUrl: 'http://127.0.0.1/webhook',
-		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
-		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
-		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
-		variables: {},
-		userId: 'engine-test-user',
-		currentNodeParameters: node.parameters,
-	} as unknown as IWorkflowExecuteAdditionalData;
-	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.productId');
-	const search = (nodeType as INodeType).methods?.listSearch?.productSearch;
-	if (!search) throw new Error('productSearch is not registered');
-	return await search.call(context, filter);
-}
 
 describe('Product, run by n8n\'s engine against the emulator', () => {
 	let sandbox: Sandbox;
@@ -223,11 +176,11 @@ describe('Product, run by n8n\'s engine against the emulator', () => {
 
 	it('V5/A5: the product picker lists "name (id)" for every product and filters by the typed text', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
-		const all = await searchProducts(engine);
+		const all = await listSearch(engine, 'productSearch');
 		expect(all.results).toHaveLength(demoProducts.size);
 		expect(all.results[0]).toEqual({ name: 'T-shirt black (1001)', value: '1001' });
 
-		const hoodies = await searchProducts(engine, '  HOODIE ');
+		const hoodies = await listSearch(engine, 'productSearch', '  HOODIE ');
 		expect(hoodies.results.map((r) => r.name)).toEqual([
 			'Hoodie black (1002)',
 			'Hoodie white (1007)',
@@ -235,8 +188,8 @@ describe('Product, run by n8n\'s engine against the emulator', () => {
 			'Hoodie red (1017)',
 			'Hoodie green (1022)',
 		]);
-		expect((await searchProducts(engine, 'sku-1010')).results).toEqual([{ name: 'Backpack white (1010)', value: '1010' }]);
-		expect((await searchProducts(engine, 'no such thing')).results).toEqual([]);
+		expect((await listSearch(engine, 'productSearch', 'sku-1010')).results).toEqual([{ name: 'Backpack white (1010)', value: '1010' }]);
+		expect((await listSearch(engine, 'productSearch', 'no such thing')).results).toEqual([]);
 		expect(engine.logins).toBe(1);
 	});
 
@@ -244,7 +197,7 @@ describe('Product, run by n8n\'s engine against the emulator', () => {
 		const engine = new Engine(credentialsFor(sandbox, OTHER));
 		const start = sandbox.state.requests.length;
 		sandbox.setConfig({ maxPageSize: 100 }); // pages of 100 served: the 230 products span three
-		const found = await searchProducts(engine, 'bulk item 23').finally(() => sandbox.setConfig({ maxPageSize: 1000 }));
+		const found = await listSearch(engine, 'productSearch', 'bulk item 23').finally(() => sandbox.setConfig({ maxPageSize: 1000 }));
 		expect(found.results.map((r) => r.value)).toEqual(['BIG-23', 'BIG-230']);
 		expect(requestsSince(start).filter((r) => r.path === '/api/v1/products/')).toHaveLength(3);
 	});
@@ -252,7 +205,7 @@ describe('Product, run by n8n\'s engine against the emulator', () => {
 	it('A5: the product picker without plugin fields, refused by the service, says which fields to fill in', async () => {
 		const engine = new Engine(credentialsFor(sandbox, DEMO, { pluginIntegration: false }));
 		const start = sandbox.state.requests.length;
-		await expect(searchProducts(engine)).rejects.toThrow(
+		await expect(listSearch(engine, 'productSearch')).rejects.toThrow(
 			/fill in Plugin Integration \(switch it on\), Plugin API Key, Platform Type, Shop Base URI/,
 		);
 		expect(requestsSince(start).filter((r) => r.path === '/api/v1/products/').map((r) => r.status)).toEqual([403]);

@@ -1,50 +1,7 @@
-import type { INode, INodeListSearchResult, INodeType, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
-import { LoadOptionsContext } from 'n8n-core';
-
-import { CommerceMessaging } from '../../nodes/CommerceMessaging/CommerceMessaging.node';
-import { CREDENTIAL_TYPE, Engine, NODE_TYPE } from '../../tools/harness/engine';
+import { Engine } from '../../tools/harness/engine';
+import { listSearch } from '../../tools/harness/listSearch';
 import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
-/**
- * The template picker, called the way n8n's editor backend calls a listSearch method: a LoadOptionsContext
- * for the node being edited, `method.call(context, filter, paginationToken)`, with the same credentials helper
- * (login included) as the engine tests.
- */
-async function searchTemplates(sandbox: Sandbox, filter?: string): Promise<INodeListSearchResult> {
-	const engine = new Engine(credentialsFor(sandbox));
-	const nodeType: INodeType = new CommerceMessaging();
-	const node: INode = {
-		id: 'subject',
-		name: 'Commerce Messaging',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { resource: 'template', operation: 'send' },
-		credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Commerce Messaging account' } },
-	};
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: {
-			getByName: () => nodeType,
-			getByNameAndVersion: () => nodeType,
-			getKnownTypes: () => ({}),
-		},
-	});
-	const additionalData = {
-		credentialsHelper: engine.credentialsHelper,
-		currentNodeParameters: node.parameters,
-		restApiUrl: 'http://127.0.0.1/rest',
-		instanceBaseUrl: 'http://127.0.0.1/',
-		variables: {},
-	} as unknown as IWorkflowExecuteAdditionalData;
-	const context = new LoadOptionsContext(workflow, node, additionalData, 'templateId');
-	const method = nodeType.methods?.listSearch?.templateSearch;
-	if (!method) throw new Error('templateSearch is not registered in methods.listSearch');
-	return await method.call(context, filter, undefined);
-}
 
 describe('Template picker (listSearch templateSearch), run through n8n-core\'s LoadOptionsContext', () => {
 	let sandbox: Sandbox;
@@ -65,7 +22,7 @@ describe('Template picker (listSearch templateSearch), run through n8n-core\'s L
 		sandbox.setConfig({ maxPageSize: 3 });
 		const before = sandbox.state.requests.length;
 		try {
-			const { results, paginationToken } = await searchTemplates(sandbox);
+			const { results, paginationToken } = await listSearch(new Engine(credentialsFor(sandbox)), 'templateSearch');
 			const names = results.map((result) => result.name);
 			expect(results).toHaveLength(10);
 			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
@@ -103,7 +60,7 @@ describe('Template picker (listSearch templateSearch), run through n8n-core\'s L
 			sandbox.setConfig({ maxPageSize: 5, paging });
 			const before = sandbox.state.requests.length;
 			try {
-				const { results } = await searchTemplates(sandbox);
+				const { results } = await listSearch(new Engine(credentialsFor(sandbox)), 'templateSearch');
 				const values = results.map((result) => result.value);
 				expect(values).toHaveLength(10);
 				expect(new Set(values).size).toBe(10);
@@ -119,23 +76,23 @@ describe('Template picker (listSearch templateSearch), run through n8n-core\'s L
 	);
 
 	it('T1: narrows the list to the typed text (part of the name, any case) or an exact id', async () => {
-		const byName = await searchTemplates(sandbox, 'WEEK_1');
+		const byName = await listSearch(new Engine(credentialsFor(sandbox)), 'templateSearch', 'WEEK_1');
 		expect(byName.results.map((result) => result.name)).toEqual(['promo_week_1 (APPROVED, de)']);
 
 		const confirmation = [...sandbox.state.templates.values()].find(
 			(template: { name: string }) => template.name === 'order_confirmation',
 		);
-		const byId = await searchTemplates(sandbox, String(confirmation.id));
+		const byId = await listSearch(new Engine(credentialsFor(sandbox)), 'templateSearch', String(confirmation.id));
 		expect(byId.results.map((result) => result.value)).toContain(String(confirmation.id));
 
-		const none = await searchTemplates(sandbox, 'no_such_template');
+		const none = await listSearch(new Engine(credentialsFor(sandbox)), 'templateSearch', 'no_such_template');
 		expect(none.results).toEqual([]);
 	});
 
 	it('E1/E2: a JSend error while listing (even with HTTP 200) is reported with the service message and code', async () => {
 		sandbox.faults.inject({ method: 'GET', path: '/api/v2/whatsapp/templates', kind: 'jsend-error-200' });
 		try {
-			await expect(searchTemplates(sandbox)).rejects.toThrow(
+			await expect(listSearch(new Engine(credentialsFor(sandbox)), 'templateSearch')).rejects.toThrow(
 				/An internal error occurred while processing the request\. \[INTERNAL_ERROR\]/,
 			);
 		} finally {

@@ -1,9 +1,7 @@
-import type { IDataObject, INode, INodeListSearchResult, INodeType, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
-import { LoadOptionsContext } from 'n8n-core';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CommerceMessaging } from '../../nodes/CommerceMessaging/CommerceMessaging.node';
-import { CREDENTIAL_TYPE, Engine, NODE_TYPE } from '../../tools/harness/engine';
+import { Engine } from '../../tools/harness/engine';
+import { listSearch } from '../../tools/harness/listSearch';
 import { EmulatorData, PollHarness } from '../../tools/harness/poll';
 import { credentialsFor, DEMO, startSandbox, type Sandbox, type SandboxRequestLog } from '../../tools/harness/sandbox';
 
@@ -64,35 +62,6 @@ const LISTS: List[] = [
 	},
 ];
 
-/** A listSearch method called the way n8n's editor backend calls it. */
-async function pick(sandbox: Sandbox, method: 'templateSearch' | 'productSearch'): Promise<INodeListSearchResult> {
-	const engine = new Engine(credentialsFor(sandbox));
-	const nodeType: INodeType = new CommerceMessaging();
-	const node: INode = {
-		id: 'subject',
-		name: 'Commerce Messaging',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: method === 'templateSearch' ? { resource: 'template', operation: 'send' } : { resource: 'product', operation: 'get' },
-		credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Commerce Messaging account' } },
-	};
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) },
-	});
-	const additionalData = {
-		credentialsHelper: engine.credentialsHelper,
-		currentNodeParameters: node.parameters,
-		restApiUrl: 'http://127.0.0.1/rest',
-		instanceBaseUrl: 'http://127.0.0.1/',
-		variables: {},
-	} as unknown as IWorkflowExecuteAdditionalData;
-	const context = new LoadOptionsContext(workflow, node, additionalData, method === 'templateSearch' ? 'templateId' : 'productId');
-	return await (nodeType.methods?.listSearch?.[method] as NonNullable<unknown> as (this: unknown) => Promise<INodeListSearchResult>).call(context);
-}
 
 describe('L3: every list the node reads, wherever the answer puts the list (emulator listShape), 10 records a page', () => {
 	let sandbox: Sandbox;
@@ -139,9 +108,9 @@ describe('L3: every list the node reads, wherever the answer puts the list (emul
 		});
 
 		it('L3: the template and product pickers list every template and product', async () => {
-			const templates = await pick(sandbox, 'templateSearch');
+			const templates = await listSearch(new Engine(credentialsFor(sandbox)), 'templateSearch');
 			expect(templates.results.map((entry) => Number(entry.value)).sort((a, b) => a - b)).toEqual(LISTS[2].expected(sandbox, demoId));
-			const products = await pick(sandbox, 'productSearch');
+			const products = await listSearch(new Engine(credentialsFor(sandbox)), 'productSearch');
 			expect(products.results.map((entry) => String(entry.value))).toEqual(LISTS[1].expected(sandbox, demoId).map(String));
 		});
 
