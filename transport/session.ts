@@ -71,7 +71,11 @@ export class Session {
 				continue;
 			}
 			this.tokens.prepare();
-			if (this.tokens.hasToken) return { exchange: await send(false), tokenSent: this.tokens.token };
+			if (this.tokens.hasToken) {
+				// Taken before sending: another lane may replace the token while this request is under way.
+				const tokenSent = this.tokens.token;
+				return { exchange: await send(false), tokenSent };
+			}
 			const elsewhere = this.tokens.renewalElsewhere();
 			if (elsewhere) {
 				// Another run of this process is renewing this account's token: wait, then use the token it gets.
