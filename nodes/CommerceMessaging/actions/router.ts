@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorContext, pause, runInLanes, startRun } from '../../../transport';
+import { readingParametersOnce } from '../helpers/readOnce';
 import { readRunSettings } from '../helpers/requestSettings';
 import { operations } from './operations';
 import type { CommerceMessagingType } from './node.type';
@@ -11,45 +12,50 @@ import type { Operation, OperationResult } from './operation';
  * The one place that runs the input items: several in flight (Request Options > Concurrency, transport/lanes.ts),
  * items sharing the operation's ordering key one after the other. Every item is answered exactly once, in input
  * order: its results carry `pairedItem` pointing at it, or, with Continue On Fail, an error item paired to it;
- * otherwise the run stops (no further item starts) with the error of the first failed item.
+ * otherwise the run stops (no further item starts) with the error of the first failed item. Operations get a context
+ * that evaluates each parameter of each item once (helpers/readOnce.ts).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as CommerceMessagingType['resource'];
-	const operationName = this.getNodeParameter('operation', 0) as CommerceMessagingType['operation'];
+	return await runItems(readingParametersOnce(this));
+}
+
+async function runItems(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const resource = ctx.getNodeParameter('resource', 0) as CommerceMessagingType['resource'];
+	const operationName = ctx.getNodeParameter('operation', 0) as CommerceMessagingType['operation'];
 	// Both come from the workflow's JSON, which may name what this version does not have.
 	const operation = (operations[resource] as Record<string, Operation> | undefined)?.[operationName];
 	if (!operation) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+		throw new NodeOperationError(ctx.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
 
-	const settings = readRunSettings(this);
-	startRun(this, settings);
-	const state = operation.prepare ? await operation.prepare.call(this, items.length) : undefined;
-	const pauseHere = async (ms: number) => await pause(this, ms);
+	const settings = readRunSettings(ctx);
+	startRun(ctx, settings);
+	const state = operation.prepare ? await operation.prepare.call(ctx, items.length) : undefined;
+	const pauseHere = async (ms: number) => await pause(ctx, ms);
 	const orderingKey = operation.orderingKey;
 	let results;
 	try {
 		results = await runInLanes(items.length, {
 			concurrency: operation.oneItemAtATime ? 1 : settings.concurrency,
 			// A key that cannot be read (bad input) constrains nothing: that item fails on its own in execute.
-			keyOf: orderingKey ? (itemIndex) => attempt(() => orderingKey.call(this, itemIndex)) : undefined,
-			stopOnError: !this.continueOnFail(),
+			keyOf: orderingKey ? (itemIndex) => attempt(() => orderingKey.call(ctx, itemIndex)) : undefined,
+			stopOnError: !ctx.continueOnFail(),
 			run: async (itemIndex) => {
-				if (operation.beforeItem) await operation.beforeItem.call(this, itemIndex, state, pauseHere);
-				return await operation.execute.call(this, itemIndex, state);
+				if (operation.beforeItem) await operation.beforeItem.call(ctx, itemIndex, state, pauseHere);
+				return await operation.execute.call(ctx, itemIndex, state);
 			},
 		});
 	} finally {
 		// Runs even when an item stops the run, so what the earlier items did (e.g. dedup keys) is kept.
-		if (operation.finish) await operation.finish.call(this, state);
+		if (operation.finish) await operation.finish.call(ctx, state);
 	}
 
 	const output: INodeExecutionData[] = [];
-	if (!this.continueOnFail()) {
+	if (!ctx.continueOnFail()) {
 		const failed = results.findIndex((result) => result.status === 'failed');
 		const failure = results[failed];
-		if (failure?.status === 'failed') throw withItemIndex(this, failure.error, failed);
+		if (failure?.status === 'failed') throw withItemIndex(ctx, failure.error, failed);
 	}
 	results.forEach((result, itemIndex) => {
 		if (result.status === 'done') output.push(...pair(result.value, itemIndex));
