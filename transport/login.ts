@@ -42,6 +42,7 @@ export async function logIn(helper: IHttpRequestHelper, credentials: CommerceMes
 			response = (await helper.helpers.httpRequest(options)) as RawResponse;
 		} catch (error) {
 			const reason = (error as { code?: string; message?: string }).code ?? (error as Error).message ?? 'network error';
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- preAuthentication has no node to give NodeApiError
 			throw new LoginError(`the service could not be reached (${redactText(String(reason), secrets)})`);
 		}
 		const mayTryOtherReading = attempt === 1;
