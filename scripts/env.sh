@@ -39,6 +39,11 @@ ensure_node24() {
 # Installs node_modules when missing or older than the lockfile.
 ensure_deps() {
   local stamp="$PROJECT_ROOT/node_modules/.cm-installed"
+  # An `npm ci` run before (CI's install step) counts: npm writes node_modules/.package-lock.json when it is done.
+  local done_by_npm="$PROJECT_ROOT/node_modules/.package-lock.json"
+  if [ ! -f "$stamp" ] && [ -f "$done_by_npm" ] && [ ! "$PROJECT_ROOT/package-lock.json" -nt "$done_by_npm" ]; then
+    touch "$stamp"
+  fi
   if [ ! -f "$stamp" ] || [ "$PROJECT_ROOT/package-lock.json" -nt "$stamp" ]; then
     echo "[env] npm ci (Node $(node --version))" >&2
     # eslint-plugin-n8n-nodes-base runs `npx only-allow pnpm` on install; npx must not prompt.
