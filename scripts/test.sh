@@ -13,9 +13,12 @@ step "type check"
 tsc -p tsconfig.json --noEmit
 step "build"
 npm run --silent build
-step "lint (eslint-plugin-n8n-nodes-base, zero warnings)"
-npm run --silent lint
-step "n8n's community-package verification scan (sources and packed tarball)"
+step "lint (n8n-node lint: n8n's default eslint config, strict mode; warnings count as findings)"
+lint_output="$(npm run --silent lint 2>&1)" || { printf '%s\n' "$lint_output"; exit 1; }
+printf '%s\n' "$lint_output"
+# n8n-node lint fails on errors only; eslint's summary line ("✖ N problems") appears for a warning too.
+if grep -q '✖' <<<"$lint_output"; then echo "lint: warnings are findings too: fix them" >&2; exit 1; fi
+step "the tarball (its files and size) and n8n's community-package verification scan (sources and packed tarball)"
 bash scripts/verify-package.sh
 results="$(mktemp -d)"
 trap 'rm -rf "$results"' EXIT

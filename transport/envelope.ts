@@ -72,7 +72,7 @@ export function readEnvelope(response: RawResponse, now = Date.now()): Envelope 
 	const success = statusCode >= 200 && statusCode < 300 && !(status !== undefined && /^(error|fail)/.test(status));
 	if (success && status !== undefined) {
 		// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
-		const { status: _status, message: _message, ...rest } = envelope;
+		const rest = Object.fromEntries(Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message'));
 		const data = 'data' in envelope ? envelope.data : Object.keys(rest).length ? rest : undefined;
 		return { ok: true, data, message: stringOrUndefined(envelope.message) };
 	}

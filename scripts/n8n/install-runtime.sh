@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs a real n8n into $CM_CACHE_DIR/n8n-<version>/ on first use and reuses it afterwards.
 #   bash scripts/n8n/install-runtime.sh <2|1|exact-version>
-# Last stdout line: the absolute path of the n8n bin (<dir>/node_modules/n8n/bin/n8n).
-# Run it with the Node it installs for (scripts/env.sh provides Node 24); the bin must be started with that Node.
+# stdout: `NODE_BIN=<path>` (the Node this n8n runs with: the newest of 24, 22, 20 that its `engines` admit), then,
+# as the LAST line, the n8n bin (<dir>/node_modules/n8n/bin/n8n). stderr: one line per step with its time; npm's and
+# the compilers' output go to $CM_CACHE_DIR/n8n-<version>.install.log, whose path and tail are printed on failure.
 # Idempotent: the marker file .cm-runtime-ok is written only after a full, verified install, so an interrupted
 # install is wiped and redone. Concurrent callers for the same version are serialized with flock.
 set -euo pipefail
@@ -20,9 +21,73 @@ MAJOR="${VERSION%%.*}"
 DIR="$CM_CACHE_DIR/n8n-$VERSION"
 MARKER="$DIR/.cm-runtime-ok"
 BIN="$DIR/node_modules/n8n/bin/n8n"
+LOG="$CM_CACHE_DIR/n8n-$VERSION.install.log"
+# Node versions an n8n may need, newest first (24 comes from scripts/env.sh).
+NODE_CANDIDATES=("$NODE_VERSION_WANTED" 22.23.3 20.20.2)
+
+say() { echo "[n8n-runtime $VERSION] $*" >&2; }
+
+# "2m 05s" / "41s"
+took() {
+  local s=$(($(date +%s) - $1))
+  if [ "$s" -ge 60 ]; then printf '%dm %02ds' $((s / 60)) $((s % 60)); else printf '%ds' "$s"; fi
+}
+
+# step <label> <command...>: runs the command with its output in the log; one line when done, the log when it fails.
+step() {
+  local label="$1" t0
+  shift
+  t0=$(date +%s)
+  printf '\n=== %s: %s\n' "$(date -u +%FT%TZ)" "$label" >>"$LOG"
+  if "$@" >>"$LOG" 2>&1; then
+    say "$label ($(took "$t0"))"
+  else
+    local code=$?
+    say "FAILED: $label (exit $code after $(took "$t0")); the full log: $LOG"
+    tail -n 25 "$LOG" | sed "s/^/[n8n-runtime $VERSION]   | /" >&2
+    exit "$code"
+  fi
+}
+
+# npm's own semver answers whether a Node version satisfies n8n's `engines.node` range.
+satisfies() {
+  local semver_dir
+  semver_dir="$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/semver"
+  node -e 'process.exit(require(process.argv[1]).satisfies(process.argv[2], process.argv[3]) ? 0 : 1)' \
+    "$semver_dir" "$1" "$2"
+}
+
+# The newest candidate Node the range admits (the newest of all when the range is empty or admits none).
+node_version_for() {
+  local range="$1" v
+  for v in "${NODE_CANDIDATES[@]}"; do
+    if [ -z "$range" ] || satisfies "$v" "$range"; then echo "$v"; return; fi
+  done
+  echo "${NODE_CANDIDATES[0]}"
+}
+
+# Puts a Node of the wanted major version first on PATH (the one scripts/env.sh chose if its major fits, else that
+# exact version fetched from the npm registry into the cache).
+use_node() {
+  local version="$1" home
+  [ "$(node_major node)" = "${version%%.*}" ] && return 0
+  home="$(node_home_from_registry "$version")" || return 1
+  export PATH="$home/bin:$PATH"
+  export npm_config_nodedir="$home"   # native modules build against this Node's headers
+}
+
+engines_range() {
+  if [ -f "$DIR/node_modules/n8n/package.json" ]; then
+    node -p "require('$DIR/node_modules/n8n/package.json').engines?.node ?? ''"
+  else
+    npm view "n8n@$VERSION" engines.node 2>/dev/null | tail -1
+  fi
+}
 
 if [ -f "$MARKER" ] && [ -f "$BIN" ]; then
-  echo "[n8n-runtime] n8n $VERSION already installed in $DIR" >&2
+  use_node "$(node_version_for "$(engines_range)")"
+  say "already installed in $DIR (Node $(node --version))"
+  echo "NODE_BIN=$(command -v node)"
   echo "$BIN"
   exit 0
 fi
@@ -30,22 +95,24 @@ fi
 mkdir -p "$CM_CACHE_DIR"
 exec 9>"$CM_CACHE_DIR/n8n-$VERSION.lock"
 flock 9
-if [ -f "$MARKER" ] && [ -f "$BIN" ]; then   # another process finished it while we waited
-  echo "$BIN"
-  exit 0
-fi
-
-START=$(date +%s)
-stamp() { echo "[n8n-runtime] +$(($(date +%s) - START))s $*" >&2; }
-stamp "installing n8n $VERSION into $DIR with Node $(node --version) (takes ~4-5 min, ~2-3 GB)"
-rm -rf "$DIR"
-mkdir -p "$DIR"
-if [ "$MAJOR" -ge 2 ]; then
-  OVERRIDES='{"xlsx": "0.18.5", "linkedom": "0.18.12"}'
-else
-  OVERRIDES='{"xlsx": "0.18.5"}'
-fi
-cat >"$DIR/package.json" <<JSON
+if [ ! -f "$MARKER" ] || [ ! -f "$BIN" ]; then   # else another process finished it while we waited
+  START=$(date +%s)
+  : >"$LOG"
+  say "installing into $DIR (first use only: ~4-5 min, ~2-3 GB); log: $LOG"
+  rm -rf "$DIR"
+  mkdir -p "$DIR"
+  RANGE="$(npm view "n8n@$VERSION" engines.node 2>>"$LOG" | tail -1 || true)"
+  NODE_FOR_N8N="$(node_version_for "$RANGE")"
+  # step runs use_node in this shell: the PATH it sets stays.
+  step "Node ${NODE_FOR_N8N%%.*} for n8n's engines '${RANGE:-any}'" use_node "$NODE_FOR_N8N"
+  # The registry has no copy of n8n's xlsx (a URL dependency on cdn.sheetjs.com); 2.x also needs a linkedom that
+  # the registry has.
+  if [ "$MAJOR" -ge 2 ]; then
+    OVERRIDES='{"xlsx": "0.18.5", "linkedom": "0.18.12"}'
+  else
+    OVERRIDES='{"xlsx": "0.18.5"}'
+  fi
+  cat >"$DIR/package.json" <<JSON
 {
   "name": "cm-n8n-runtime-$VERSION",
   "private": true,
@@ -54,33 +121,52 @@ cat >"$DIR/package.json" <<JSON
   "overrides": $OVERRIDES
 }
 JSON
-cd "$DIR"
-# --ignore-scripts: a kafka native module's install script downloads zlib from the internet and fails here.
-npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
-stamp "npm install done; rebuilding native modules (sqlite3, isolated-vm) against $npm_config_nodedir"
-npm rebuild sqlite3 isolated-vm --foreground-scripts --loglevel=error >&2 || stamp "npm rebuild returned an error; verifying below"
-stamp "verifying native modules"
-check_native() {
-  node -e "
-    const r = require('module').createRequire(process.cwd() + '/node_modules/n8n/package.json');
-    const sqlite3 = r('sqlite3'); new sqlite3.Database(':memory:').close();
-    const ivm = r('isolated-vm'); const iso = new ivm.Isolate({ memoryLimit: 16 });
-    if (iso.compileScriptSync('1+1').runSync(iso.createContextSync()) !== 2) throw new Error('isolated-vm broken');
-  "
-}
-if ! check_native; then
-  stamp "native modules not loadable after rebuild; building them from source"
-  for m in sqlite3 isolated-vm; do
-    for d in $(find node_modules -type d -path "*/node_modules/$m" -prune | sort -u); do
-      [ -f "$d/package.json" ] || continue
-      stamp "building $d"
-      (cd "$d" && npx --yes node-gyp rebuild --release >&2) || true
+  cd "$DIR"
+  # --ignore-scripts: a kafka native module's install script downloads zlib from the internet and fails here.
+  step "npm install n8n@$VERSION" npm install --ignore-scripts --no-audit --no-fund --loglevel=error
+  NATIVE=(sqlite3)
+  # isolated-vm: the expression engine of n8n-workflow >= 1.120
+  if [ -d node_modules/isolated-vm ]; then NATIVE+=(isolated-vm); fi
+  check_native() {
+    NATIVE_LIST="${NATIVE[*]}" node -e "
+      const r = require('module').createRequire(process.cwd() + '/node_modules/n8n/package.json');
+      const sqlite3 = r('sqlite3'); new sqlite3.Database(':memory:').close();
+      if (process.env.NATIVE_LIST.includes('isolated-vm')) {
+        const ivm = r('isolated-vm'); const iso = new ivm.Isolate({ memoryLimit: 16 });
+        if (iso.compileScriptSync('1+1').runSync(iso.createContextSync()) !== 2) throw new Error('isolated-vm broken');
+      }
+    "
+  }
+  # A failed rebuild is not fatal by itself: the check after it decides.
+  rebuild_native() {
+    npm rebuild "${NATIVE[@]}" --foreground-scripts --loglevel=error || echo "npm rebuild returned an error; checked next"
+  }
+  build_from_source() {
+    local m d
+    for m in "${NATIVE[@]}"; do
+      for d in $(find node_modules -type d -path "*/node_modules/$m" -prune | sort -u); do
+        [ -f "$d/package.json" ] || continue
+        echo "building $d"
+        (cd "$d" && npx --yes node-gyp rebuild --release) || true
+      done
     done
-  done
-  check_native
+    check_native
+  }
+  check_installed() {
+    local out
+    check_native || return 1
+    out="$(node "$BIN" --version 2>/dev/null | tail -1)"
+    [ "$out" = "$VERSION" ] || { echo "n8n --version printed '$out', expected $VERSION"; return 1; }
+  }
+  step "native modules (${NATIVE[*]}) built for Node $(node --version)" rebuild_native
+  if ! check_native >>"$LOG" 2>&1; then
+    step "native modules not loadable after the rebuild: built from source" build_from_source
+  fi
+  step "checked: native modules load, n8n --version prints $VERSION" check_installed
+  echo "{\"version\":\"$VERSION\",\"node\":\"$(node --version)\",\"installedAt\":\"$(date -u +%FT%TZ)\",\"seconds\":$(($(date +%s) - START))}" >"$MARKER"
+  say "ready in $(took "$START") ($(du -sh "$DIR" | cut -f1)); log: $LOG"
+else
+  use_node "$(node_version_for "$(engines_range)")"
 fi
-VER_OUT="$(node "$BIN" --version 2>/dev/null | tail -1)"
-[ "$VER_OUT" = "$VERSION" ] || { echo "[n8n-runtime] n8n --version printed '$VER_OUT', expected $VERSION" >&2; exit 1; }
-echo "{\"version\":\"$VERSION\",\"node\":\"$(node --version)\",\"installedAt\":\"$(date -u +%FT%TZ)\",\"seconds\":$(($(date +%s) - START))}" >"$MARKER"
-stamp "n8n $VERSION ready ($(du -sh "$DIR" | cut -f1))"
+echo "NODE_BIN=$(command -v node)"
 echo "$BIN"

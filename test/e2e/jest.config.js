@@ -3,7 +3,7 @@
  * End-to-end tests: the example workflows (workflows/) and the credential run by REAL n8n processes (2.x and 1.x)
  * against the emulator. Run by scripts/test.sh after the unit/engine tests: `jest -c test/e2e/jest.config.js`.
  * globalSetup installs the missing n8n runtimes (in parallel, cached in $CM_CACHE_DIR) and packs the package once.
- * E2E_N8N_VERSIONS=2 (or 1, or 1,2: the default) picks the n8n versions.
+ * E2E_N8N_VERSIONS=2 (or 1, oldest, or 2,1,oldest: the default) picks the n8n versions.
  * @type {import('jest').Config}
  */
 module.exports = {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- the emulator's test accounts, not real secrets */
 import { CREDENTIAL_TYPE, Engine, pairedInputs, visibleText } from '../../tools/harness/engine';
 import { credentialsFor, DEMO, NO_ACCESS, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 

@@ -144,6 +144,9 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 		['/api/../../x', /must not contain \. or \.\. segments/],
 		['/api/%2e%2e/x', /must not contain \. or \.\. segments/],
 		['/api/contacts/\r\nX-Injected: 1', /spaces or control characters/],
+		['/api/contacts/\u0000', /spaces or control characters/],
+		['/api/contacts/\u001b[0m', /spaces or control characters/],
+		['/api/contacts/\u007f', /spaces or control characters/],
 	])('X1/A6: the path %j is refused before any request, so the token never leaves the service', async (path, reason) => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const start = sandbox.state.requests.length;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, not inside n8n */
 import { createHash } from 'crypto';
 import { DataDeduplicationService } from 'n8n-core';
 import type {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, not inside n8n */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, not inside n8n */
 import { Engine, pairedInputs } from '../../tools/harness/engine';
 import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- reads the emulator's JSON answers untyped */
 import { call, client, expectJsendError, login, Sandbox, start } from './helpers';
 
 describe('sandbox: fault injection', () => {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any -- test code: runs in jest, not inside n8n, and reads the emulator's JSON answers untyped */
 /** Shared helpers for the sandbox's own tests: real HTTP with the global fetch. */
 import { startSandbox } from '../../sandbox';
 

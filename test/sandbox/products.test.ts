@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any -- test code: runs in jest, not inside n8n, and reads the emulator's JSON answers untyped */
 import { client, expectJsendError, login, OTHER, PLUGIN, Sandbox, start } from './helpers';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- reads the emulator's JSON answers untyped */
 import { call, client, expectJsendError, login, OTHER, PLUGIN, Sandbox, start } from './helpers';
 
 describe('sandbox: routes, envelope and pagination', () => {

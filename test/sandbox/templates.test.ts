@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- reads the emulator's JSON answers untyped */
 import { client, expectJsendError, login, OTHER, Sandbox, sleep, start } from './helpers';
 
 const ROOT = '/api/v2/whatsapp/templates';

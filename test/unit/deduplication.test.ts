@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, not inside n8n */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {

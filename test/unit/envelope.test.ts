@@ -15,6 +15,15 @@ describe('JSend envelope', () => {
 		});
 	});
 
+	it('E1: a success without `data` gives its other keys as the data, never its status or message', () => {
+		expect(readEnvelope(response(201, { status: 'success', message: 'Uploaded', media_id: 'm-1', size: 3 }))).toEqual({
+			ok: true,
+			data: { media_id: 'm-1', size: 3 },
+			message: 'Uploaded',
+		});
+		expect(readEnvelope(response(200, { status: 'ok', message: 'Done' }))).toEqual({ ok: true, data: undefined, message: 'Done' });
+	});
+
 	it('E1: an HTTP 200 with status error or fail is a failure', () => {
 		const error = readEnvelope(response(200, { status: 'error', message: 'Boom', code: 'INTERNAL_ERROR' }));
 		expect(error).toMatchObject({ ok: false, failure: { message: 'Boom', code: 'INTERNAL_ERROR', httpStatus: 200 } });

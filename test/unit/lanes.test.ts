@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, not inside n8n */
 import { runInLanes } from '../../transport/lanes';
 
 /** A task that takes a (deterministic, varied) while, recording when it ran. */

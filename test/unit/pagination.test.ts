@@ -6,9 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
  * where its total lives, the largest page or what comes past the end.
  */
 jest.mock('../../transport/request', () => ({ apiRequest: jest.fn() }));
-// eslint-disable-next-line import/first
 import { apiRequest } from '../../transport/request';
-// eslint-disable-next-line import/first
 import { iteratePages, listRecords, pageQuery, PageReader, readListPage } from '../../transport/pagination';
 // eslint-disable-next-line import/first
 import { startRun } from '../../transport/session';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- engine-harness code: runs in jest, not inside n8n */
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the emulator's live store is read untyped */
 /** Typed access to the emulator for tests (it is plain JavaScript, written from the API document alone). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sandboxModule = require('../../sandbox') as {

@@ -89,7 +89,6 @@ async function activateWorkflow(home, workflowId) {
 
 /** @param {string} s */
 function stripAnsi(s) {
-  // eslint-disable-next-line no-control-regex
   return s.replace(/\u001b\[[0-9;]*m/g, '');
 }
 

@@ -2,7 +2,8 @@
 'use strict';
 /**
  * The n8n runtimes: installed by scripts/n8n/install-runtime.sh into $CM_CACHE_DIR/n8n-<version>/ and run with
- * the project's Node 24 (scripts/env.sh). Works with n8n 2.x (2.40.7) and 1.x (1.123.81).
+ * the Node that script picks from n8n's `engines` (24 for 2.40.7 and 1.123.81; 22 for 1.85.3, whose engines stop
+ * at Node 22). Works with n8n 2.x (2.40.7), 1.x (1.123.81) and the oldest supported 1.x (VERSIONS.oldest).
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -13,8 +14,13 @@ const { run, tail } = require('./process');
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const ENV_SH = path.join(PROJECT_ROOT, 'scripts', 'env.sh');
 const INSTALL_SH = path.join(PROJECT_ROOT, 'scripts', 'n8n', 'install-runtime.sh');
-/** @type {Record<string, string>} */
-const VERSIONS = { 2: '2.40.7', 1: '1.123.81' };
+/**
+ * The n8n versions the tests run: 2 and 1 in depth; `oldest`, the oldest n8n the package supports
+ * (docs/compatibility.md: n8n-workflow's NodeConnectionTypes, which the nodes need, came with n8n 1.85.0), as a
+ * smoke test (test/e2e/n8n-oldest.test.js). CM_N8N_OLDEST=<version> runs that smoke test on another candidate.
+ * @type {Record<string, string>}
+ */
+const VERSIONS = { 2: '2.40.7', 1: '1.123.81', oldest: process.env.CM_N8N_OLDEST || '1.85.3' };
 
 /** @typedef {{ version: string, major: number, dir: string, n8nBin: string, nodeBin: string }} Runtime */
 
@@ -31,7 +37,7 @@ function cacheDir() {
 
 /**
  * Makes sure the n8n of that major version (or exact version) is installed; installs it (~5 min) if not.
- * @param {number | string} [major] 2 (default) or 1, or an exact version such as '2.40.7'
+ * @param {number | string} [major] 2 (default), 1 or 'oldest' (VERSIONS), or an exact version such as '2.40.7'
  * @param {{ echo?: boolean }} [opts] echo: stream the install progress to stderr (default true)
  * @returns {Promise<Runtime>}
  */
@@ -43,11 +49,11 @@ async function ensureRuntime(major = 2, opts = {}) {
   if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`ensureRuntime: unknown n8n version ${major}`);
   const res = await run(
     'bash',
-    ['-c', 'source "$1" >&2 && node -p "\'NODE_BIN=\' + process.execPath" && bash "$2" "$3"', 'cm', ENV_SH, INSTALL_SH, key],
+    ['-c', 'source "$1" >&2 && bash "$2" "$3"', 'cm', ENV_SH, INSTALL_SH, version],
     { env: process.env, echo: (opts.echo ?? true) && 'stderr', timeoutMs: 30 * 60_000 },
   );
   if (res.code !== 0) {
-    throw new Error(`install-runtime.sh ${key} failed (exit ${res.code}):\n${tail(res.stderr, 40)}\n${tail(res.stdout, 10)}`);
+    throw new Error(`install-runtime.sh ${version} failed (exit ${res.code}):\n${tail(res.stderr, 40)}\n${tail(res.stdout, 10)}`);
   }
   const lines = res.stdout.trim().split('\n');
   const nodeLine = lines.find((l) => l.startsWith('NODE_BIN='));

@@ -8,11 +8,7 @@ import { asTemplate, listRecords } from '../../../transport';
  * listRecords, rule L3), narrowed to what the user typed, sorted by name. The list has no server-side search, so
  * one answer holds all matches and no pagination token.
  */
-export async function templateSearch(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	_paginationToken?: string,
-): Promise<INodeListSearchResult> {
+export async function templateSearch(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const results: INodeListSearchItems[] = [];
 	for (const record of await listRecords(this, 'templateList')) {
 		const template = asTemplate(record);

@@ -9,7 +9,7 @@ const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ensureRuntime, packPackage, PROJECT_ROOT } = require('../../../tools/n8n');
+const { ensureRuntime, packPackage, PROJECT_ROOT, VERSIONS } = require('../../../tools/n8n');
 const { selectedVersions } = require('./versions');
 
 /**
@@ -33,7 +33,7 @@ module.exports = async function globalSetup() {
   const started = Date.now();
   const versions = selectedVersions();
   const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-e2e-pack-'));
-  process.stderr.write(`\n[e2e] n8n ${versions.join(' and ')}: runtimes (installed on first use) and npm pack\n`);
+  process.stderr.write(`\n[e2e] n8n ${versions.map((v) => VERSIONS[v]).join(', ')}: runtimes (installed on first use) and npm pack\n`);
   const browserTest = versions.includes(2) && process.env.E2E_BROWSER !== '0';
   const [tarball] = await Promise.all([
     packPackage(PROJECT_ROOT, { destDir: packDir, nodeBin: process.execPath }),

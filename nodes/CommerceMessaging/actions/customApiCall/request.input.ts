@@ -18,12 +18,21 @@ export function pathProblem(path: string): string | undefined {
 	if (!path.startsWith('/')) return 'it must start with /';
 	// "//host" is a protocol-relative URL; a backslash is read as a slash by URL parsers.
 	if (path.startsWith('//') || path.includes('\\')) return 'it would leave the service (it starts like a URL to another host)';
-	if (/[\s\u0000-\u001f\u007f]/.test(path)) return 'it contains spaces or control characters';
+	if (/\s/.test(path) || hasControlCharacter(path)) return 'it contains spaces or control characters';
 	const segments = path.split(/[?#]/)[0].split('/');
 	if (segments.some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) return 'it must not contain . or .. segments';
 	const resolved = new URL(path, 'https://service.invalid');
 	if (resolved.host !== 'service.invalid') return 'it would leave the service';
 	return undefined;
+}
+
+/** C0 controls (U+0000-U+001F, incl. CR/LF that would split a header) and DEL. */
+function hasControlCharacter(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code <= 0x1f || code === 0x7f) return true;
+	}
+	return false;
 }
 
 /** The method may come from an expression, so it is checked like any other input. */

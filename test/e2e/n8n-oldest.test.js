@@ -1,0 +1,91 @@
+// @ts-check
+'use strict';
+/**
+ * Smoke test of the OLDEST n8n the package supports (tools/n8n/runtime.js VERSIONS.oldest, docs/compatibility.md),
+ * in a real n8n process against the emulator: n8n loads the package from its tarball, the credential test of the
+ * editor passes (login + API access) and fails with the service's words for a wrong password, and one example
+ * workflow runs with the effects the emulator records. The versions tested in depth are in lib/suite.js.
+ */
+const p = require('../../tools/provision');
+const { selectedVersions } = require('./lib/versions');
+
+const { n8n } = p;
+const VERSION = n8n.VERSIONS.oldest;
+
+(selectedVersions().includes('oldest') ? describe : describe.skip)(`n8n ${VERSION}, the oldest supported (real process): smoke test`, () => {
+  /** @type {Awaited<ReturnType<typeof p.startDemoSandbox>>} */
+  let sandbox;
+  /** @type {Awaited<ReturnType<typeof p.provisionN8n>>} */
+  let provisioned;
+  /** @type {import('../../tools/n8n').Editor | undefined} */
+  let editor;
+
+  beforeAll(async () => {
+    const tarball = process.env.CM_E2E_TARBALL;
+    if (!tarball) throw new Error('CM_E2E_TARBALL is not set: run with -c test/e2e/jest.config.js (its globalSetup packs the package)');
+    sandbox = await p.startDemoSandbox({ port: 0 });
+    provisioned = await p.provisionN8n({ major: 'oldest', tarball, sandboxUrl: sandbox.url });
+  }, 600_000);
+
+  afterAll(async () => {
+    await editor?.stop();
+    await sandbox?.close();
+    if (provisioned) n8n.removeHome(provisioned.home);
+  });
+
+  it('loads the package from its npm tarball: one credential and both nodes', () => {
+    expect(provisioned.home.runtime.version).toBe(VERSION);
+    expect(provisioned.loaded.line).toMatch(/Loaded all credentials and nodes from n8n-nodes-commerce-messaging/);
+    expect({ credentials: provisioned.loaded.credentials, nodes: provisioned.loaded.nodes }).toEqual({ credentials: 1, nodes: 2 });
+  });
+
+  it('runs example 6: a custom API call through the node, and the same call by the HTTP Request node with this credential', async () => {
+    const wf = provisioned.workflows.find((w) => w.key === 'custom-api-call');
+    if (!wf) throw new Error('no example workflow custom-api-call');
+    const logins = sandbox.loginCount();
+    const result = await n8n.executeWorkflow(provisioned.home, wf.id, { timeoutMs: 150_000 });
+    if (!p.runSucceeded(result).ok) throw new Error(p.formatRun(wf, result));
+    const demoUserId = /** @type {any} */ (sandbox.state.userByName(p.DEMO_USER.username)).id;
+    const profile = expect.objectContaining({ id: demoUserId, username: p.DEMO_USER.username, language: 'fr' });
+    expect(result.nodeOutput('Set profile language (Custom API Call)')).toEqual([profile]);
+    expect(result.nodeOutput('Read profile (Custom API Call)')).toEqual([profile]);
+    expect(result.nodeOutput('Read profile (HTTP Request node)')).toEqual([{ status: 'success', data: profile }]);
+    // What the service received: one login (preAuthentication), then the three calls with its token.
+    expect(sandbox.loginCount() - logins).toBe(1);
+    const calls = sandbox.state.requests.filter((/** @type {any} */ r) => r.path === '/api/user/profile/');
+    expect(calls.map((/** @type {any} */ r) => [r.method, r.status, r.userId])).toEqual([
+      ['PUT', 200, demoUserId],
+      ['GET', 200, demoUserId],
+      ['GET', 200, demoUserId],
+    ]);
+  });
+
+  describe('the credential test of the editor (POST /rest/credentials/test)', () => {
+    beforeAll(async () => {
+      editor = await n8n.startEditor(provisioned.home, { owner: { email: p.DEMO_OWNER.email, password: p.DEMO_OWNER.password } });
+    }, 180_000);
+
+    /** @param {Record<string, unknown>} data @param {string} [id] */
+    const check = (data, id) => {
+      if (!editor?.ownerCookie) throw new Error('editor not started');
+      const cred = p.demoCredential(sandbox.url, data);
+      return n8n.testCredential(editor, editor.ownerCookie, { id, name: id ? cred.name : `smoke ${Object.keys(data).join(' ')}`, type: cred.type, data: cred.data });
+    };
+
+    it('passes for the demo user: it logs in and probes API access', async () => {
+      const logins = sandbox.loginCount();
+      const result = await check({}, p.DEMO_CREDENTIAL_ID);
+      expect({ status: result.status, message: result.message }).toEqual({ status: 'OK', message: 'Connection successful!' });
+      expect(sandbox.loginCount() - logins).toBeGreaterThanOrEqual(1);
+    });
+
+    it('fails for a wrong password with the service message, never showing the password', async () => {
+      const result = await check({ password: 'wrong-password-123' });
+      expect({ status: result.status, message: result.message }).toEqual({
+        status: 'Error',
+        message: 'Login to the Commerce Messaging service failed: Invalid credentials. (code INVALID_CREDENTIALS, HTTP 401)',
+      });
+      expect(JSON.stringify(result.body)).not.toContain('wrong-password-123');
+    });
+  });
+});
