@@ -90,8 +90,8 @@ export class CommerceMessagingApi implements ICredentialType {
 		{
 			// Which account the token above was issued for (a salted hash of Base URL, username and password): n8n
 			// keeps hidden fields when the credential is edited, so a token for the old account is never sent.
-			displayName: 'Session Seal',
-			name: 'sessionSeal',
+			displayName: 'Session Token Seal',
+			name: 'sessionTokenSeal',
 			type: 'hidden',
 			typeOptions: { password: true },
 			default: '',
@@ -162,7 +162,7 @@ export class CommerceMessagingApi implements ICredentialType {
 		assertCredentialFieldsUsable(credentials);
 		// The node's run hands its Timeout to the login through this data object (transport/processState.ts).
 		const sessionToken = await logIn(this, credentials, data);
-		return { sessionToken, loginReceivedAt: Date.now(), sessionSeal: sealFor(credentials) };
+		return { sessionToken, loginReceivedAt: Date.now(), sessionTokenSeal: sealFor(credentials) };
 	}
 
 	/** Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. */
@@ -177,7 +177,7 @@ export class CommerceMessagingApi implements ICredentialType {
 		const { headers: plugin } = pluginHeaders(credentials);
 		// A token issued for the account before an edit of the credential is never sent: without it the service
 		// answers 401, after which n8n logs in again with the fields as they are now and repeats the request.
-		const sealed = isSealedFor(data.sessionSeal, credentials);
+		const sealed = isSealedFor(data.sessionTokenSeal, credentials);
 		requestOptions.headers = {
 			...(requestOptions.headers ?? {}),
 			...plugin,

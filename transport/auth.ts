@@ -72,12 +72,22 @@ export function assertHeaderValueSafe(fieldLabel: string, value: string): void {
 	if (/[\r\n]/.test(value)) {
 		throw new Error(`The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`);
 	}
-	const outside = [...value].find((character) => character.charCodeAt(0) > 0xff || character.charCodeAt(0) < 0x20);
+	const outside = charactersOutsideHeaders(value);
 	if (outside !== undefined) {
 		throw new Error(
 			`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; found U+${outside.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`,
 		);
 	}
+}
+
+/** The first character a header value cannot carry (a control character, a line break, or beyond ISO-8859-1). */
+function charactersOutsideHeaders(value: string): string | undefined {
+	return [...value].find((character) => character.charCodeAt(0) > 0xff || character.charCodeAt(0) < 0x20);
+}
+
+/** Whether a value can be sent as a header as it is. */
+export function isHeaderValue(value: string): boolean {
+	return charactersOutsideHeaders(value) === undefined;
 }
 
 export const PLUGIN_FIELDS = [

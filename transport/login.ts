@@ -1,7 +1,7 @@
 import type { IHttpRequestHelper } from 'n8n-workflow';
 
 import { Address } from './address';
-import { assertHeaderValueSafe, extractLoginToken, type CommerceMessagingCredentials } from './auth';
+import { extractLoginToken, isHeaderValue, type CommerceMessagingCredentials } from './auth';
 import { header, readEnvelope } from './envelope';
 import { exchange, type HttpAnswer } from './http';
 import { LoginFailure } from './loginFailure';
@@ -83,9 +83,7 @@ function readToken(answer: HttpAnswer, secrets: string[]): string {
 			`the token in the answer is ${token.length.toLocaleString('en-US')} characters long; a session token must fit in a header (at most ${MAX_TOKEN_LENGTH.toLocaleString('en-US')})`,
 		);
 	}
-	try {
-		assertHeaderValueSafe('Session Token', token);
-	} catch {
+	if (!isHeaderValue(token)) {
 		throw new LoginFailure('badAnswer', 'the token in the answer contains characters that cannot be sent in a header (a line break or a non-ISO-8859-1 character)');
 	}
 	return token;

@@ -40,7 +40,7 @@ export class TokenKeeper {
 	 */
 	prepare(now = Date.now()): void {
 		const receivedAt = typeof this.data.loginReceivedAt === 'number' ? this.data.loginReceivedAt : undefined;
-		const usable = isSealedFor(this.data.sessionSeal, this.credentials) && !tokenClock.needsRenewal(this.token, now, receivedAt);
+		const usable = isSealedFor(this.data.sessionTokenSeal, this.credentials) && !tokenClock.needsRenewal(this.token, now, receivedAt);
 		if (usable) return;
 		if (this.hasToken) this.replacing = this.token;
 		this.data.sessionToken = '';
@@ -64,7 +64,7 @@ export class TokenKeeper {
 		Object.assign(this.data, {
 			sessionToken: newer.token,
 			loginReceivedAt: newer.receivedAt,
-			sessionSeal: sealFor(this.credentials),
+			sessionTokenSeal: sealFor(this.credentials),
 		});
 		this.secrets.add(newer.token);
 		this.replacing = undefined;

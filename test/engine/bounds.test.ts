@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, not inside n8n */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { Engine, visibleText } from '../../tools/harness/engine';

@@ -116,7 +116,7 @@ describe('Hardening: secrets stay with the service, token problems heal, every s
 			const credential = new CommerceMessagingApi();
 			const fields = { ...credentialsFor(sandbox), pluginIntegration: true };
 			// A token as a login stores it: sealed for the account that obtained it.
-			const data = { ...fields, sessionToken: 'header.payload.signature', sessionSeal: sealFor(readCredentials(fields)) };
+			const data = { ...fields, sessionToken: 'header.payload.signature', sessionTokenSeal: sealFor(readCredentials(fields)) };
 			const authenticate = credential.authenticate as unknown as (d: object, o: object) => Promise<Record<string, unknown>>;
 			await expect(authenticate(data, { url: `${trap.url}/x`, method: 'GET' })).rejects.toThrow(
 				new RegExp(`only signs requests to its own service \\(${sandbox.url}\\); this request goes to 127\\.0\\.0\\.1:${trap.port}`),

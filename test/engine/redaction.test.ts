@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in jest, not inside n8n; the password is the test's own */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { Engine, visibleText } from '../../tools/harness/engine';

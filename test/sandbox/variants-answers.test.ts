@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- reads the emulator's JSON answers untyped */
 /**
  * The emulator's answer-shape modes, where the API document shows no shape: the login answer, the media upload
  * answer, where a list sits in its answer, numeric error codes, and an order history that ignores its filters.

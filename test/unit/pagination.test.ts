@@ -8,9 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 jest.mock('../../transport/request', () => ({ apiRequest: jest.fn() }));
 import { apiRequest } from '../../transport/request';
 import { iteratePages, listRecords, pageQuery, PageReader, readListPage } from '../../transport/pagination';
-// eslint-disable-next-line import/first
 import { startRun } from '../../transport/session';
-// eslint-disable-next-line import/first
 import { runSettings } from '../../transport/settings';
 
 type Paging =

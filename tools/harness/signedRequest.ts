@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool, @n8n/community-nodes/no-deprecated-workflow-functions -- a test-only node for the engine harness; it calls n8n's legacy helper on purpose, as the HTTP Request node does */
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
