@@ -1,4 +1,5 @@
 export { apiRequest, type CustomRoute, type RequestSpec } from './request';
+export { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from './auth';
 export {
 	iteratePages,
 	listRecords,

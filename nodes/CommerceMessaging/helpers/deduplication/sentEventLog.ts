@@ -1,0 +1,104 @@
+import { HASH_LENGTH } from './eventKey';
+
+/** Most accepted events one node keeps; beyond it the oldest are dropped (reported when still inside the window). */
+export const MAX_SENT_KEYS = 10_000;
+
+/** How far ahead of this clock a saved send may lie (a small clock correction) before it is taken as bogus. */
+export const FUTURE_TOLERANCE_SECONDS = 60;
+
+/**
+ * Which events the service accepted, and when: event hash -> epoch seconds, oldest first, so the size cap drops the
+ * oldest in constant time. Pure: the process memory (processMemory.ts) holds one per node.
+ */
+export class SentEventLog {
+	private byAge = new Map<string, number>();
+
+	/** Keys the size cap dropped while still inside the window they were judged by: they could go out twice. */
+	droppedInWindow = 0;
+
+	constructor(private readonly maxKeys = MAX_SENT_KEYS) {}
+
+	get size(): number {
+		return this.byAge.size;
+	}
+
+	/** When the event was accepted, if that was less than `windowSeconds` ago. */
+	sentWithin(hash: string, windowSeconds: number, nowSeconds: number): number | undefined {
+		const sentAt = this.byAge.get(hash);
+		return sentAt !== undefined && nowSeconds - sentAt < windowSeconds ? sentAt : undefined;
+	}
+
+	/** An accepted event; a later acceptance of the same event starts its window again. Answers whether it was new. */
+	record(hash: string, sentAt: number, nowSeconds: number, windowSeconds: number): boolean {
+		const known = this.byAge.get(hash);
+		if (known !== undefined && known >= sentAt) return false;
+		this.byAge.delete(hash);
+		this.byAge.set(hash, sentAt);
+		this.cap(nowSeconds, windowSeconds);
+		return true;
+	}
+
+	/**
+	 * Joins entries another copy saved (another process, or this one before a restart), keeping the later time of
+	 * each event. Entries older than `maxAgeSeconds`, dated in the future (a clock set back, edited state: they would
+	 * block their event for longer than any window) or malformed are left out. Answers whether anything was new.
+	 */
+	merge(entries: Iterable<[string, number]>, nowSeconds: number, maxAgeSeconds: number): boolean {
+		let added = false;
+		const merged = new Map(this.byAge);
+		for (const [hash, sentAt] of entries) {
+			if (!isLive(sentAt, nowSeconds, maxAgeSeconds) || (merged.get(hash) ?? -Infinity) >= sentAt) continue;
+			merged.set(hash, sentAt);
+			added = true;
+		}
+		if (!added) return false;
+		this.byAge = new Map([...merged].sort((a, b) => a[1] - b[1]));
+		this.cap(nowSeconds, maxAgeSeconds);
+		return true;
+	}
+
+	/** Forgets events older than `maxAgeSeconds` (the longest window asked for) and events dated in the future. */
+	prune(nowSeconds: number, maxAgeSeconds: number): void {
+		for (const [hash, sentAt] of this.byAge) if (!isLive(sentAt, nowSeconds, maxAgeSeconds)) this.byAge.delete(hash);
+	}
+
+	entries(): IterableIterator<[string, number]> {
+		return this.byAge.entries();
+	}
+
+	private cap(nowSeconds: number, windowSeconds: number): void {
+		while (this.byAge.size > this.maxKeys) {
+			const [oldest, oldestAt] = this.byAge.entries().next().value as [string, number];
+			this.byAge.delete(oldest);
+			if (nowSeconds - oldestAt < windowSeconds) this.droppedInWindow++;
+		}
+	}
+}
+
+function isLive(sentAt: number, nowSeconds: number, maxAgeSeconds: number): boolean {
+	return Number.isFinite(sentAt) && nowSeconds - sentAt < maxAgeSeconds && sentAt <= nowSeconds + FUTURE_TOLERANCE_SECONDS;
+}
+
+/** A send time as 7 base-36 digits: fixed width, good until the year 4400. */
+const TIME_LENGTH = 7;
+/** One saved entry: the hash, then the send time. 19 characters, against 26 for a JSON `"hash":seconds,`. */
+export const ENTRY_LENGTH = HASH_LENGTH + TIME_LENGTH;
+
+/** Entries as one string of fixed-width records: the smallest text n8n saves and reads back quickly. */
+export function encodeEntries(entries: Iterable<[string, number]>): string {
+	const parts: string[] = [];
+	for (const [hash, sentAt] of entries) parts.push(hash, Math.max(0, Math.floor(sentAt)).toString(36).padStart(TIME_LENGTH, '0'));
+	return parts.join('');
+}
+
+/** The entries of `encodeEntries`, or undefined when the text is not such a string (edited or damaged state). */
+export function decodeEntries(text: unknown): Array<[string, number]> | undefined {
+	if (typeof text !== 'string' || text.length % ENTRY_LENGTH !== 0) return undefined;
+	const entries: Array<[string, number]> = [];
+	for (let at = 0; at < text.length; at += ENTRY_LENGTH) {
+		const sentAt = parseInt(text.slice(at + HASH_LENGTH, at + ENTRY_LENGTH), 36);
+		if (!Number.isFinite(sentAt)) return undefined;
+		entries.push([text.slice(at, at + HASH_LENGTH), sentAt]);
+	}
+	return entries;
+}

@@ -1,0 +1,246 @@
+import { randomBytes } from 'crypto';
+import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
+
+import { pause } from '../../../../transport';
+import type { DedupEvent, DedupStore, Verdict } from './store';
+
+/**
+ * Claims in n8n's database-backed deduplication store (`checkProcessedAndRecord` / `removeProcessed`, the store
+ * of the Remove Duplicates node), which every process of an n8n instance shares: what keeps queue-mode workers
+ * apart. Used only for items with Deduplicate Across Workers on, since it costs a pause and three database calls
+ * per run.
+ *
+ * The store keeps one row per node: a list of values, each hashed to 24 characters. Every call reads the row and
+ * writes it back whole, so a call can undo another made at the same time. The protocol is Fischer's mutual
+ * exclusion over that one row: a run writes its events' records and a token of its own in one call, pauses longer
+ * than such a call takes, and reads back. Its token still there: its write survived, the events are its to send.
+ * Its token gone and an event's record there: another execution's claim overwrote this one, which yields. Both
+ * gone: it claims again. It fails when a call takes longer than the pause from reading the row to writing it, so
+ * the pause grows with the slowest call this process has seen.
+ *
+ * The store keeps no times, so the window is kept in the values: an event is recorded in the window-long period of
+ * its send, and looked for in the period of now and the one before. Across processes an accepted event therefore
+ * blocks its repeats for at least the window and less than twice the window.
+ */
+
+/** Values kept in the node's row: 3,600 x 27 bytes (24 characters, quotes, comma) = 97 KB of JSON at most. */
+export const SHARED_MAX_VALUES = 3_600;
+
+const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SHARED_MAX_VALUES };
+
+/** The shortest pause between a claim and its read-back, plus up to as much again at random (ms). */
+export const SETTLE_MS = 300;
+/** The pause is at least this many times the slowest recent store call of this process, and at most SETTLE_MAX_MS. */
+const SETTLE_PER_CALL = 4;
+const SETTLE_MAX_MS = 3_000;
+/** Read-backs of a claim nobody holds any more (every write of it was overwritten) before sending anyway. */
+const MAX_ROUNDS = 3;
+
+/** Durations of this process's recent store calls (ms), newest last. */
+const recentCalls: number[] = [];
+
+function settleTime(): number {
+	const slowest = Math.max(0, ...recentCalls);
+	const base = Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, SETTLE_PER_CALL * slowest));
+	return base + Math.floor(Math.random() * base);
+}
+
+/** How long this process writes back the records of events it sent, and at most how many values per node. */
+const REASSERT_MS = 10 * 60_000;
+const REASSERT_MAX_VALUES = 500;
+
+/**
+ * Per node (workflow id + node id): the records of events this process sent lately, and until when to write them
+ * back. A call that read the row before a record was written and writes after its sender read it back drops it;
+ * every store call of this process writes them again.
+ */
+const recentRecords = new Map<string, Map<string, number>>();
+
+/** Forgets what this process writes back and how slow its calls were: a restarted process, for tests. */
+export function forgetSharedState(): void {
+	recentRecords.clear();
+	recentCalls.length = 0;
+}
+
+function rememberRecord(nodeKey: string, value: string, now = Date.now()): void {
+	let records = recentRecords.get(nodeKey);
+	if (!records) recentRecords.set(nodeKey, (records = new Map()));
+	records.delete(value);
+	records.set(value, now + REASSERT_MS);
+	while (records.size > REASSERT_MAX_VALUES) records.delete(records.keys().next().value as string);
+}
+
+/** The records to write back with a call (not those it already carries); expired ones are forgotten. */
+function recordsToReassert(nodeKey: string, carried: Set<string>, now = Date.now()): string[] {
+	const records = recentRecords.get(nodeKey);
+	if (!records) return [];
+	const out: string[] = [];
+	for (const [value, until] of records) {
+		if (until <= now) records.delete(value);
+		else if (!carried.has(value)) out.push(value);
+	}
+	return out;
+}
+
+/** The record of an event sent now, and the probe for a send in the period before. */
+export function sharedValues(event: DedupEvent, nowSeconds: number): { record: string; probe: string } {
+	const period = Math.floor(nowSeconds / event.windowSeconds);
+	const value = (p: number) => `${event.hash}|${event.windowSeconds}|${p}`;
+	return { record: value(period), probe: value(period - 1) };
+}
+
+interface Claim {
+	event: DedupEvent;
+	record: string;
+	probe: string;
+}
+
+export class SharedStore implements DedupStore {
+	/** Events this run holds: it sends them, or releases them. */
+	private readonly owned = new Map<string, Claim>();
+	private readonly sent = new Set<string>();
+	private readonly released = new Set<string>();
+
+	/** Values that are not records of a send: this run's tokens, and probes that found nothing. Removed at the end. */
+	private readonly leftovers = new Set<string>();
+
+	/** Set once a call failed: the run goes on with the process store alone. */
+	private unavailable = false;
+
+	/** Whether a call of this run reached the store (then its leftovers are removed even after a later failure). */
+	private wrote = false;
+
+	private readonly runToken = randomBytes(6).toString('base64url');
+	private claims = 0;
+
+	private constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly nodeKey: string,
+		private readonly nowSeconds: () => number,
+	) {}
+
+	/** Undefined where n8n offers no store (a workflow without an id, an engine without a database). */
+	static open(ctx: IExecuteFunctions, nodeKey: string, nowSeconds: () => number): SharedStore | undefined {
+		if (!ctx.getWorkflow().id || typeof ctx.helpers.checkProcessedAndRecord !== 'function') return undefined;
+		return new SharedStore(ctx, nodeKey, nowSeconds);
+	}
+
+	async claimAll(events: DedupEvent[]): Promise<DedupEvent[]> {
+		await this.tryClaim(events);
+		return events;
+	}
+
+	async claim(event: DedupEvent): Promise<Verdict> {
+		if (!this.owned.has(event.hash) && !this.unavailable) await this.tryClaim([event]);
+		return this.owned.has(event.hash) || this.unavailable ? { outcome: 'free' } : { outcome: 'claimed' };
+	}
+
+	accepted(event: DedupEvent): void {
+		const claim = this.owned.get(event.hash);
+		if (!claim || this.sent.has(event.hash)) return;
+		this.sent.add(event.hash);
+		rememberRecord(this.nodeKey, claim.record);
+	}
+
+	/** At once, so another execution (or a retry) may send the event. */
+	async release(event: DedupEvent): Promise<void> {
+		const claim = this.owned.get(event.hash);
+		if (!claim || this.sent.has(event.hash) || this.released.has(event.hash)) return;
+		this.released.add(event.hash);
+		await this.remove([claim.record]);
+	}
+
+	/** Removes, in one call, the claims of events the run never sent, its tokens and the probes that found nothing. */
+	async finish(): Promise<void> {
+		const values = new Set(this.leftovers);
+		for (const [hash, claim] of this.owned) if (!this.sent.has(hash) && !this.released.has(hash)) values.add(claim.record);
+		this.owned.clear();
+		this.leftovers.clear();
+		if (values.size > 0 && this.wrote) await this.remove([...values]);
+	}
+
+	/** Claims the events this run does not hold yet: one call, then a pause and a read-back per round. */
+	private async tryClaim(events: DedupEvent[]): Promise<void> {
+		const now = this.nowSeconds();
+		const batch = new Map<string, Claim>();
+		for (const event of events) {
+			if (!this.owned.has(event.hash) && !batch.has(event.hash)) batch.set(event.hash, { event, ...sharedValues(event, now) });
+		}
+		if (batch.size === 0 || this.unavailable) return;
+		const token = `#${this.runToken}.${++this.claims}`;
+		const first = await this.call([...[...batch.values()].flatMap((claim) => [claim.record, claim.probe]), token]);
+		if (!first) return this.ownAll(batch);
+		this.leftovers.add(token);
+		const taken = new Set(first.processed.map(String));
+		let pending = new Map<string, Claim>();
+		for (const [hash, claim] of batch) {
+			const found = taken.has(claim.record) || taken.has(claim.probe);
+			// Values this call wrote that hold no send: for an event found, what it did not find; else the probe.
+			for (const value of found ? [claim.record, claim.probe] : [claim.probe]) if (!taken.has(value)) this.leftovers.add(value);
+			if (!found) pending.set(hash, claim);
+		}
+		for (let round = 1; pending.size > 0; round++) {
+			await pause(this.ctx, settleTime());
+			const check = await this.call([token, ...[...pending.values()].map((claim) => claim.record)]);
+			if (!check) return this.ownAll(pending);
+			const present = new Set(check.processed.map(String));
+			if (present.has(token)) return this.ownAll(pending);
+			const next = new Map<string, Claim>();
+			for (const [hash, claim] of pending) {
+				// Its record there without this run's token: another execution's claim overwrote this one.
+				if (present.has(claim.record)) continue;
+				// Else every write of the claim was overwritten; this read-back wrote it again.
+				if (round >= MAX_ROUNDS) this.owned.set(hash, claim);
+				else next.set(hash, claim);
+			}
+			pending = next;
+		}
+	}
+
+	/** Claims that could not be read back are taken as held: the store failing must not lose events. */
+	private ownAll(claims: Map<string, Claim>): void {
+		for (const [hash, claim] of claims) this.owned.set(hash, claim);
+	}
+
+	/** One store call (check and record); undefined when the store failed twice (the run goes on without it). */
+	private async call(values: string[]): Promise<{ processed: unknown[] } | undefined> {
+		const asked = new Set(values);
+		for (let attempt = 0; ; attempt++) {
+			const started = Date.now();
+			try {
+				// Two executions creating the node's first row at once: one insert fails, the retry updates it.
+				const result = await this.ctx.helpers.checkProcessedAndRecord(
+					[...values, ...recordsToReassert(this.nodeKey, asked)],
+					'node',
+					OPTIONS,
+				);
+				this.wrote = true;
+				recentCalls.push(Date.now() - started);
+				if (recentCalls.length > 20) recentCalls.shift();
+				// What the write-backs found is not this call's answer.
+				return { processed: result.processed.filter((value) => asked.has(String(value))) };
+			} catch (error) {
+				if (attempt >= 1) {
+					this.unavailable = true;
+					this.ctx.logger?.warn('Deduplication: n8n\'s shared store failed, this run deduplicates in its own process only', {
+						node: this.ctx.getNode().name,
+						reason: error instanceof Error ? error.message.split('\n')[0] : String(error),
+					});
+					return undefined;
+				}
+			}
+		}
+	}
+
+	private async remove(values: string[]): Promise<void> {
+		try {
+			await this.ctx.helpers.removeProcessed(values, 'node', OPTIONS);
+		} catch (error) {
+			// The claim stays: the event is blocked for its window rather than sent twice.
+			this.ctx.logger?.warn('Deduplication: a claim could not be released in n8n\'s shared store', {
+				node: this.ctx.getNode().name,
+				reason: error instanceof Error ? error.message.split('\n')[0] : String(error),
+			});
+		}
+	}
+}
