@@ -72,7 +72,15 @@ export class Deduplication {
 			acrossProcesses: sharedStore !== undefined,
 		});
 		const run = new Deduplication(settings, account, nowSeconds, processStore, sharedStore);
-		if (sharedStore && options.eventOf) await run.claimAll(options.eventOf);
+		if (!sharedStore || !options.eventOf) return run;
+		let claimed = false;
+		try {
+			await run.claimAll(options.eventOf);
+			claimed = true;
+		} finally {
+			// Cancelled while claiming: the router never reaches `finish`, so the claims go here.
+			if (!claimed) await run.finish();
+		}
 		return run;
 	}
 

@@ -39,15 +39,15 @@ const MAX_ROUNDS = 3;
 /** Durations of this process's recent store calls (ms), newest last. */
 const recentCalls: number[] = [];
 
-function settleTime(): number {
-	const slowest = Math.max(0, ...recentCalls);
-	const base = Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, SETTLE_PER_CALL * slowest));
-	return base + Math.floor(Math.random() * base);
+function settleTime(): { ms: number; slowestCallMs: number } {
+	const slowestCallMs = Math.max(0, ...recentCalls);
+	const base = Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, SETTLE_PER_CALL * slowestCallMs));
+	return { ms: base + Math.floor(Math.random() * base), slowestCallMs };
 }
 
-/** How long this process writes back the records of events it sent, and at most how many values per node. */
-const REASSERT_MS = 10 * 60_000;
-const REASSERT_MAX_VALUES = 500;
+/** How long this process writes back the records of events it sent (or removes leftovers again), at most how many per node. */
+const REPEAT_MS = 10 * 60_000;
+const REPEAT_MAX_VALUES = 500;
 
 /**
  * Per node (workflow id + node id): the records of events this process sent lately, and until when to write them
@@ -56,27 +56,37 @@ const REASSERT_MAX_VALUES = 500;
  */
 const recentRecords = new Map<string, Map<string, number>>();
 
-/** Forgets what this process writes back and how slow its calls were: a restarted process, for tests. */
+/**
+ * Per node: values this process removed lately that can never become a record again (tokens, and probes of a
+ * period already past), removed again with each of its removals: a call that read the row before a removal and
+ * writes after it puts them back.
+ */
+const recentLeftovers = new Map<string, Map<string, number>>();
+
+/** Forgets what this process writes back or removes again and how slow its calls were: a restarted process, for tests. */
 export function forgetSharedState(): void {
 	recentRecords.clear();
+	recentLeftovers.clear();
 	recentCalls.length = 0;
 }
 
-function rememberRecord(nodeKey: string, value: string, now = Date.now()): void {
-	let records = recentRecords.get(nodeKey);
-	if (!records) recentRecords.set(nodeKey, (records = new Map()));
-	records.delete(value);
-	records.set(value, now + REASSERT_MS);
-	while (records.size > REASSERT_MAX_VALUES) records.delete(records.keys().next().value as string);
+function remember(byNode: Map<string, Map<string, number>>, nodeKey: string, values: Iterable<string>, now = Date.now()): void {
+	let kept = byNode.get(nodeKey);
+	if (!kept) byNode.set(nodeKey, (kept = new Map()));
+	for (const value of values) {
+		kept.delete(value);
+		kept.set(value, now + REPEAT_MS);
+	}
+	while (kept.size > REPEAT_MAX_VALUES) kept.delete(kept.keys().next().value as string);
 }
 
-/** The records to write back with a call (not those it already carries); expired ones are forgotten. */
-function recordsToReassert(nodeKey: string, carried: Set<string>, now = Date.now()): string[] {
-	const records = recentRecords.get(nodeKey);
-	if (!records) return [];
+/** The values to write back (or remove again) with a call, but those it already carries; expired ones go. */
+function toRepeat(byNode: Map<string, Map<string, number>>, nodeKey: string, carried: Set<string>, now = Date.now()): string[] {
+	const kept = byNode.get(nodeKey);
+	if (!kept) return [];
 	const out: string[] = [];
-	for (const [value, until] of records) {
-		if (until <= now) records.delete(value);
+	for (const [value, until] of kept) {
+		if (until <= now) kept.delete(value);
 		else if (!carried.has(value)) out.push(value);
 	}
 	return out;
@@ -103,6 +113,9 @@ export class SharedStore implements DedupStore {
 
 	/** Values that are not records of a send: this run's tokens, and probes that found nothing. Removed at the end. */
 	private readonly leftovers = new Set<string>();
+
+	/** The leftovers that can never be a record (tokens, probes of the period before): removed again later too. */
+	private readonly spent = new Set<string>();
 
 	/** Set once a call failed: the run goes on with the process store alone. */
 	private unavailable = false;
@@ -139,7 +152,7 @@ export class SharedStore implements DedupStore {
 		const claim = this.owned.get(event.hash);
 		if (!claim || this.sent.has(event.hash)) return;
 		this.sent.add(event.hash);
-		rememberRecord(this.nodeKey, claim.record);
+		remember(recentRecords, this.nodeKey, [claim.record]);
 	}
 
 	/** At once, so another execution (or a retry) may send the event. */
@@ -157,6 +170,8 @@ export class SharedStore implements DedupStore {
 		this.owned.clear();
 		this.leftovers.clear();
 		if (values.size > 0 && this.wrote) await this.remove([...values]);
+		remember(recentLeftovers, this.nodeKey, this.spent);
+		this.spent.clear();
 	}
 
 	/** Claims the events this run does not hold yet: one call, then a pause and a read-back per round. */
@@ -171,29 +186,43 @@ export class SharedStore implements DedupStore {
 		const first = await this.call([...[...batch.values()].flatMap((claim) => [claim.record, claim.probe]), token]);
 		if (!first) return this.ownAll(batch);
 		this.leftovers.add(token);
+		this.spent.add(token);
 		const taken = new Set(first.processed.map(String));
-		let pending = new Map<string, Claim>();
+		const pending = new Map<string, Claim>();
 		for (const [hash, claim] of batch) {
 			const found = taken.has(claim.record) || taken.has(claim.probe);
 			// Values this call wrote that hold no send: for an event found, what it did not find; else the probe.
 			for (const value of found ? [claim.record, claim.probe] : [claim.probe]) if (!taken.has(value)) this.leftovers.add(value);
-			if (!found) pending.set(hash, claim);
-		}
-		for (let round = 1; pending.size > 0; round++) {
-			await pause(this.ctx, settleTime());
-			const check = await this.call([token, ...[...pending.values()].map((claim) => claim.record)]);
-			if (!check) return this.ownAll(pending);
-			const present = new Set(check.processed.map(String));
-			if (present.has(token)) return this.ownAll(pending);
-			const next = new Map<string, Claim>();
-			for (const [hash, claim] of pending) {
-				// Its record there without this run's token: another execution's claim overwrote this one.
-				if (present.has(claim.record)) continue;
-				// Else every write of the claim was overwritten; this read-back wrote it again.
-				if (round >= MAX_ROUNDS) this.owned.set(hash, claim);
-				else next.set(hash, claim);
+			if (!found) {
+				pending.set(hash, claim);
+				this.spent.add(claim.probe);
 			}
-			pending = next;
+		}
+		try {
+			await this.readBack(token, pending);
+		} finally {
+			// Cancelled during the pause: claims not decided yet are removed with the leftovers at the end.
+			for (const claim of pending.values()) this.leftovers.add(claim.record);
+		}
+	}
+
+	/** Pauses and reads back until every pending claim is decided, taking each decided one out of `pending`. */
+	private async readBack(token: string, pending: Map<string, Claim>): Promise<void> {
+		for (let round = 1; pending.size > 0; round++) {
+			const settle = settleTime();
+			this.ctx.logger?.debug('Deduplication: claim pause before the read-back', { node: this.ctx.getNode().name, ...settle });
+			await pause(this.ctx, settle.ms);
+			const check = await this.call([token, ...[...pending.values()].map((claim) => claim.record)]);
+			const present = new Set((check?.processed ?? []).map(String));
+			for (const [hash, claim] of pending) {
+				const survived = !check || present.has(token);
+				// Its record there without this run's token: another execution's claim overwrote this one.
+				const overwritten = !survived && present.has(claim.record);
+				// Else every write of the claim was overwritten and this read-back wrote it again: read back again.
+				if (!survived && !overwritten && round < MAX_ROUNDS) continue;
+				if (!overwritten) this.owned.set(hash, claim);
+				pending.delete(hash);
+			}
 		}
 	}
 
@@ -210,7 +239,7 @@ export class SharedStore implements DedupStore {
 			try {
 				// Two executions creating the node's first row at once: one insert fails, the retry updates it.
 				const result = await this.ctx.helpers.checkProcessedAndRecord(
-					[...values, ...recordsToReassert(this.nodeKey, asked)],
+					[...values, ...toRepeat(recentRecords, this.nodeKey, asked)],
 					'node',
 					OPTIONS,
 				);
@@ -234,7 +263,7 @@ export class SharedStore implements DedupStore {
 
 	private async remove(values: string[]): Promise<void> {
 		try {
-			await this.ctx.helpers.removeProcessed(values, 'node', OPTIONS);
+			await this.ctx.helpers.removeProcessed([...values, ...toRepeat(recentLeftovers, this.nodeKey, new Set(values))], 'node', OPTIONS);
 		} catch (error) {
 			// The claim stays: the event is blocked for its window rather than sent twice.
 			this.ctx.logger?.warn('Deduplication: a claim could not be released in n8n\'s shared store', {
