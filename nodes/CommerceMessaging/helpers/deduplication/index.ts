@@ -26,11 +26,12 @@ import type { DedupEvent, DedupStore } from './store';
  *
  * Its limits:
  * - the newest 10,000 events per node are kept (a key dropped inside its window is reported);
- * - n8n saves static data whole and the last execution to end wins: after a restart, an event whose send ended
- *   after the send of the last-saved execution, in an execution that ended before it, may go out again;
+ * - n8n saves static data when an execution ends, and the last one saved wins; each copy holds what the process
+ *   knew when its run ended, so after a restart the events recorded after that moment (by executions that ended
+ *   before the last-saved one) can go out again;
  * - across processes: n8n's store is not atomic; two deliveries of one event at the same instant on two workers
  *   both go out when a store call takes longer than the claim's pause, and the store keeps the newest 3,600
- *   values (about as many events); older repeats are caught only where a worker's memory or static data has them.
+ *   values (about one per event); older repeats are caught only where a worker's memory or static data has them.
  */
 
 /** Everything one run's deduplication holds. Settings come from the caller (one read per item), keys from `send`. */

@@ -183,7 +183,9 @@ export class SharedStore implements DedupStore {
 		}
 		if (batch.size === 0 || this.unavailable) return;
 		const token = `#${this.runToken}.${++this.claims}`;
-		const first = await this.call([...[...batch.values()].flatMap((claim) => [claim.record, claim.probe]), token]);
+		// Probes first: where a batch is larger than the row, n8n keeps the newest values, the records and the token.
+		const claims = [...batch.values()];
+		const first = await this.call([...claims.map((claim) => claim.probe), ...claims.map((claim) => claim.record), token]);
 		if (!first) return this.ownAll(batch);
 		this.leftovers.add(token);
 		this.spent.add(token);
