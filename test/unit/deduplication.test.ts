@@ -95,6 +95,25 @@ describe('deduplication log (pure)', () => {
 		expect([...log.entries()]).toEqual([['new', T0 - 10]]);
 	});
 
+	it('V4: the text to save follows every change of the log (kept up to date, not rebuilt per save)', () => {
+		const log = new SentEventLog(5);
+		const same = () => expect(log.encoded()).toBe(encodeEntries(log.entries()));
+		same();
+		for (let i = 0; i < 4; i++) log.record(`k${i}`.padEnd(12, '-'), T0 + i, T0 + i, DAY);
+		same();
+		log.record('k1'.padEnd(12, '-'), T0 + 10, T0 + 10, DAY); // sent again later: it moves to the end
+		same();
+		for (let i = 4; i < 9; i++) log.record(`k${i}`.padEnd(12, '-'), T0 + 10 + i, T0 + 10 + i, DAY); // over the cap
+		same();
+		log.prune(T0 + 10 + 7 + DAY, DAY);
+		same();
+		log.merge([['m0'.padEnd(12, '-'), T0 + DAY]], T0 + DAY, DAY);
+		same();
+		log.record('k9'.padEnd(12, '-'), T0 + DAY + 1, T0 + DAY + 1, DAY);
+		same();
+		expect(decodeEntries(log.encoded())).toEqual([...log.entries()]);
+	});
+
 	it('V4: the saved copy is 19 characters per event and reads back exactly; damaged text is refused', () => {
 		const entries: Array<[string, number]> = Array.from({ length: MAX_SENT_KEYS }, (_, i) => [hashOf(`SAVE-${i}`), T0 + i]);
 		const text = encodeEntries(entries);

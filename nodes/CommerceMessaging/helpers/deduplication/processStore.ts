@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { MAX_SENT_KEYS, decodeEntries, encodeEntries } from './sentEventLog';
+import { MAX_SENT_KEYS, decodeEntries } from './sentEventLog';
 import { PROCESS_ID, PROCESS_STARTED_AT, nodeMemory, type NodeMemory } from './processMemory';
 import type { DedupEvent, DedupStore, Verdict } from './store';
 
@@ -122,7 +122,7 @@ export class ProcessStore implements DedupStore {
 		const now = this.nowSeconds();
 		this.memory.log.prune(now, this.longestWindowSeconds);
 		const state = this.ctx.getWorkflowStaticData('node');
-		const copy: SavedCopy = { process: PROCESS_ID, copy: this.memory.copyId, at: now, events: encodeEntries(this.memory.log.entries()) };
+		const copy: SavedCopy = { process: PROCESS_ID, copy: this.memory.copyId, at: now, events: this.memory.log.encoded() };
 		state[SAVED_PROPERTY] = copy as unknown as IDataObject;
 		if (LEGACY_PROPERTY in state) delete state[LEGACY_PROPERTY];
 	}

@@ -13,6 +13,11 @@ export const FUTURE_TOLERANCE_SECONDS = 60;
 export class SentEventLog {
 	private byAge = new Map<string, number>();
 
+	/** `encodeEntries(this.entries())`, kept up to date as events come and go: saving costs what changed. */
+	private text = '';
+	/** Set when an event moved or the order was rebuilt: `text` is then made again when asked for. */
+	private textStale = false;
+
 	/** Keys the size cap dropped while still inside the window they were judged by: they could go out twice. */
 	droppedInWindow = 0;
 
@@ -32,8 +37,10 @@ export class SentEventLog {
 	record(hash: string, sentAt: number, nowSeconds: number, windowSeconds: number): boolean {
 		const known = this.byAge.get(hash);
 		if (known !== undefined && known >= sentAt) return false;
+		if (known !== undefined) this.textStale = true;
 		this.byAge.delete(hash);
 		this.byAge.set(hash, sentAt);
+		if (!this.textStale) this.text += encodeEntry(hash, sentAt);
 		this.cap(nowSeconds, windowSeconds);
 		return true;
 	}
@@ -53,25 +60,43 @@ export class SentEventLog {
 		}
 		if (!added) return false;
 		this.byAge = new Map([...merged].sort((a, b) => a[1] - b[1]));
+		this.textStale = true;
 		this.cap(nowSeconds, maxAgeSeconds);
 		return true;
 	}
 
-	/** Forgets events older than `maxAgeSeconds` (the longest window asked for) and events dated in the future. */
+	/** Forgets events older than `maxAgeSeconds` (the longest window asked for): the oldest, at the front. */
 	prune(nowSeconds: number, maxAgeSeconds: number): void {
-		for (const [hash, sentAt] of this.byAge) if (!isLive(sentAt, nowSeconds, maxAgeSeconds)) this.byAge.delete(hash);
+		for (const [hash, sentAt] of this.byAge) {
+			if (nowSeconds - sentAt < maxAgeSeconds) break;
+			this.dropOldest(hash);
+		}
 	}
 
 	entries(): IterableIterator<[string, number]> {
 		return this.byAge.entries();
 	}
 
+	/** The entries as `encodeEntries` writes them. */
+	encoded(): string {
+		if (this.textStale) {
+			this.text = encodeEntries(this.byAge.entries());
+			this.textStale = false;
+		}
+		return this.text;
+	}
+
 	private cap(nowSeconds: number, windowSeconds: number): void {
 		while (this.byAge.size > this.maxKeys) {
 			const [oldest, oldestAt] = this.byAge.entries().next().value as [string, number];
-			this.byAge.delete(oldest);
+			this.dropOldest(oldest);
 			if (nowSeconds - oldestAt < windowSeconds) this.droppedInWindow++;
 		}
+	}
+
+	private dropOldest(hash: string): void {
+		this.byAge.delete(hash);
+		if (!this.textStale) this.text = this.text.slice(ENTRY_LENGTH);
 	}
 }
 
@@ -86,9 +111,19 @@ export const ENTRY_LENGTH = HASH_LENGTH + TIME_LENGTH;
 
 /** Entries as one string of fixed-width records: the smallest text n8n saves and reads back quickly. */
 export function encodeEntries(entries: Iterable<[string, number]>): string {
-	const parts: string[] = [];
-	for (const [hash, sentAt] of entries) parts.push(hash, Math.max(0, Math.floor(sentAt)).toString(36).padStart(TIME_LENGTH, '0'));
-	return parts.join('');
+	let text = '';
+	for (const [hash, sentAt] of entries) text += encodeEntry(hash, sentAt);
+	return text;
+}
+
+/** The last time written: the events of one run mostly share their second. */
+let lastTime = { sentAt: Number.NaN, text: '' };
+
+function encodeEntry(hash: string, sentAt: number): string {
+	if (sentAt !== lastTime.sentAt) {
+		lastTime = { sentAt, text: Math.max(0, Math.floor(sentAt)).toString(36).padStart(TIME_LENGTH, '0') };
+	}
+	return hash + lastTime.text;
 }
 
 /** The entries of `encodeEntries`, or undefined when the text is not such a string (edited or damaged state). */
