@@ -30,9 +30,10 @@ const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SHARED_MA
 
 /** The shortest pause between a claim and its read-back, plus up to as much again at random (ms). */
 export const SETTLE_MS = 300;
-/** The pause is at least this many times the slowest recent store call of this process, and at most SETTLE_MAX_MS. */
-const SETTLE_PER_CALL = 4;
-const SETTLE_MAX_MS = 3_000;
+/** The pause is at least twice the slowest of this process's last 10 store calls, and at most SETTLE_MAX_MS. */
+const SETTLE_PER_CALL = 2;
+const SETTLE_MAX_MS = 1_500;
+const CALLS_KEPT = 10;
 /** Read-backs of a claim nobody holds any more (every write of it was overwritten) before sending anyway. */
 const MAX_ROUNDS = 3;
 
@@ -247,7 +248,7 @@ export class SharedStore implements DedupStore {
 				);
 				this.wrote = true;
 				recentCalls.push(Date.now() - started);
-				if (recentCalls.length > 20) recentCalls.shift();
+				if (recentCalls.length > CALLS_KEPT) recentCalls.shift();
 				// What the write-backs found is not this call's answer.
 				return { processed: result.processed.filter((value) => asked.has(String(value))) };
 			} catch (error) {
