@@ -1,5 +1,5 @@
 export { apiRequest, type CustomRoute, type RequestSpec } from './request';
-export { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from './auth';
+export { normalizeBaseUrl, readCredentials } from './auth';
 export {
 	iteratePages,
 	listRecords,
@@ -24,7 +24,7 @@ export {
 } from './parsers';
 export { errorContext, setErrorContext, type ServiceErrorContext } from './errors';
 export { DEFAULT_RETRY, type RetrySettings } from './retryPolicy';
-export { endSession, type ApiContext } from './session';
+export { endSession, getSession, type ApiContext } from './session';
 export { pause } from './pause';
 export { runInLanes, MAX_CONCURRENCY, type LaneResult } from './lanes';
 export { readConcurrency, DEFAULT_CONCURRENCY } from './retrySettings';
