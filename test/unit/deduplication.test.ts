@@ -7,13 +7,8 @@ import {
 	normaliseTotal,
 	orderEvent,
 } from '../../nodes/CommerceMessaging/helpers/deduplication';
-import {
-	decodeEntries,
-	encodeEntries,
-	ENTRY_LENGTH,
-	FUTURE_TOLERANCE_SECONDS,
-	SentEventLog,
-} from '../../nodes/CommerceMessaging/helpers/deduplication/sentEventLog';
+import { decodeEntries, encodeEntries } from '../../nodes/CommerceMessaging/helpers/deduplication/eventText';
+import { FUTURE_TOLERANCE_SECONDS, SentEventLog } from '../../nodes/CommerceMessaging/helpers/deduplication/sentEventLog';
 import { sharedValues } from '../../nodes/CommerceMessaging/helpers/deduplication/sharedStore';
 
 const HOUR = 3600;
@@ -97,34 +92,47 @@ describe('deduplication log (pure)', () => {
 
 	it('V4: the text to save follows every change of the log (kept up to date, not rebuilt per save)', () => {
 		const log = new SentEventLog(5);
-		const same = () => expect(log.encoded()).toBe(encodeEntries(log.entries()));
+		const same = () => expect(log.encoded()).toEqual(encodeEntries(log.entries()));
 		same();
-		for (let i = 0; i < 4; i++) log.record(`k${i}`.padEnd(12, '-'), T0 + i, T0 + i, DAY);
+		for (let i = 0; i < 4; i++) log.record(`k${i}`.padEnd(10, '-'), T0 + i * 100, T0 + i * 100, DAY);
 		same();
-		log.record('k1'.padEnd(12, '-'), T0 + 10, T0 + 10, DAY); // sent again later: it moves to the end
+		log.record('k1'.padEnd(10, '-'), T0 + 1000, T0 + 1000, DAY); // sent again later: it moves to the end
 		same();
-		for (let i = 4; i < 9; i++) log.record(`k${i}`.padEnd(12, '-'), T0 + 10 + i, T0 + 10 + i, DAY); // over the cap
+		for (let i = 4; i < 9; i++) log.record(`k${i}`.padEnd(10, '-'), T0 + 1000 + i * 17, T0 + 1000 + i * 17, DAY); // over the cap
 		same();
-		log.prune(T0 + 10 + 7 + DAY, DAY);
+		log.prune(T0 + 1000 + 7 * 17 + DAY, DAY);
 		same();
-		log.merge([['m0'.padEnd(12, '-'), T0 + DAY]], T0 + DAY, DAY);
+		log.merge([['m0'.padEnd(10, '-'), T0 + DAY]], T0 + DAY, DAY);
 		same();
-		log.record('k9'.padEnd(12, '-'), T0 + DAY + 1, T0 + DAY + 1, DAY);
+		log.record('k9'.padEnd(10, '-'), T0 + DAY + 1, T0 + DAY + 1, DAY);
+		same();
+		log.record('ka'.padEnd(10, '-'), T0 + DAY - 50, T0 + DAY + 1, DAY); // a clock set back
+		log.record('kb'.padEnd(10, '-'), T0 + DAY + 2, T0 + DAY + 2, DAY);
 		same();
 		expect(decodeEntries(log.encoded())).toEqual([...log.entries()]);
 	});
 
-	it('V4: the saved copy is 19 characters per event and reads back exactly; damaged text is refused', () => {
-		const entries: Array<[string, number]> = Array.from({ length: MAX_SENT_KEYS }, (_, i) => [hashOf(`SAVE-${i}`), T0 + i]);
-		const text = encodeEntries(entries);
-		expect(ENTRY_LENGTH).toBe(19);
-		expect(text).toHaveLength(19 * MAX_SENT_KEYS);
-		expect(decodeEntries(text)).toEqual(entries);
-		expect(text).not.toContain('SAVE');
-		expect(decodeEntries(text.slice(1))).toBeUndefined();
-		expect(decodeEntries(`${'x'.repeat(12)}!!!!!!!`)).toBeUndefined();
-		expect(decodeEntries({ hash: T0 })).toBeUndefined();
-		expect(decodeEntries('')).toEqual([]);
+	it('V4: the saved copy is 10 characters per event sent in the same second, 11-13 otherwise, and reads back exactly', () => {
+		const burst: Array<[string, number]> = Array.from({ length: MAX_SENT_KEYS }, (_, i) => [hashOf(`SAVE-${i}`), T0 + Math.floor(i / 1000)]);
+		const text = encodeEntries(burst);
+		expect(text.first).toBe(T0);
+		expect(text.events.length).toBeLessThanOrEqual(10 * MAX_SENT_KEYS + 10);
+		expect(decodeEntries(text)).toEqual(burst);
+		expect(text.events).not.toContain('SAVE');
+		// One a second, one every 8.6 s (10,000 a day), one an hour: a delta of 1, 2 and 3 characters.
+		for (const [gap, perEvent] of [[1, 11], [9, 11], [3600, 13]]) {
+			const spread: Array<[string, number]> = Array.from({ length: 100 }, (_, i) => [hashOf(`SP-${i}`), T0 + i * gap]);
+			const encoded = encodeEntries(spread);
+			expect(encoded.events.length).toBe(10 + 99 * perEvent);
+			expect(decodeEntries(encoded)).toEqual(spread);
+		}
+		// A time before the event before (a clock set back) reads back exactly too.
+		const setBack: Array<[string, number]> = [['aaaaaaaaaa', T0], ['bbbbbbbbbb', T0 - 5], ['cccccccccc', T0 + 7]];
+		expect(decodeEntries(encodeEntries(setBack))).toEqual(setBack);
+		expect(decodeEntries({ first: T0, events: text.events.slice(1) })).toBeUndefined();
+		expect(decodeEntries({ first: T0, events: 'aaaaaaaaaa"bbbbbbbbbb' })).toBeUndefined();
+		expect(decodeEntries({ events: text.events })).toBeUndefined();
+		expect(decodeEntries({ first: T0, events: '' })).toEqual([]);
 	});
 });
 
@@ -143,7 +151,7 @@ describe('event keys', () => {
 	it('V4: keys are compact, readable on output, and never confuse ids that contain the separator', () => {
 		const key = eventKey(ACCOUNT, orderEvent('ORD-1', 'paid'));
 		expect(key.label).toBe('order:ORD-1:paid');
-		expect(key.hash).toMatch(/^[A-Za-z0-9_-]{12}$/);
+		expect(key.hash).toMatch(/^[A-Za-z0-9_-]{10}$/);
 		expect(key.hash).not.toContain('ORD');
 		expect(hashOf('a:b', 'c')).not.toBe(hashOf('a', 'b:c'));
 		expect(hashOf('1')).not.toBe(eventKey(ACCOUNT, cartEvent('1', 0)).hash);

@@ -16,8 +16,11 @@ export interface EventKey {
 	hash: string;
 }
 
-/** Characters of a stored hash: 72 bits make a collision among 10,000 keys vanishingly rare. */
-export const HASH_LENGTH = 12;
+/**
+ * Characters of a stored hash: 60 bits. With 10,000 events kept, a new event matches a kept one by chance with a
+ * probability of 10,000 / 2^60, about 1e-14.
+ */
+export const HASH_LENGTH = 10;
 
 export function orderEvent(orderId: string, status: string): EventIdentity {
 	return { kind: 'order', parts: [orderId, status] };

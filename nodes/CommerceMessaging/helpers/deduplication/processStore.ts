@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { MAX_SENT_KEYS, decodeEntries } from './sentEventLog';
+import { decodeEntries } from './eventText';
+import { MAX_SENT_KEYS } from './sentEventLog';
 import { PROCESS_ID, PROCESS_STARTED_AT, nodeMemory, type NodeMemory } from './processMemory';
 import type { DedupEvent, DedupStore, Verdict } from './store';
 
@@ -17,7 +18,8 @@ export interface SavedCopy {
 	copy: string;
 	/** When it was saved, epoch seconds. */
 	at: number;
-	/** sentEventLog.ts encodeEntries. */
+	/** eventText.ts: the send time of the first event, and the events. */
+	first: number;
 	events: string;
 }
 
@@ -64,7 +66,7 @@ export class ProcessStore implements DedupStore {
 		const saved = ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] as Partial<SavedCopy> | undefined;
 		let otherProcessSavedAt: number | undefined;
 		if (saved && typeof saved === 'object' && saved.copy !== memory.copyId) {
-			const entries = decodeEntries(saved.events);
+			const entries = decodeEntries(saved);
 			if (entries) memory.log.merge(entries, nowSeconds(), longestWindowSeconds);
 			const at = Number(saved.at);
 			if (saved.process !== PROCESS_ID && at >= PROCESS_STARTED_AT) otherProcessSavedAt = at;
@@ -122,7 +124,7 @@ export class ProcessStore implements DedupStore {
 		const now = this.nowSeconds();
 		this.memory.log.prune(now, this.longestWindowSeconds);
 		const state = this.ctx.getWorkflowStaticData('node');
-		const copy: SavedCopy = { process: PROCESS_ID, copy: this.memory.copyId, at: now, events: this.memory.log.encoded() };
+		const copy: SavedCopy = { process: PROCESS_ID, copy: this.memory.copyId, at: now, ...this.memory.log.encoded() };
 		state[SAVED_PROPERTY] = copy as unknown as IDataObject;
 		if (LEGACY_PROPERTY in state) delete state[LEGACY_PROPERTY];
 	}

@@ -1,4 +1,5 @@
 import { HASH_LENGTH } from './eventKey';
+import { deltaText, encodeEntries, readDelta, type EventText } from './eventText';
 
 /** Most accepted events one node keeps; beyond it the oldest are dropped (reported when still inside the window). */
 export const MAX_SENT_KEYS = 10_000;
@@ -14,7 +15,9 @@ export class SentEventLog {
 	private byAge = new Map<string, number>();
 
 	/** `encodeEntries(this.entries())`, kept up to date as events come and go: saving costs what changed. */
-	private text = '';
+	private text: EventText = { first: 0, events: '' };
+	/** The send time of the last event in `text`. */
+	private textLast = 0;
 	/** Set when an event moved or the order was rebuilt: `text` is then made again when asked for. */
 	private textStale = false;
 
@@ -40,7 +43,7 @@ export class SentEventLog {
 		if (known !== undefined) this.textStale = true;
 		this.byAge.delete(hash);
 		this.byAge.set(hash, sentAt);
-		if (!this.textStale) this.text += encodeEntry(hash, sentAt);
+		if (!this.textStale) this.append(hash, sentAt);
 		this.cap(nowSeconds, windowSeconds);
 		return true;
 	}
@@ -78,9 +81,10 @@ export class SentEventLog {
 	}
 
 	/** The entries as `encodeEntries` writes them. */
-	encoded(): string {
+	encoded(): EventText {
 		if (this.textStale) {
 			this.text = encodeEntries(this.byAge.entries());
+			for (const [, sentAt] of this.byAge) this.textLast = sentAt;
 			this.textStale = false;
 		}
 		return this.text;
@@ -94,46 +98,28 @@ export class SentEventLog {
 		}
 	}
 
+	private append(hash: string, sentAt: number): void {
+		if (this.text.events === '') {
+			this.text = { first: sentAt, events: hash };
+			this.textLast = sentAt;
+			return;
+		}
+		this.text = { first: this.text.first, events: this.text.events + deltaText(sentAt - this.textLast) + hash };
+		this.textLast = sentAt;
+	}
+
+	/** The oldest event goes; the one after it becomes the first, its delta turned into `first`. */
 	private dropOldest(hash: string): void {
 		this.byAge.delete(hash);
-		if (!this.textStale) this.text = this.text.slice(ENTRY_LENGTH);
+		if (this.textStale) return;
+		const next = readDelta(this.text.events, HASH_LENGTH);
+		this.text = {
+			first: this.text.first + next.seconds,
+			events: this.text.events.slice(HASH_LENGTH + next.length),
+		};
 	}
 }
 
 function isLive(sentAt: number, nowSeconds: number, maxAgeSeconds: number): boolean {
 	return Number.isFinite(sentAt) && nowSeconds - sentAt < maxAgeSeconds && sentAt <= nowSeconds + FUTURE_TOLERANCE_SECONDS;
-}
-
-/** A send time as 7 base-36 digits: fixed width, good until the year 4400. */
-const TIME_LENGTH = 7;
-/** One saved entry: the hash, then the send time. 19 characters, against 26 for a JSON `"hash":seconds,`. */
-export const ENTRY_LENGTH = HASH_LENGTH + TIME_LENGTH;
-
-/** Entries as one string of fixed-width records: the smallest text n8n saves and reads back quickly. */
-export function encodeEntries(entries: Iterable<[string, number]>): string {
-	let text = '';
-	for (const [hash, sentAt] of entries) text += encodeEntry(hash, sentAt);
-	return text;
-}
-
-/** The last time written: the events of one run mostly share their second. */
-let lastTime = { sentAt: Number.NaN, text: '' };
-
-function encodeEntry(hash: string, sentAt: number): string {
-	if (sentAt !== lastTime.sentAt) {
-		lastTime = { sentAt, text: Math.max(0, Math.floor(sentAt)).toString(36).padStart(TIME_LENGTH, '0') };
-	}
-	return hash + lastTime.text;
-}
-
-/** The entries of `encodeEntries`, or undefined when the text is not such a string (edited or damaged state). */
-export function decodeEntries(text: unknown): Array<[string, number]> | undefined {
-	if (typeof text !== 'string' || text.length % ENTRY_LENGTH !== 0) return undefined;
-	const entries: Array<[string, number]> = [];
-	for (let at = 0; at < text.length; at += ENTRY_LENGTH) {
-		const sentAt = parseInt(text.slice(at + HASH_LENGTH, at + ENTRY_LENGTH), 36);
-		if (!Number.isFinite(sentAt)) return undefined;
-		entries.push([text.slice(at, at + HASH_LENGTH), sentAt]);
-	}
-	return entries;
 }
