@@ -224,6 +224,23 @@ class QueueScenarios {
     return { total: rows.length, perWorker, perStatus, unattributed, rows: /** @type {Array<{ id: number, status: string }>} */ (rows) };
   }
 
+  /**
+   * The claim pauses the workers logged (debug level): how many, the longest, the slowest store call behind one,
+   * and claims taken without a confirming read-back.
+   */
+  claimPauses() {
+    const pauses = this.deployment.workers.flatMap((w) =>
+      [...w.output().matchAll(/claim pause before the read-back.*?"ms":(\d+),"slowestCallMs":(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])]),
+    );
+    const unconfirmed = this.deployment.workers.reduce((n, w) => n + (w.output().split('taken without a confirming read-back').length - 1), 0);
+    return {
+      count: pauses.length,
+      longestMs: Math.max(0, ...pauses.map(([ms]) => ms)),
+      slowestCallMs: Math.max(0, ...pauses.map(([, call]) => call)),
+      unconfirmed,
+    };
+  }
+
   /** The push node's row in n8n's shared deduplication store: its values and its size in the database. */
   async dedupRow() {
     const rows = await this.deployment.query(

@@ -1,5 +1,5 @@
 export { apiRequest, type CustomRoute, type RequestSpec } from './request';
-export { normalizeBaseUrl, readCredentials } from './auth';
+export { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from './auth';
 export {
 	iteratePages,
 	listRecords,

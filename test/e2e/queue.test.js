@@ -66,6 +66,7 @@ const enabled = selectedVersions().includes(2);
     // One value per accepted event stays in the node's row (claim tokens and probes go), capped at 100 KB.
     const row = await scenarios().dedupRow();
     figures.dedupRow = row;
+    figures.claimPauses = scenarios().claimPauses();
     expect(row.values).toBeGreaterThanOrEqual(900);
     expect(row.bytes).toBeLessThanOrEqual(100_000);
   }, 600_000);

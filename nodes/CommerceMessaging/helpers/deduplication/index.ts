@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { getSession } from '../../../../transport';
+import { CREDENTIAL_TYPE, getSession } from '../../../../transport';
 import { acceptedOutput } from '../eventFields';
 import { accountId, eventKey, type EventIdentity } from './eventKey';
 import { forgetProcessMemory } from './processMemory';
@@ -60,13 +60,14 @@ export class Deduplication {
 		const { settings } = options;
 		const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
 		const enabled = settings.filter((s): s is DedupSettings => !(s instanceof Error) && s?.enabled === true);
-		const account = enabled.length > 0 ? await readAccount(ctx) : undefined;
+		const acrossProcesses = enabled.some((s) => s.acrossProcesses);
+		const account = enabled.length > 0 ? await readAccount(ctx, acrossProcesses) : undefined;
 		// None on, or no readable credential (no event can be sent then either: the sends report that).
 		if (account === undefined) return new Deduplication(settings, '', nowSeconds);
 
 		const node = ctx.getNode();
 		const nodeKey = JSON.stringify([ctx.getWorkflow().id ?? '', node.id ?? node.name]);
-		const sharedStore = enabled.some((s) => s.acrossProcesses) ? SharedStore.open(ctx, nodeKey, nowSeconds) : undefined;
+		const sharedStore = acrossProcesses ? SharedStore.open(ctx, nodeKey, nowSeconds) : undefined;
 		const processStore = ProcessStore.open(ctx, nodeKey, {
 			longestWindowSeconds: enabled.reduce((longest, s) => Math.max(longest, s.windowSeconds), 0),
 			nowSeconds,
@@ -164,13 +165,15 @@ export class Deduplication {
 }
 
 /**
- * The account the run's credential logs in to, from the run's session: the transport reads the credential once per
- * run and its requests use that same read (in n8n 2.40.7 a `getCredentials` costs about 18 ms, as much as the
- * rest of a one-event execution). Undefined when the credential cannot be used (the sends then report why).
+ * The account the run's credential logs in to, read once. Usually from the run's transport session, whose read the
+ * requests use too (in n8n 2.40.7 a `getCredentials` costs about 18 ms, as much as the rest of a one-event
+ * execution). Not when the run claims across processes first: the session would then be read before the claim's
+ * pause and hold a token that other workers may renew meanwhile (more logins), so it opens at the first request.
+ * Undefined when the credential cannot be used (the sends then report why).
  */
-async function readAccount(ctx: IExecuteFunctions): Promise<string | undefined> {
+async function readAccount(ctx: IExecuteFunctions, beforeAPause: boolean): Promise<string | undefined> {
 	try {
-		return accountId((await getSession(ctx)).data);
+		return accountId(beforeAPause ? await ctx.getCredentials(CREDENTIAL_TYPE) : (await getSession(ctx)).data);
 	} catch {
 		return undefined;
 	}
