@@ -18,7 +18,10 @@ const TRIGGER_WORKFLOW_ID = 'cmQueueTrigger01';
 const REPEAT_AFTER_MS = 3000;
 const CREDENTIAL = { id: p.DEMO_CREDENTIAL_ID, name: 'Commerce Messaging (demo)' };
 
-/** Webhook (answers at once, so the main never waits on a worker) -> Commerce Messaging: Push Order Event. */
+/**
+ * Webhook (answers at once, so the main never waits on a worker) -> Commerce Messaging: Push Order Event, with
+ * Deduplicate Across Workers on, as docs/deduplication.md tells a queue-mode user to set it.
+ */
 function webhookWorkflow() {
   return {
     id: WEBHOOK_WORKFLOW_ID,
@@ -39,7 +42,7 @@ function webhookWorkflow() {
           operation: 'pushEvent',
           orderId: '={{ $json.body.orderId }}',
           status: '={{ $json.body.status }}',
-          options: { deduplicate: true },
+          options: { deduplicate: true, deduplicateAcrossWorkers: true },
         },
         id: 'b1c0a000-0000-4000-8000-000000000002',
         name: 'Push order event',
@@ -219,6 +222,33 @@ class QueueScenarios {
       else unattributed++;
     }
     return { total: rows.length, perWorker, perStatus, unattributed, rows: /** @type {Array<{ id: number, status: string }>} */ (rows) };
+  }
+
+  /**
+   * The claim pauses the workers logged (debug level): how many, the longest, the slowest store call behind one,
+   * and claims taken without a confirming read-back.
+   */
+  claimPauses() {
+    const pauses = this.deployment.workers.flatMap((w) =>
+      [...w.output().matchAll(/claim pause before the read-back.*?"ms":(\d+),"slowestCallMs":(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])]),
+    );
+    const unconfirmed = this.deployment.workers.reduce((n, w) => n + (w.output().split('taken without a confirming read-back').length - 1), 0);
+    return {
+      count: pauses.length,
+      longestMs: Math.max(0, ...pauses.map(([ms]) => ms)),
+      slowestCallMs: Math.max(0, ...pauses.map(([, call]) => call)),
+      unconfirmed,
+    };
+  }
+
+  /** The push node's row in n8n's shared deduplication store: its values and its size in the database. */
+  async dedupRow() {
+    const rows = await this.deployment.query(
+      `select json_array_length((value::json)->'data') as "values", octet_length(value::text) as bytes
+         from processed_data where "workflowId" = $1`,
+      [WEBHOOK_WORKFLOW_ID],
+    );
+    return { values: Number(rows[0]?.values ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
   }
 
   async lastExecutionId() {

@@ -1,5 +1,6 @@
 /** What the nodes and the credential use of the transport. A request's path through it: request.ts. */
 export { apiRequest, type CustomRoute, type RequestSpec } from './request';
+export { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from './auth';
 export {
 	iteratePages,
 	listRecords,
@@ -33,7 +34,7 @@ export {
 	type RunSettings,
 	type RunSettingsInput,
 } from './settings';
-export { startRun, type ApiContext } from './session';
+export { getSession, startRun, type ApiContext } from './session';
 export { pause } from './pause';
 export { runInLanes, type LaneResult } from './lanes';
 export { CappedMap } from './cappedMap';

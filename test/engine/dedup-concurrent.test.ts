@@ -1,16 +1,17 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, not inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, not inside n8n */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_SENT_KEYS, orderEventKey } from '../../nodes/CommerceMessaging/helpers/deduplication';
+import { forgetProcessState, MAX_SENT_KEYS, orderEvent } from '../../nodes/CommerceMessaging/helpers/deduplication';
+import { encodeEntries } from '../../nodes/CommerceMessaging/helpers/deduplication/eventText';
 import { Engine, pairedInputs, type RunResult } from '../../tools/harness/engine';
 import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
+import { hashOf, NODE_STATE, savedHashes } from './lib/savedEvents';
 
 const ORDER_PATH = '/api/v1/order/';
 const CART_PATH = '/api/v1/cart/';
 const NODE_NAME = 'Commerce Messaging';
-const NODE_STATE = `node:${NODE_NAME}`;
 
 /**
  * Deduplication (V4) beyond one execution at a time: executions of one workflow running together in one n8n
@@ -66,7 +67,31 @@ describe('Deduplication under concurrency and retries, run by n8n\'s engine agai
 		expect(sentCount(first) + sentCount(second)).toBe(5);
 		const skipped = [...first.items, ...second.items].filter((item) => item.json.skipped === true);
 		expect(skipped.map((item) => item.json.reason)).toEqual(['duplicate', 'duplicate', 'duplicate']);
-		expect(Object.keys((engine.staticData[NODE_STATE] as IDataObject).sentEvents as IDataObject)).toHaveLength(5);
+		const hashes = ['CC-1', 'CC-2', 'CC-3', 'CC-4', 'CC-5'].map((id) => hashOf(credentialsFor(sandbox), orderEvent(id, 'paid')));
+		expect(savedHashes(engine.staticData)).toEqual(expect.arrayContaining(hashes));
+	});
+
+	it('V4: an execution finding the event in flight waits for that send, then skips it once it was accepted', async () => {
+		sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: 'slow', delayMs: 400, times: 1 });
+		const first = new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('WAIT-1') });
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		const second = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('WAIT-1') });
+		expect((await first).items[0].json.skipped).toBeUndefined();
+		expect(second.items[0].json).toMatchObject({ order_id: 'WAIT-1', skipped: true, reason: 'duplicate' });
+		expect(orderEvents('WAIT-')).toEqual(['WAIT-1:paid']);
+	});
+
+	it('V4: when the send in flight fails, the execution that waited for it sends the event itself', async () => {
+		// The first execution's POST: a 429 (retried after a second), then a 500; it fails after about a second.
+		sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: '429', retryAfter: 1, times: 1 });
+		sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: '500', times: 1 });
+		const first = new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('WAITFAIL-1') });
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const second = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('WAITFAIL-1') });
+		expect((await first).error?.message).toMatch(/INTERNAL_ERROR/);
+		expect(second.error).toBeUndefined();
+		expect(second.items[0].json.skipped).toBeUndefined();
+		expect(orderEvents('WAITFAIL-')).toEqual(['WAITFAIL-1:paid']);
 	});
 
 	it('V4: the same holds when each execution has its own copy of the static data (n8n loads one per execution)', async () => {
@@ -80,11 +105,12 @@ describe('Deduplication under concurrency and retries, run by n8n\'s engine agai
 		]);
 		for (const result of results) expect(result.error).toBeUndefined();
 		expect(cartEvents('CCART-')).toEqual(['CCART-1:10', 'CCART-1:11', 'CCART-2:20']);
-		// Whichever execution saves last, its state holds every event it skipped too.
-		for (const [i, engine] of engines.entries()) {
-			const saved = Object.keys((engine.staticData[NODE_STATE] as IDataObject).sentEvents as IDataObject);
-			expect(saved).toHaveLength(new Set(results[i].items.map((item) => item.json.dedupKey ?? JSON.stringify(item.json))).size);
-		}
+		// The execution that ends last saves everything the process knows by then: every event.
+		const hashes = (['10', '11'].map((t) => ['CCART-1', t]) as Array<[string, string]>)
+			.concat([['CCART-2', '20']])
+			.map(([cartId, total]) => hashOf(credentialsFor(sandbox), { kind: 'cart', parts: [cartId, total] }));
+		const copies = engines.map((engine) => savedHashes(engine.staticData)).sort((a, b) => b.length - a.length);
+		expect(copies[0]).toEqual(expect.arrayContaining(hashes));
 	});
 
 	it('V4: Retry On Fail re-runs the node with every item, and only the events that did not get through are sent', async () => {
@@ -113,9 +139,13 @@ describe('Deduplication under concurrency and retries, run by n8n\'s engine agai
 	it('V4: a key the size cap drops while still inside its window is reported in the output hints and the log', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const now = Math.floor(Date.now() / 1000);
-		const sentEvents: Record<string, number> = {};
-		for (let i = 0; i < MAX_SENT_KEYS; i++) sentEvents[orderEventKey(`FULL-${i}`, 'paid').hash] = now - 3600 + (i % 3000);
-		engine.staticData[NODE_STATE] = { sentEvents };
+		const entries = Array.from({ length: MAX_SENT_KEYS }, (_, i): [string, number] => [
+			hashOf(credentialsFor(sandbox), orderEvent(`FULL-${i}`, 'paid')),
+			now - 3600 + (i % 3000),
+		]);
+		// A restarted process reading a full copy back.
+		engine.staticData[NODE_STATE] = { deduplication: { process: 'before', copy: 'before', at: now - 3600, ...encodeEntries(entries) } };
+		forgetProcessState();
 		const warn = jest.spyOn(Container.get(Logger), 'warn');
 		try {
 			const result = await engine.run({ parameters: pushOrder, items: orders('CAP-1', 'CAP-2') });
@@ -126,9 +156,10 @@ describe('Deduplication under concurrency and retries, run by n8n\'s engine agai
 			expect(hints[0].type).toBe('warning');
 			expect(hints[0].message).toMatch(/kept only the newest 10,000 sent events: 2 older ones still inside the deduplication window were forgotten/);
 			expect(warn.mock.calls.some(([message]) => /2 older ones still inside the deduplication window/.test(String(message)))).toBe(true);
-			expect(Object.keys((engine.staticData[NODE_STATE] as IDataObject).sentEvents as IDataObject)).toHaveLength(MAX_SENT_KEYS);
+			expect(savedHashes(engine.staticData)).toHaveLength(MAX_SENT_KEYS);
 
-			// A run that drops nothing inside its window says nothing.
+			// A run that drops nothing inside its window says nothing (another workflow: its own memory and state).
+			forgetProcessState();
 			const quiet = new Engine(credentialsFor(sandbox));
 			const calm = await quiet.run({ parameters: pushOrder, items: orders('CAP-3') });
 			expect((calm.run.data.resultData.runData[NODE_NAME][0] as { hints?: unknown[] }).hints ?? []).toEqual([]);

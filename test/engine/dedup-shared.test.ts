@@ -11,7 +11,7 @@ import type {
 	IDeduplicationOutput,
 } from 'n8n-workflow';
 
-import { resetClaims } from '../../nodes/CommerceMessaging/helpers/deduplication';
+import { forgetProcessState, SHARED_MAX_VALUES } from '../../nodes/CommerceMessaging/helpers/deduplication';
 import { Engine } from '../../tools/harness/engine';
 import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
@@ -95,12 +95,14 @@ const pushOrder = {
 	operation: 'pushEvent',
 	orderId: '={{ $json.orderId }}',
 	status: '={{ $json.status }}',
+	options: { deduplicateAcrossWorkers: true },
 };
 const orders = (...ids: string[]) => ids.map((orderId) => ({ json: { orderId, status: 'paid' } }));
 
 /**
- * Deduplication across n8n processes (queue-mode workers): each Engine is one process (its own static data) and
- * resetClaims() forgets what the previous "process" held in memory, so only n8n's shared store connects them.
+ * Deduplication across n8n processes (queue-mode workers), with Deduplicate Across Workers on: each Engine is one
+ * process (its own static data) and forgetProcessState() forgets what the previous "process" held in memory, so
+ * only n8n's shared store connects them.
  */
 describe('Deduplication across processes through n8n\'s shared deduplication store', () => {
 	let sandbox: Sandbox;
@@ -110,7 +112,7 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 		await DataDeduplicationService.init(store);
 	});
 	afterAll(async () => await sandbox.close());
-	beforeEach(() => resetClaims());
+	beforeEach(() => forgetProcessState());
 	afterEach(() => sandbox.faults.clear());
 
 	const sentTo = (prefix: string): string[] =>
@@ -118,10 +120,38 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 			.map((e: { body: IDataObject }) => String(e.body.order_id))
 			.filter((id: string) => id.startsWith(prefix));
 
+	const rowOfNode = () => [...store.rows.entries()].find(([id]) => id.endsWith('n:subject'))?.[1] ?? [];
+
+	it('V4: with Deduplicate Across Workers off (the default), the shared store is never called', async () => {
+		const writes = store.writes;
+		const defaults = { ...pushOrder, options: {} };
+		const run = await new Engine(credentialsFor(sandbox)).run({ parameters: defaults, items: orders('LOCAL-1', 'LOCAL-2') });
+		expect(run.error).toBeUndefined();
+		expect(sentTo('LOCAL-')).toEqual(['LOCAL-1', 'LOCAL-2']);
+		expect(store.writes).toBe(writes);
+	});
+
+	it('V4: the node\'s row keeps one value per sent event (tokens and probes go at the end of the run), at most SHARED_MAX_VALUES', async () => {
+		const before = rowOfNode().length;
+		const run = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('ROW-1', 'ROW-2', 'ROW-3') });
+		expect(run.error).toBeUndefined();
+		expect(rowOfNode().length - before).toBe(3);
+
+		// A full row: the oldest values make room for the new records.
+		const [id] = [...store.rows.entries()].find(([key]) => key.endsWith('n:subject')) ?? [];
+		store.rows.set(String(id), Array.from({ length: SHARED_MAX_VALUES }, (_, i) => `old-${i}`));
+		forgetProcessState();
+		const full = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('ROW-4', 'ROW-5') });
+		expect(full.error).toBeUndefined();
+		expect(SHARED_MAX_VALUES * 27).toBeLessThanOrEqual(100_000);
+		expect(rowOfNode().length).toBeLessThanOrEqual(SHARED_MAX_VALUES);
+		expect(rowOfNode().filter((value) => !value.startsWith('old-'))).toHaveLength(2);
+	});
+
 	it('V4: an event another process already sent is skipped, though this process\'s static data never saw it', async () => {
 		const first = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('SH-1', 'SH-2') });
 		expect(first.error).toBeUndefined();
-		resetClaims();
+		forgetProcessState();
 		const second = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('SH-2', 'SH-3') });
 		expect(second.error).toBeUndefined();
 		expect(sentTo('SH-').sort()).toEqual(['SH-1', 'SH-2', 'SH-3']);
@@ -135,7 +165,7 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 		const failed = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('RF-1') });
 		expect(failed.error).toBeDefined();
 		sandbox.faults.clear();
-		resetClaims();
+		forgetProcessState();
 		const retried = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('RF-1') });
 		expect(retried.error).toBeUndefined();
 		expect(sentTo('RF-')).toEqual(['RF-1']);
@@ -149,7 +179,7 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 		for (const id of store.rows.keys()) store.rows.set(id, rowsBefore.get(id) ?? []);
 		// The sending process goes on with other events: its calls write LU-1's record back.
 		expect((await sender.run({ parameters: pushOrder, items: orders('LU-2') })).error).toBeUndefined();
-		resetClaims();
+		forgetProcessState();
 		const repeat = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('LU-1') });
 		expect(repeat.error).toBeUndefined();
 		expect(repeat.items[0].json).toMatchObject({ order_id: 'LU-1', skipped: true, reason: 'duplicate' });
@@ -165,7 +195,7 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 			),
 		);
 		for (const run of runs) expect(run.error).toBeUndefined();
-		resetClaims();
+		forgetProcessState();
 		const repeat = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders(...ids) });
 		expect(repeat.error).toBeUndefined();
 		expect(repeat.items.every((item) => item.json.skipped === true)).toBe(true);

@@ -1,11 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, pairedInputs } from '../../tools/harness/engine';
-import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
+import { forgetProcessState, orderEvent } from '../../nodes/CommerceMessaging/helpers/deduplication';
+import { CREDENTIAL_TYPE, Engine, pairedInputs } from '../../tools/harness/engine';
+import { credentialsFor, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
+import { hashOf, NODE_STATE, savedHashes } from './lib/savedEvents';
 
 const ORDER_PATH = '/api/v1/order/';
 const HISTORY_PATH = '/api/v1/order/history/';
-const NODE_STATE = 'node:Commerce Messaging';
 
 interface LoggedRequest {
 	method: string;
@@ -32,7 +33,9 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 		status: '={{ $json.status }}',
 		...extra,
 	});
-	const sentKeys = (engine: Engine) => Object.keys(((engine.staticData[NODE_STATE] as IDataObject)?.sentEvents ?? {}) as IDataObject);
+	/** Whether the node's saved copy holds an event sent through the emulator's demo account. */
+	const saved = (engine: Engine, orderId: string, status = 'paid') =>
+		savedHashes(engine.staticData).includes(hashOf(credentialsFor(sandbox), orderEvent(orderId, status)));
 
 	describe('Push Event', () => {
 		it('V1: sends order_id and status with the optional fields, and outputs the service\'s answer', async () => {
@@ -152,7 +155,7 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			expect(first.error).toBeUndefined();
 			// n8n saves static data only when it is marked changed: the node must mark it.
 			expect((engine.staticData as { __dataChanged?: boolean }).__dataChanged).toBe(true);
-			expect(sentKeys(engine)).toHaveLength(1);
+			expect(saved(engine, 'V4-ORD-2')).toBe(true);
 
 			const second = await engine.run({
 				parameters: push(),
@@ -163,7 +166,7 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			expect(second.items[1].json).toMatchObject({ order_id: 'V4-ORD-2', status: 'shipped' });
 			expect(second.items[1].json.skipped).toBeUndefined();
 			expect(eventsFor('V4-ORD-2').map((e) => e.status)).toEqual(['paid', 'shipped']);
-			expect(sentKeys(engine)).toHaveLength(2);
+			expect(saved(engine, 'V4-ORD-2', 'shipped')).toBe(true);
 			// Only hashes and times are kept, not the shop's order ids.
 			expect(JSON.stringify(engine.staticData)).not.toContain('V4-ORD-2');
 		});
@@ -183,7 +186,7 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			const failed = await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-ORD-4', status: 'paid' } }] });
 			expect(failed.error?.message).toMatch(/INTERNAL_ERROR/);
 			expect(eventsFor('V4-ORD-4')).toHaveLength(0);
-			expect(sentKeys(engine)).toHaveLength(0);
+			expect(saved(engine, 'V4-ORD-4')).toBe(false);
 
 			const retried = await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-ORD-4', status: 'paid' } }] });
 			expect(retried.error).toBeUndefined();
@@ -285,6 +288,90 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			});
 			expect(result.error?.message).toMatch(/Item 0: "a day" is not a deduplication window/);
 			expect(eventsFor('V4-BADWIN-1')).toHaveLength(0);
+		});
+
+		it('V4: the same event through a credential for another Base URL, or for another username, is sent again', async () => {
+			const otherService = await startSandbox();
+			try {
+				const engine = new Engine(credentialsFor(sandbox));
+				const items = [{ json: { orderId: 'V4-ACC-1', status: 'paid' } }];
+				const userOf = (e: { userId: unknown }) => e.userId;
+				const events = (service: Sandbox) =>
+					service.state.orderEvents.filter((e: { body: IDataObject }) => e.body.order_id === 'V4-ACC-1');
+				expect((await engine.run({ parameters: push(), items })).items[0].json.skipped).toBeUndefined();
+
+				engine.credentialsHelper.setCredentials(CREDENTIAL_TYPE, credentialsFor(otherService));
+				const elsewhere = await engine.run({ parameters: push(), items });
+				expect(elsewhere.error).toBeUndefined();
+				expect(elsewhere.items[0].json.skipped).toBeUndefined();
+				expect(events(otherService)).toHaveLength(1);
+
+				engine.credentialsHelper.setCredentials(CREDENTIAL_TYPE, credentialsFor(sandbox, OTHER));
+				const otherUser = await engine.run({ parameters: push(), items });
+				expect(otherUser.error).toBeUndefined();
+				expect(otherUser.items[0].json.skipped).toBeUndefined();
+				expect(new Set(events(sandbox).map(userOf)).size).toBe(2);
+
+				// Back on the first account, it is a duplicate there.
+				engine.credentialsHelper.setCredentials(CREDENTIAL_TYPE, credentialsFor(sandbox));
+				const again = await engine.run({ parameters: push(), items });
+				expect(again.items[0].json).toMatchObject({ order_id: 'V4-ACC-1', skipped: true, reason: 'duplicate' });
+				expect(events(sandbox)).toHaveLength(2);
+				expect(events(otherService)).toHaveLength(1);
+			} finally {
+				await otherService.close();
+			}
+		});
+
+		it('V4: a real duplicate stays skipped when only the credential\'s name changes, or its Base URL is written differently', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const items = [{ json: { orderId: 'V4-ACC-2', status: 'paid' } }];
+			await engine.run({ parameters: push(), items });
+			const renamed = await engine.run({ parameters: push(), items, credential: { id: '1', name: 'Shop account (renamed)' } });
+			expect(renamed.items[0].json).toMatchObject({ order_id: 'V4-ACC-2', skipped: true, reason: 'duplicate' });
+			engine.credentialsHelper.setCredentials(CREDENTIAL_TYPE, credentialsFor(sandbox, undefined, { baseUrl: ` ${sandbox.url}/ ` }));
+			const rewritten = await engine.run({ parameters: push(), items });
+			expect(rewritten.error).toBeUndefined();
+			expect(rewritten.items[0].json).toMatchObject({ order_id: 'V4-ACC-2', skipped: true, reason: 'duplicate' });
+			expect(eventsFor('V4-ACC-2')).toHaveLength(1);
+		});
+
+		it('V4: after a restart, the copy saved in static data still skips the event', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const items = [{ json: { orderId: 'V4-RESTART-1', status: 'paid' } }];
+			await engine.run({ parameters: push(), items });
+			expect(saved(engine, 'V4-RESTART-1')).toBe(true);
+			forgetProcessState();
+			const afterRestart = await engine.run({ parameters: push(), items });
+			expect(afterRestart.items[0].json).toMatchObject({ order_id: 'V4-RESTART-1', skipped: true, reason: 'duplicate' });
+			// Each run saves everything the process knows: a copy saved by any later run has it too.
+			await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-RESTART-2', status: 'paid' } }] });
+			expect(saved(engine, 'V4-RESTART-1')).toBe(true);
+			expect(saved(engine, 'V4-RESTART-2')).toBe(true);
+			expect(eventsFor('V4-RESTART-1')).toHaveLength(1);
+		});
+
+		it('V4: a copy that another running n8n process saved is reported, unless Deduplicate Across Workers is on', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-PROC-1', status: 'paid' } }] });
+			const hintsOf = (result: Awaited<ReturnType<Engine['run']>>) =>
+				((result.run.data.resultData.runData['Commerce Messaging'][0] as { hints?: Array<{ message: string }> }).hints ?? []).map(
+					(hint) => hint.message,
+				);
+			// What a queue-mode worker leaves in the workflow: its own copy, saved a moment ago.
+			const copy = (engine.staticData[NODE_STATE] as IDataObject).deduplication as IDataObject;
+			const fromWorker = () => ({ ...copy, process: 'another-worker', copy: 'its-memory', at: Math.floor(Date.now() / 1000) });
+			(engine.staticData[NODE_STATE] as IDataObject).deduplication = fromWorker();
+			const warned = await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-PROC-2', status: 'paid' } }] });
+			expect(hintsOf(warned)).toEqual([expect.stringMatching(/Another n8n process .* only with the option Deduplicate Across Workers on/)]);
+
+			(engine.staticData[NODE_STATE] as IDataObject).deduplication = fromWorker();
+			const quiet = await engine.run({
+				parameters: push({ options: { deduplicateAcrossWorkers: true } }),
+				items: [{ json: { orderId: 'V4-PROC-3', status: 'paid' } }],
+			});
+			expect(quiet.error).toBeUndefined();
+			expect(hintsOf(quiet)).toEqual([]);
 		});
 	});
 

@@ -58,6 +58,8 @@ export interface RunOptions {
 	typeVersion?: number;
 	/** Node settings of the node under test beyond parameters (e.g. retryOnFail, maxTries, waitBetweenTries). */
 	nodeSettings?: Partial<INode>;
+	/** The credential the node names (id and name); its data is the Engine's. Default: id "1". */
+	credential?: { id: string; name: string };
 	/** An optional node after the node under test (e.g. n8n's Split Out); its output is `RunResult.finalItems`. */
 	next?: { type: string; typeVersion?: number; parameters: IDataObject };
 }
@@ -124,7 +126,7 @@ export class Engine {
 			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters as INode['parameters'],
-			credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Commerce Messaging account' } },
+			credentials: { [CREDENTIAL_TYPE]: options.credential ?? { id: '1', name: 'Commerce Messaging account' } },
 			continueOnFail: options.continueOnFail ?? false,
 			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
 			...options.nodeSettings,

@@ -50,7 +50,7 @@ export function deduplicationOptions(keyDescription: string): INodeProperties[] 
 			name: 'deduplicate',
 			type: 'boolean',
 			default: true,
-			description: `Whether to skip an event the service already accepted with ${keyDescription} within the deduplication window, so retries and re-runs do not send it twice. A skipped item is still output, with skipped: true. Across executions this holds for active workflows (n8n keeps node state only for them), and for executions of the workflow running in the same n8n process.`,
+			description: `Whether to skip an event the service already accepted through this credential's account with ${keyDescription} within the deduplication window, so retries and re-runs do not send it twice. A skipped item is still output, with skipped: true. It holds across executions running in the same n8n process, and across restarts for active workflows (n8n saves node state only for them); across queue-mode workers only with Deduplicate Across Workers.`,
 		},
 		{
 			displayName: 'Deduplication Window (Hours)',
@@ -60,6 +60,14 @@ export function deduplicationOptions(keyDescription: string): INodeProperties[] 
 			default: DEFAULT_WINDOW_HOURS,
 			placeholder: '24',
 			description: 'How long an accepted event blocks the same event. Used only when Deduplicate is on.',
+		},
+		{
+			displayName: 'Deduplicate Across Workers',
+			name: 'deduplicateAcrossWorkers',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to also claim each event in n8n's database, which all n8n processes share, before sending it. Turn it on when n8n runs in queue mode (workers) or with several main instances: without it, an event delivered twice at the same moment to two workers, or again after another worker sent it, can go out twice. It costs each execution that sends events about half a second to a second (not per event) and three writes of a row of at most 100 KB in n8n's database. Not needed in a single n8n process. Used only when Deduplicate is on.",
 		},
 	];
 }

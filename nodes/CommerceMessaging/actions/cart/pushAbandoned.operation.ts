@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { cartEventKey, Deduplication, prepareDeduplication } from '../../helpers/deduplication';
+import { cartEvent, Deduplication, prepareDeduplication } from '../../helpers/deduplication';
 import { compact, readDecimal, readJsonParameter, readRequiredText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
@@ -144,16 +144,16 @@ export async function execute(
 	);
 
 	const identifiers = { cart_id: cartId, total };
-	const output = await deduplication.sendOnce(itemIndex, cartEventKey(cartId, total), identifiers, async () =>
+	const output = await deduplication.send(itemIndex, cartEvent(cartId, total), identifiers, async () =>
 		await apiRequest(this, 'cartEvent', { body, itemIndex }),
 	);
 	return { records: [output] };
 }
 
-/** The run's deduplication, its events claimed in n8n's shared store in one call (queue-mode workers). */
+/** The run's deduplication; the events are read here only for claims in n8n's shared store (queue mode). */
 export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<Deduplication> {
-	return await prepareDeduplication.call(this, itemCount, (itemIndex) =>
-		cartEventKey(
+	return await prepareDeduplication(this, itemCount, (itemIndex) =>
+		cartEvent(
 			readRequiredText(this, 'cartId', itemIndex, { label: 'cart ID' }),
 			readDecimal(this, 'total', itemIndex, { label: 'cart total', min: 0 }),
 		),

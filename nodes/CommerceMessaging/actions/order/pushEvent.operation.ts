@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { Deduplication, orderEventKey, prepareDeduplication } from '../../helpers/deduplication';
+import { Deduplication, orderEvent, prepareDeduplication } from '../../helpers/deduplication';
 import { compact, readDate, readDecimal, readRequiredText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport';
 import type { OperationResult } from '../operation';
@@ -130,16 +130,16 @@ export async function execute(
 	);
 
 	const identifiers = { order_id: orderId, status };
-	const output = await deduplication.sendOnce(itemIndex, orderEventKey(orderId, status), identifiers, async () =>
+	const output = await deduplication.send(itemIndex, orderEvent(orderId, status), identifiers, async () =>
 		await apiRequest(this, 'orderEvent', { body, itemIndex }),
 	);
 	return { records: [output] };
 }
 
-/** The run's deduplication, its events claimed in n8n's shared store in one call (queue-mode workers). */
+/** The run's deduplication; the events are read here only for claims in n8n's shared store (queue mode). */
 export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<Deduplication> {
-	return await prepareDeduplication.call(this, itemCount, (itemIndex) =>
-		orderEventKey(
+	return await prepareDeduplication(this, itemCount, (itemIndex) =>
+		orderEvent(
 			readRequiredText(this, 'orderId', itemIndex, { label: 'order ID' }),
 			readRequiredText(this, 'status', itemIndex, { label: 'status' }),
 		),
