@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Where does a contender's time go? `bash scripts/run.sh node bench/profile.js [job] [contender]` runs one
+ * Where does a contender's time go? `bash scripts/bench.sh bench/harness/profile.js [job] [contender]` runs one
  * repetition (default: orders, node) under the V8 CPU profiler, with the emulator in its own process, and prints
  * the heaviest functions (self time) and the heaviest files/packages. The .cpuprofile file is kept in
  * bench/results/ (open it in Chrome DevTools > Performance) and is not committed.
@@ -53,8 +53,8 @@ async function main() {
 	const [job] = selectedJobs({ ...process.env, BENCH_JOBS: jobId });
 	if (!job) throw new Error(`unknown job ${jobId}`);
 	const { dir: buildDir } = build();
-	const runtimeDir = process.env.BENCH_N8N_DIR ?? (await require('../tools/n8n').ensureRuntime(2)).dir;
-	const emulator = fork(path.join(__dirname, 'lib', 'emulator.js'));
+	const runtimeDir = process.env.BENCH_N8N_DIR ?? (await require('../../tools/n8n').ensureRuntime(2)).dir;
+	const emulator = fork(path.join(__dirname, '..', 'lib', 'emulator.js'));
 	const call = (cmd, args) =>
 		new Promise((resolve, reject) => {
 			emulator.once('message', (m) => (m.ok ? resolve(m.result) : reject(new Error(m.error))));
@@ -64,7 +64,7 @@ async function main() {
 	await call('setConfig', job.emulator);
 	if (job.contacts) await call('seedContacts', { username: USER.username, count: job.contacts });
 	await call('clearCounters');
-	const outDir = path.join(__dirname, 'results');
+	const outDir = path.join(__dirname, '..', 'results');
 	fs.mkdirSync(outDir, { recursive: true });
 	const profDir = fs.mkdtempSync(path.join(outDir, 'profile-'));
 	const worker = fork(path.join(__dirname, 'lib', 'worker.js'), [], {

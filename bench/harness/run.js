@@ -1,9 +1,11 @@
 'use strict';
 /**
- * `npm run bench`: issue #6. Three contenders do the same five jobs against the emulator on loopback, alternated,
- * several repetitions each, every repetition in a fresh process; medians are reported with the ratios
- * node/raw and node/HTTP-Request-node. Prints one table and writes bench/results/latest.json.
- * See bench/README.md.
+ * `npm run bench:harness`: the engine-harness bench of issues #6 and #12, kept as a fast profiling aid (its n8n-core
+ * evaluates expressions the legacy way and its HTTP helper is not n8n's full outbound stack, so its ratios are not the
+ * ones users see: `npm run bench` measures in real n8n). The contenders do the same jobs against the emulator,
+ * alternated, several repetitions each, every repetition in a fresh process; medians are reported with the ratios
+ * node/raw and node/HTTP-Request-node. Prints one table and writes bench/results/harness.json.
+ * See bench/README.md ("The engine-harness bench").
  */
 const { fork } = require('node:child_process');
 const fs = require('node:fs');
@@ -21,14 +23,14 @@ const CONTENDERS = [
 	{ id: 'node', label: 'this node' },
 	{ id: 'http', label: 'HTTP Request node' },
 ];
-const RESULTS_DIR = path.join(__dirname, 'results');
+const RESULTS_DIR = path.join(__dirname, '..', 'results');
 const WORKER_TIMEOUT_MS = 10 * 60_000;
 
 const log = (...args) => process.stderr.write(`[bench] ${args.join(' ')}\n`);
 
 /** A forked child driven by IPC request/response ({id, cmd, args} -> {id, ok, result|error}). */
 function startEmulator() {
-	const child = fork(path.join(__dirname, 'lib', 'emulator.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+	const child = fork(path.join(__dirname, '..', 'lib', 'emulator.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 	let nextId = 0;
 	const pending = new Map();
 	child.on('message', ({ id, ok, result, error }) => {
@@ -277,7 +279,7 @@ async function main() {
 		const table = renderTable(report);
 		process.stdout.write(`${table}\n`);
 		fs.mkdirSync(RESULTS_DIR, { recursive: true });
-		const file = path.join(RESULTS_DIR, scale === 1 && !process.env.BENCH_JOBS && !process.env.BENCH_REPS ? 'latest.json' : 'partial.tmp.json');
+		const file = path.join(RESULTS_DIR, scale === 1 && !process.env.BENCH_JOBS && !process.env.BENCH_REPS ? 'harness.json' : 'harness-partial.tmp.json');
 		fs.writeFileSync(file, `${JSON.stringify({ ...report, table }, null, 2)}\n`);
 		log(`written ${path.relative(ROOT, file)} in ${report.durationS} s`);
 	} finally {
