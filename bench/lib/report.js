@@ -1,0 +1,86 @@
+'use strict';
+/** The Markdown report `npm run bench` prints and keeps in results/latest.json (`table`). */
+
+const fmt = {
+	s: (ms) => (ms === null || ms === undefined ? '-' : (ms / 1000).toFixed(2)),
+	ms: (ms) => (ms === null || ms === undefined ? '-' : Math.round(ms).toLocaleString('en-US')),
+	mb: (mb) => (mb === null || mb === undefined ? '-' : mb.toFixed(0)),
+	n: (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US')),
+	x: (r) => (r === null || r === undefined ? '-' : `${r.toFixed(2)}x`),
+	pct: (r) => (r === null || r === undefined ? '-' : `${Math.round(r * 100)} %`),
+};
+
+function matrixTable(job) {
+	const lines = [
+		`**${job.title}** (medians of ${job.reps}; n8n CPU = the n8n process's CPU time during the run)`,
+		'',
+		'| Contender | Time (s) | Spread | Events/s | Peak RSS MB (before) | n8n CPU (s) | Requests | Logins | Connections | Lost / dup. / out of order |',
+		'|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+	];
+	for (const s of Object.values(job.summary)) {
+		const failed = s.failedRuns ? ` **${s.failedRuns}/${s.runs} failed: ${s.errors.join('; ').slice(0, 120)}**` : '';
+		const integrity = s.itemsLost === null ? '-' : `${s.itemsLost} / ${s.duplicates} / ${s.outOfOrder}`;
+		lines.push(
+			`| ${s.label}${failed} | ${fmt.s(s.wallMs)} | ${fmt.pct(s.wallSpread)} | ${fmt.n(s.eventsPerSecond)} | ${s.peakRssMb ? `${fmt.mb(s.peakRssMb)} (${fmt.mb(s.rssBeforeMb)})` : '-'}` +
+				` | ${fmt.s(s.n8nCpuMs)} | ${fmt.n(s.requests)} | ${fmt.n(s.logins)} | ${fmt.n(s.connections)} | ${integrity} |`,
+		);
+	}
+	return lines.join('\n');
+}
+
+function targetsTable(jobs) {
+	const lines = ['| Job | Target | Value | Limit | Result |', '|---|---|--:|--:|---|'];
+	for (const job of jobs) {
+		for (const t of job.targets ?? []) {
+			const value = t.value === null ? '-' : t.kind === 'ratio' ? fmt.x(t.value) : String(t.value);
+			const limit = t.kind === 'ratio' ? `<= ${t.max}x` : `<= ${t.max}`;
+			lines.push(`| ${job.id} | ${t.name} | ${value} | ${limit} | ${t.pass === null ? 'n/a' : t.pass ? 'PASS' : '**FAIL**'} |`);
+		}
+	}
+	return lines.join('\n');
+}
+
+function sweepTable(job) {
+	const concurrencies = job.byRtt[0]?.rows.map((r) => r.concurrency) ?? [];
+	const lines = [
+		`**${job.title}**: events/s and share of the raw client's (${job.byRtt[0]?.raw.concurrency} in flight, keep-alive); ${job.reps} run(s) each`,
+		'',
+		`| Round trip | Raw client | ${concurrencies.map((c) => `Concurrency ${c}`).join(' | ')} | Concurrency for 90 % |`,
+		`|--:|--:|${concurrencies.map(() => '--:').join('|')}|--:|`,
+	];
+	for (const step of job.byRtt) {
+		const cells = step.rows.map((r) => (r.failedRuns ? 'failed' : `${fmt.n(r.eventsPerSecond)} (${fmt.pct(r.shareOfRaw)})`));
+		lines.push(`| ${step.rttMs} ms | ${fmt.n(step.raw.eventsPerSecond)} | ${cells.join(' | ')} | ${step.concurrencyFor90 ?? `not reached up to ${concurrencies[concurrencies.length - 1]}`} |`);
+	}
+	return lines.join('\n');
+}
+
+function dedupTable(job) {
+	const lines = [
+		`**${job.title}**: wall time per execution (Webhook -> Split Out -> Push Event, new events), medians`,
+		'',
+		'| n8n | Events per execution | Repetitions | Dedup off | Dedup on (default) | On / off |',
+		'|---|--:|--:|--:|--:|--:|',
+	];
+	for (const row of job.rows) {
+		const unit = row.offMs !== null && row.offMs < 10_000 ? (ms) => `${fmt.ms(ms)} ms` : (ms) => `${fmt.s(ms)} s`;
+		const failed = row.off.failedRuns || row.on.failedRuns ? ` (failed runs: off ${row.off.failedRuns}, on ${row.on.failedRuns})` : '';
+		lines.push(`| ${row.mode === 'single' ? 'single process (SQLite)' : 'queue mode (Postgres, 2 workers)'} | ${fmt.n(row.events)} | ${row.reps} | ${unit(row.offMs)} | ${unit(row.onMs)} | ${fmt.x(row.onToOff)}${failed} |`);
+	}
+	return lines.join('\n');
+}
+
+function renderReport(report) {
+	const m = report.machine;
+	const out = [
+		`Real n8n ${m.n8n}, webhook-started workflows, Node ${m.node}; ${m.nproc} CPUs (${m.cpu}), ${m.ramGb} GB RAM; load average ${m.loadAverageAtStart.join(' ')} at the start, ${m.loadAverageAtEnd.join(' ')} at the end (a shared machine: the spread column says how far repetitions were apart). Total ${Math.round(report.durationS / 60)} min.${report.quick ? ' BENCH_QUICK: small sizes, not comparable.' : ''}`,
+	];
+	const matrices = report.jobs.filter((job) => job.summary);
+	for (const job of matrices) out.push('', matrixTable(job));
+	if (matrices.some((job) => job.targets?.length)) out.push('', '**Targets** (ratios of medians from this run)', '', targetsTable(matrices));
+	for (const job of report.jobs.filter((j) => j.kind === 'sweep')) out.push('', sweepTable(job));
+	for (const job of report.jobs.filter((j) => j.kind === 'dedup')) out.push('', dedupTable(job));
+	return out.join('\n');
+}
+
+module.exports = { renderReport };
