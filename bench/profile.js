@@ -12,16 +12,12 @@
  * open them in Chrome DevTools). PROFILE_EVENTS (default 3000) and PROFILE_CONTENDERS (default node,editFields).
  */
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
-const { USER } = require('./lib/jobs');
-const { contenderWorkflow, workflowId } = require('./lib/workflows');
-const { startHelper } = require('./lib/ipc');
-const { startSingleN8n } = require('./lib/n8nProcess');
+const { workflowId } = require('./lib/workflows');
 const { runOnce } = require('./lib/measure');
+const { startLoopbackN8n } = require('./lib/loopbackN8n');
 const { categorize, CATEGORIES, PARTS, ATTRIBUTED_TO_CALLER } = require('./lib/profileCategories');
-const { removeOnExit, forget } = require('./lib/cleanup');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -167,47 +163,20 @@ function render(results) {
 }
 
 async function main() {
-	const n8nTools = require(path.join(ROOT, 'tools', 'n8n'));
-	const runtime = await n8nTools.ensureRuntime(2, { echo: true });
-	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-bench-pack-'));
-	removeOnExit(packDir);
-	log('packing the package from this checkout');
-	const tarball = process.env.BENCH_TARBALL ?? (await n8nTools.packPackage(ROOT, { destDir: packDir, nodeBin: runtime.nodeBin }));
-	const emulator = startHelper(path.join(__dirname, 'lib', 'emulator.js'));
-	let n8n;
+	const { ctx, stop } = await startLoopbackN8n({ keys: CONTENDERS, log });
 	try {
-		const { url } = await emulator.call('start', { tokenTtlSeconds: 3600 });
-		const loopback = {
-			id: 'cmBenchLoopback',
-			name: 'bench loopback',
-			tag: 'Loop',
-			type: 'commerceMessagingApi',
-			data: { baseUrl: url, username: USER.username, password: USER.password, pluginIntegration: false },
-		};
-		const { tag, ...importable } = loopback;
-		const workflows = CONTENDERS.map((key) => contenderWorkflow(key, loopback));
-		n8n = await startSingleN8n({ tarball, credentials: [importable], workflows, log });
-		removeOnExit(n8n.home.home);
-		const ctx = { emulator, n8n, credentials: { loopback }, urls: { loopback: url }, log, runId: `p${Date.now().toString(36)}` };
-		await emulator.call('reset', 'empty');
-		for (const key of CONTENDERS) await runOnce({ kind: 'orders', events: 200, wire: null }, { id: key, workflow: key }, `${ctx.runId}-warm-${key}`, ctx);
 		fs.mkdirSync(RESULTS_DIR, { recursive: true });
 		const results = [];
 		for (const key of CONTENDERS) {
 			log(`profiling ${key} (${EVENTS} order events, then again counting expression evaluations)`);
 			results.push(await profileContender(ctx, key));
 		}
-		const text = `Where the time goes in real n8n ${n8n.version} (main process, loopback, webhook -> Split Out -> contender):${render(results)}`;
+		const text = `Where the time goes in real n8n ${ctx.n8n.version} (main process, loopback, webhook -> Split Out -> contender):${render(results)}`;
 		process.stdout.write(`${text}\n`);
-		fs.writeFileSync(path.join(RESULTS_DIR, 'profile.json'), `${JSON.stringify({ generatedAt: new Date().toISOString(), n8n: n8n.version, samplingUs: SAMPLING_US, results, text }, null, 2)}\n`);
+		fs.writeFileSync(path.join(RESULTS_DIR, 'profile.json'), `${JSON.stringify({ generatedAt: new Date().toISOString(), n8n: ctx.n8n.version, samplingUs: SAMPLING_US, results, text }, null, 2)}\n`);
 		log('written bench/results/profile.json');
 	} finally {
-		if (n8n) {
-			await n8n.stop().catch(() => {});
-			forget(n8n.home.home);
-		}
-		await emulator.close();
-		fs.rmSync(packDir, { recursive: true, force: true });
+		await stop();
 	}
 }
 

@@ -72,7 +72,7 @@ async function runOnce(job, contender, tag, ctx, target = ctx.n8n, runOptions = 
 				peakRssMb: run.peakRssMb,
 				rssBeforeMb: run.rssBeforeMb,
 				n8nCpuMs: run.cpuMs,
-				...(run.status === 200 ? {} : { error: `HTTP ${run.status}: ${JSON.stringify(run.response).slice(0, 300)}` }),
+				...(run.status === 200 ? {} : { error: `HTTP ${run.status}: ${run.failure ?? JSON.stringify(run.response).slice(0, 300)}` }),
 			};
 		}
 	} catch (error) {

@@ -33,6 +33,26 @@ async function publish(editor, id) {
 	if (res.status !== 200) throw new Error(`publishing workflow ${id}: HTTP ${res.status} ${(await res.text()).slice(0, 500)}`);
 }
 
+/**
+ * Why the workflow's latest failed execution failed, read back through the REST API: the webhook only answers
+ * "Error in workflow". Execution data comes flatted-encoded; the `flatted` inside n8n decodes it.
+ */
+async function lastExecutionError(editor, runtime, workflowId) {
+	const headers = { cookie: editor.ownerCookie, 'browser-id': BROWSER_ID };
+	try {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['error'] }));
+		const list = await (await fetch(`${editor.url}/rest/executions?filter=${filter}&limit=1`, { headers })).json();
+		const id = list.data?.results?.[0]?.id;
+		if (!id) return 'no failed execution found';
+		const one = await (await fetch(`${editor.url}/rest/executions/${id}`, { headers })).json();
+		const { n8nRequire } = require(path.join(ROOT, 'tools', 'n8n', 'runtime'));
+		const error = n8nRequire(runtime)('flatted').parse(one.data.data).resultData.error ?? {};
+		return `execution ${id}: ${error.message}${error.description ? ` (${error.description})` : ''}${error.node?.name ? ` in ${error.node.name}` : ''}`;
+	} catch (error) {
+		return `(could not read the execution: ${error.message})`;
+	}
+}
+
 /** Memory and CPU of a process from /proc (Linux). */
 const proc = {
 	statusKb(pid, field) {
@@ -121,7 +141,8 @@ async function startSingleN8n({ tarball, credentials, workflows, env = {}, log }
 			} catch {
 				response = text;
 			}
-			return { wallMs, status: res.status, response, peakRssMb, rssBeforeMb, cpuMs };
+			const failure = res.status === 200 ? undefined : await lastExecutionError(editor, home.runtime, workflowId);
+			return { wallMs, status: res.status, response, failure, peakRssMb, rssBeforeMb, cpuMs };
 		},
 		async stop() {
 			inspector.close();

@@ -41,17 +41,27 @@ function targetsTable(jobs) {
 }
 
 function sweepTable(job) {
-	const concurrencies = job.byRtt[0]?.rows.map((r) => r.concurrency) ?? [];
 	const lines = [
-		`**${job.title}**: events/s and share of the raw client's (${job.byRtt[0]?.raw.concurrency} in flight, keep-alive); ${job.reps} run(s) each`,
+		`**${job.title}** (${job.reps} run(s) each; the node with Deduplicate off; share = its events/s over the raw client's with ${job.byRtt[0]?.raw.concurrency} in flight on kept-alive connections)`,
 		'',
-		`| Round trip | Raw client | ${concurrencies.map((c) => `Concurrency ${c}`).join(' | ')} | Concurrency for 90 % |`,
-		`|--:|--:|${concurrencies.map(() => '--:').join('|')}|--:|`,
+		'| Round trip | Contender | Time (s) | Events/s | Share of raw | Connections | n8n CPU per event (ms) |',
+		'|--:|---|--:|--:|--:|--:|--:|',
 	];
 	for (const step of job.byRtt) {
-		const cells = step.rows.map((r) => (r.failedRuns ? 'failed' : `${fmt.n(r.eventsPerSecond)} (${fmt.pct(r.shareOfRaw)})`));
-		lines.push(`| ${step.rttMs} ms | ${fmt.n(step.raw.eventsPerSecond)} | ${cells.join(' | ')} | ${step.concurrencyFor90 ?? `not reached up to ${concurrencies[concurrencies.length - 1]}`} |`);
+		lines.push(`| ${step.rttMs} ms | raw client, ${step.raw.concurrency} in flight | ${fmt.s(step.raw.wallMs)} | ${fmt.n(step.raw.eventsPerSecond)} | 100 % | ${fmt.n(step.raw.connections)} | - |`);
+		for (const r of step.rows) {
+			const failed = r.failedRuns ? ' (failed)' : '';
+			lines.push(
+				`| | node, Concurrency ${r.concurrency}${failed} | ${fmt.s(r.wallMs)} | ${fmt.n(r.eventsPerSecond)} | ${fmt.pct(r.shareOfRaw)} | ${fmt.n(r.connections)} | ${r.n8nCpuMs === null ? '-' : (r.n8nCpuMs / job.size).toFixed(2)} |`,
+			);
+		}
 	}
+	lines.push(
+		'',
+		`Concurrency the node needs for 90 % of the raw client's throughput: ${job.byRtt
+			.map((step) => `${step.rttMs} ms: ${step.concurrencyFor90 ?? `not reached up to ${step.rows[step.rows.length - 1]?.concurrency}`}`)
+			.join('; ')}.`,
+	);
 	return lines.join('\n');
 }
 

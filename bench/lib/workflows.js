@@ -29,6 +29,15 @@ function httpBatching() {
 	return { batch: { batchSize, batchInterval } };
 }
 
+/** `httpB<size>x<interval>` (that batching) or `httpNoBatching`: the settings bench/httpBatching.js tries. */
+function httpBatchingVariant(key) {
+	if (key === 'httpNoBatching') return { label: "n8n's HTTP Request node, no batching", build: (c) => httpPushEventNode(c, null) };
+	const match = /^httpB(\d+)x(\d+)$/.exec(key);
+	if (!match) return undefined;
+	const batch = { batchSize: Number(match[1]), batchInterval: Number(match[2]) };
+	return { label: `n8n's HTTP Request node, batching ${batch.batchSize} per ${batch.batchInterval} ms`, build: (c) => httpPushEventNode(c, { batch }) };
+}
+
 const uuid = (seed) => {
 	const hex = crypto.createHash('sha256').update(seed).digest('hex');
 	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
@@ -101,7 +110,7 @@ function httpRequestNode(credential, parameters) {
 	};
 }
 
-function httpPushEventNode(credential) {
+function httpPushEventNode(credential, batching = httpBatching()) {
 	return httpRequestNode(credential, {
 		method: 'POST',
 		url: `${credential.data.baseUrl}/api/v1/order/`,
@@ -114,7 +123,7 @@ function httpPushEventNode(credential) {
 				{ name: 'status', value: ORDER_EXPRESSIONS.status },
 			],
 		},
-		options: { batching: httpBatching() },
+		options: batching ? { batching } : {},
 	});
 }
 
@@ -199,10 +208,13 @@ function nodeWithConcurrency(concurrency) {
 	};
 }
 
-/** A contender that runs in n8n, by key: one of N8N_CONTENDERS, or `nodeC<k>` (Push Event with Concurrency k). */
+/**
+ * A contender that runs in n8n, by key: one of N8N_CONTENDERS, `nodeC<k>` (Push Event with Concurrency k) or an HTTP
+ * Request node batching variant (httpBatchingVariant).
+ */
 function n8nContender(key) {
 	const sweep = /^nodeC(\d+)$/.exec(key);
-	const contender = sweep ? nodeWithConcurrency(Number(sweep[1])) : N8N_CONTENDERS[key];
+	const contender = sweep ? nodeWithConcurrency(Number(sweep[1])) : (N8N_CONTENDERS[key] ?? httpBatchingVariant(key));
 	if (!contender) throw new Error(`no n8n contender "${key}"`);
 	return contender;
 }
