@@ -144,7 +144,13 @@ async function main() {
 			machine: machine(runtime.version, loadAtStart),
 			jobs: results,
 		};
-		const table = renderReport(report);
+		let table;
+		try {
+			table = renderReport(report);
+		} catch (error) {
+			// The measurements are kept whatever happens to their rendering.
+			table = `the report could not be rendered: ${error.stack ?? error}`;
+		}
 		process.stdout.write(`${table}\n`);
 		fs.mkdirSync(RESULTS_DIR, { recursive: true });
 		const file = path.join(RESULTS_DIR, full ? 'latest.json' : 'partial.tmp.json');

@@ -2,7 +2,8 @@
 /**
  * The jobs of `npm run bench` (real n8n), their contenders and their targets (issues #20 and #21). Sizes and
  * repetitions are the full run's; BENCH_QUICK=1 shrinks them for development, BENCH_JOBS picks jobs,
- * BENCH_REPS overrides every job's repetitions, BENCH_DEDUP_MODES=single|queue picks the dedup job's n8n.
+ * BENCH_REPS overrides every job's repetitions, BENCH_DEDUP_MODES=single|queue picks the dedup job's n8n,
+ * BENCH_DEDUP_SIZES=10000:2,1:9 its execution sizes (events:repetitions).
  */
 const USER = { username: 'demo@shop.test', password: 'demo-password' };
 const n = (value) => value.toLocaleString('en-US');
@@ -115,6 +116,12 @@ function selectedJobs(env = process.env) {
 	return JOBS.filter((job) => !only || only.includes(job.id)).map((job) => {
 		const sized = { ...job, ...(quick ? QUICK[job.id] : {}) };
 		if (sized.modes && env.BENCH_DEDUP_MODES) sized.modes = env.BENCH_DEDUP_MODES.split(',').map((s) => s.trim());
+		if (sized.sizes && env.BENCH_DEDUP_SIZES) {
+			sized.sizes = env.BENCH_DEDUP_SIZES.split(',').map((entry) => {
+				const [events, count] = entry.split(':').map(Number);
+				return { events, reps: count || 1 };
+			});
+		}
 		if (reps !== undefined) {
 			sized.reps = reps;
 			if (sized.sizes) sized.sizes = sized.sizes.map((size) => ({ ...size, reps }));

@@ -72,6 +72,7 @@ async function runOnce(job, contender, tag, ctx, target = ctx.n8n, runOptions = 
 				peakRssMb: run.peakRssMb,
 				rssBeforeMb: run.rssBeforeMb,
 				n8nCpuMs: run.cpuMs,
+				maxLoopDelayMs: run.maxLoopDelayMs,
 				...(run.status === 200 ? {} : { error: `HTTP ${run.status}: ${run.failure ?? JSON.stringify(run.response).slice(0, 300)}` }),
 			};
 		}
@@ -119,6 +120,7 @@ function summarize(runs, contender) {
 		peakRssMb: median(pick('peakRssMb')),
 		rssBeforeMb: median(pick('rssBeforeMb')),
 		n8nCpuMs: median(pick('n8nCpuMs')),
+		maxLoopDelayMs: median(pick('maxLoopDelayMs')),
 		requests: median(pick('requests')),
 		logins: max(pick('logins')),
 		beyondMinimum: median(pick('beyondMinimum')),

@@ -10,6 +10,29 @@ const { performance } = require('node:perf_hooks');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
+/**
+ * Why the workflow's latest execution failed, from the shared database (execution data is flatted-encoded; the
+ * `flatted` inside n8n decodes it) and the workers' last error lines: the main only answers "Error in workflow".
+ */
+async function lastExecutionError(deployment, workflowId) {
+	const { n8nRequire } = require(path.join(ROOT, 'tools', 'n8n', 'runtime'));
+	let stored;
+	try {
+		const [row] = await deployment.query(
+			'SELECT e.id, e.status, d.data FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = $1 ORDER BY e.id DESC LIMIT 1',
+			[workflowId],
+		);
+		const error = row ? n8nRequire(deployment.mainHome.runtime)('flatted').parse(row.data).resultData.error ?? {} : {};
+		stored = row ? `execution ${row.id} (${row.status}): ${error.message}${error.description ? ` (${error.description})` : ''}` : 'no execution stored';
+	} catch (error) {
+		stored = `(could not read the execution: ${error.message})`;
+	}
+	const workerLines = deployment.workers
+		.flatMap((w) => w.output().split('\n').filter((line) => /error|stalled|lock/i.test(line)).slice(-2).map((line) => `${w.name}: ${line.trim().slice(0, 200)}`))
+		.join(' | ');
+	return `${stored}${workerLines ? `; ${workerLines}` : ''}`;
+}
+
 /** @param {{ tarball: string, credentials: object[], workflows: object[], log: (s: string) => void }} options */
 async function startQueueN8n({ tarball, credentials, workflows, log }) {
 	const { startQueueDeployment } = require(path.join(ROOT, 'tools', 'n8n', 'queue'));
@@ -22,6 +45,10 @@ async function startQueueN8n({ tarball, credentials, workflows, log }) {
 		activate: workflows.map((w) => w.id),
 		// n8n's default; tools/n8n waits for the workers' "ready" line, logged at info.
 		logLevel: 'info',
+		// n8n's defaults for a job's lock (tools/n8n shortens them so the e2e tests see a dead worker within
+		// seconds). With a 10 s lock, an execution of 10,000 events fails ("failed to be processed too many times"):
+		// the node keeps the worker's event loop busy longer than that, so the lock is not renewed in time.
+		env: { QUEUE_WORKER_LOCK_DURATION: '60000', QUEUE_WORKER_LOCK_RENEW_TIME: '10000', QUEUE_WORKER_STALLED_INTERVAL: '30000' },
 	});
 	try {
 		for (const workflow of workflows) await waitForProductionUrl(`${deployment.main.url}/webhook/${workflow.id}`);
@@ -41,13 +68,15 @@ async function startQueueN8n({ tarball, credentials, workflows, log }) {
 				signal: AbortSignal.timeout(timeoutMs),
 			});
 			const text = await res.text();
+			const wallMs = performance.now() - started;
 			let response;
 			try {
 				response = JSON.parse(text);
 			} catch {
 				response = text;
 			}
-			return { wallMs: performance.now() - started, status: res.status, response };
+			const failure = res.status === 200 ? undefined : `${text.slice(0, 200)}; ${await lastExecutionError(deployment, workflowId)}`;
+			return { wallMs, status: res.status, response, failure };
 		},
 		stop: () => deployment.stop(),
 	};

@@ -12,17 +12,17 @@ const fmt = {
 
 function matrixTable(job) {
 	const lines = [
-		`**${job.title}** (medians of ${job.reps}; n8n CPU = the n8n process's CPU time during the run)`,
+		`**${job.title}** (medians of ${job.reps}; n8n CPU = the n8n process's CPU time during the run; loop stall = the longest its event loop was blocked)`,
 		'',
-		'| Contender | Time (s) | Spread | Events/s | Peak RSS MB (before) | n8n CPU (s) | Requests | Logins | Connections | Lost / dup. / out of order |',
-		'|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+		'| Contender | Time (s) | Spread | Events/s | Peak RSS MB (before) | n8n CPU (s) | Loop stall (ms) | Requests | Logins | Connections | Lost / dup. / out of order |',
+		'|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
 	];
 	for (const s of Object.values(job.summary)) {
 		const failed = s.failedRuns ? ` **${s.failedRuns}/${s.runs} failed: ${s.errors.join('; ').slice(0, 120)}**` : '';
 		const integrity = s.itemsLost === null ? '-' : `${s.itemsLost} / ${s.duplicates} / ${s.outOfOrder}`;
 		lines.push(
 			`| ${s.label}${failed} | ${fmt.s(s.wallMs)} | ${fmt.pct(s.wallSpread)} | ${fmt.n(s.eventsPerSecond)} | ${s.peakRssMb ? `${fmt.mb(s.peakRssMb)} (${fmt.mb(s.rssBeforeMb)})` : '-'}` +
-				` | ${fmt.s(s.n8nCpuMs)} | ${fmt.n(s.requests)} | ${fmt.n(s.logins)} | ${fmt.n(s.connections)} | ${integrity} |`,
+				` | ${fmt.s(s.n8nCpuMs)} | ${fmt.n(s.maxLoopDelayMs)} | ${fmt.n(s.requests)} | ${fmt.n(s.logins)} | ${fmt.n(s.connections)} | ${integrity} |`,
 		);
 	}
 	return lines.join('\n');
@@ -67,15 +67,15 @@ function sweepTable(job) {
 
 function dedupTable(job) {
 	const lines = [
-		`**${job.title}**: wall time per execution (Webhook -> Split Out -> Push Event, new events), medians`,
+		`**${job.title}**: wall time per execution (Webhook -> Split Out -> Push Event, new events), medians; loop stall = the longest n8n's event loop was blocked (single process only: in queue mode the execution runs in a worker)`,
 		'',
-		'| n8n | Events per execution | Repetitions | Dedup off | Dedup on (default) | On / off |',
-		'|---|--:|--:|--:|--:|--:|',
+		'| n8n | Events per execution | Repetitions | Dedup off | Dedup on (default) | On / off | Loop stall off / on (ms) |',
+		'|---|--:|--:|--:|--:|--:|--:|',
 	];
 	for (const row of job.rows) {
 		const unit = row.offMs !== null && row.offMs < 10_000 ? (ms) => `${fmt.ms(ms)} ms` : (ms) => `${fmt.s(ms)} s`;
 		const failed = row.off.failedRuns || row.on.failedRuns ? ` (failed runs: off ${row.off.failedRuns}, on ${row.on.failedRuns})` : '';
-		lines.push(`| ${row.mode === 'single' ? 'single process (SQLite)' : 'queue mode (Postgres, 2 workers)'} | ${fmt.n(row.events)} | ${row.reps} | ${unit(row.offMs)} | ${unit(row.onMs)} | ${fmt.x(row.onToOff)}${failed} |`);
+		lines.push(`| ${row.mode === 'single' ? 'single process (SQLite)' : 'queue mode (Postgres, 2 workers)'} | ${fmt.n(row.events)} | ${row.reps} | ${unit(row.offMs)} | ${unit(row.onMs)} | ${fmt.x(row.onToOff)}${failed} | ${row.off.maxLoopDelayMs === null ? '-' : `${fmt.n(row.off.maxLoopDelayMs)} / ${fmt.n(row.on.maxLoopDelayMs)}`} |`);
 	}
 	return lines.join('\n');
 }

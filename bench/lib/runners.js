@@ -104,6 +104,8 @@ async function sweep(job, ctx) {
  */
 async function dedup(job, ctx, mode, target) {
 	await prepareEmulator(ctx, job);
+	// One discarded run each, so the measured ones start with a valid token (earlier jobs rotated the emulator's key).
+	for (const contender of job.contenders) await runOnce({ kind: 'orders', events: 1, wire: null }, contender, `${ctx.runId}-dedup-${mode}-ready-${contender.id}`, ctx, target);
 	const rows = [];
 	for (const size of job.sizes) {
 		const step = { kind: 'orders', events: size.events, wire: null };
