@@ -99,6 +99,7 @@ async function runOnce(job, contender, tag, ctx, target = ctx.n8n, runOptions = 
 		outOfOrder: received === null ? null : counters.outOfOrder,
 		connections: wire?.connections ?? null,
 		tlsHandshakes: wire?.tlsHandshakes ?? null,
+		wireErrors: wire && Object.keys(wire.errors).length ? wire.errors : undefined,
 		emulatorCpuMs: counters.cpuMs,
 		eventsPerSecond: result.wallMs && events ? (events.length / result.wallMs) * 1000 : null,
 	};

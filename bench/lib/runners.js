@@ -4,16 +4,16 @@
  * Concurrency against the raw client on the wire) and `dedup` (issue #21: deduplication on vs off per execution size,
  * in the single-process n8n and in queue mode).
  */
-const { RAW, NODE_CONCURRENCY } = require('./jobs');
+const { RAW, NODE_CONCURRENCY, USER } = require('./jobs');
 const { runOnce, summarize, rotated, minimumRequests } = require('./measure');
-const { median, ratio } = require('./stats');
+const { ratio } = require('./stats');
 
 const LOOPBACK = { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: 0, latencyJitterMs: 0 };
 
 async function prepareEmulator(ctx, job) {
 	await ctx.emulator.call('reset', 'empty');
 	await ctx.emulator.call('setConfig', LOOPBACK);
-	if (job.contacts) await ctx.emulator.call('seedContacts', { username: 'demo@shop.test', count: job.contacts });
+	if (job.contacts) await ctx.emulator.call('seedContacts', { username: USER.username, count: job.contacts });
 	if (job.wire) await ctx.wire.call('setRtt', job.wire.rttMs);
 }
 
@@ -27,6 +27,7 @@ function logRun(ctx, label, run) {
 		run.itemsLost ? `${run.itemsLost} lost` : undefined,
 		run.outOfOrder ? `${run.outOfOrder} out of order` : undefined,
 		run.duplicates ? `${run.duplicates} duplicated` : undefined,
+		run.wireErrors ? `wire saw ${JSON.stringify(run.wireErrors)}` : undefined,
 		run.error ? `error: ${run.error.split('\n')[0].slice(0, 200)}` : undefined,
 	];
 	ctx.log(`  ${label.padEnd(28)} ${parts.filter(Boolean).join(', ')}`);
@@ -124,4 +125,4 @@ async function dedup(job, ctx, mode, target) {
 	return rows;
 }
 
-module.exports = { matrix, sweep, dedup, judge, median };
+module.exports = { matrix, sweep, dedup, judge };

@@ -44,7 +44,12 @@ function delayedPipe(to) {
  */
 async function startWire({ targetPort, rttMs, cert, key }) {
 	let rtt = rttMs;
-	const counts = { connections: 0, tlsHandshakes: 0, tlsResumed: 0 };
+	const counts = { connections: 0, tlsHandshakes: 0, tlsResumed: 0, errors: {} };
+	/** Socket errors by where they happened and their code: a reset the wire passed on shows here. */
+	const countError = (where, error) => {
+		const key = `${where}: ${error.code ?? error.message}`;
+		counts.errors[key] = (counts.errors[key] ?? 0) + 1;
+	};
 	const sockets = new Set();
 	const track = (socket) => {
 		sockets.add(socket);
@@ -60,21 +65,26 @@ async function startWire({ targetPort, rttMs, cert, key }) {
 		secure.setNoDelay(true);
 		upstream.setNoDelay(true);
 		secure.pipe(upstream).pipe(secure);
-		const destroy = () => {
+		const failed = (side) => (error) => {
+			countError(side, error);
 			secure.destroy();
 			upstream.destroy();
 		};
-		secure.on('error', destroy);
-		upstream.on('error', destroy);
+		secure.on('error', failed('TLS terminator, client side'));
+		upstream.on('error', failed('TLS terminator, emulator side'));
 	});
-	terminator.on('tlsClientError', () => {});
+	terminator.on('tlsClientError', (error) => {
+		countError('TLS handshake', error);
+	});
 
-	const proxy = net.createServer((client) => {
+	// Half-open sockets: an end in one direction is passed on, delayed like the data before it, and a socket closes
+	// once both directions ended; only an error tears both sides down at once (a reset reaches the other end as one).
+	const proxy = net.createServer({ allowHalfOpen: true }, (client) => {
 		counts.connections++;
 		const half = rtt / 2;
 		// The client's first bytes could not have left before the handshake's round trip.
 		const firstSendAt = Date.now() + rtt;
-		const upstream = net.connect(tlsPort, '127.0.0.1');
+		const upstream = net.connect({ port: tlsPort, host: '127.0.0.1', allowHalfOpen: true });
 		track(client);
 		track(upstream);
 		client.setNoDelay(true);
@@ -85,14 +95,13 @@ async function startWire({ targetPort, rttMs, cert, key }) {
 		client.on('end', () => toServer(null, Math.max(Date.now(), firstSendAt) + half));
 		upstream.on('data', (chunk) => toClient(chunk, Date.now() + half));
 		upstream.on('end', () => toClient(null, Date.now() + half));
-		const destroy = () => {
+		const failed = (side) => (error) => {
+			countError(side, error);
 			client.destroy();
 			upstream.destroy();
 		};
-		client.on('error', destroy);
-		upstream.on('error', destroy);
-		client.on('close', () => setTimeout(() => upstream.destroy(), half + 50).unref());
-		upstream.on('close', () => setTimeout(() => client.destroy(), half + 50).unref());
+		client.on('error', failed('proxy, client side'));
+		upstream.on('error', failed('proxy, service side'));
 	});
 
 	const listen = (server) =>
@@ -108,11 +117,12 @@ async function startWire({ targetPort, rttMs, cert, key }) {
 		setRtt: (ms) => {
 			rtt = ms;
 		},
-		counters: () => ({ ...counts, rttMs: rtt }),
+		counters: () => ({ ...counts, errors: { ...counts.errors }, openSockets: sockets.size, rttMs: rtt }),
 		clearCounters: () => {
 			counts.connections = 0;
 			counts.tlsHandshakes = 0;
 			counts.tlsResumed = 0;
+			counts.errors = {};
 		},
 		close: async () => {
 			for (const socket of sockets) socket.destroy();

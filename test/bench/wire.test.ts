@@ -16,7 +16,7 @@ const RTT = 100;
 
 describe('bench wire: delay proxy + TLS terminator in front of a plain loopback server', () => {
 	let server: http.Server;
-	let wire: { port: number; counters: () => Record<string, number>; clearCounters: () => void; close: () => Promise<void> };
+	let wire: { port: number; counters: () => Record<string, unknown>; clearCounters: () => void; close: () => Promise<void> };
 	let cert: { cert: string; key: string; remove: () => void };
 
 	beforeAll(async () => {
@@ -70,6 +70,12 @@ describe('bench wire: delay proxy + TLS terminator in front of a plain loopback 
 		} finally {
 			agent.destroy();
 		}
+	});
+
+	it('connections close once both ends are done: none is left open, none was reset', async () => {
+		for (let i = 0; i < 5; i++) await post(new https.Agent({ keepAlive: false }));
+		for (let waited = 0; wire.counters().openSockets > 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(wire.counters()).toMatchObject({ connections: 5, openSockets: 0, errors: {} });
 	});
 
 	it('a large body arrives whole and in order through both hops', async () => {
