@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# `npm run bench` (issue #6): this node vs n8n's HTTP Request node vs a raw undici client, five jobs against the
-# emulator on loopback; prints one table and writes bench/results/latest.json. Node 24 and the dependencies come
-# from env.sh like for the tests; the real n8n 2.x runtime (for n8n-nodes-base's HTTP Request node) is installed
-# into the cache on first use (~6 min, once per machine). Knobs: BENCH_SCALE, BENCH_REPS, BENCH_JOBS (bench/README.md).
+# `npm run bench` (issues #20, #21): the contenders in a real n8n 2.x process with the package packed from this
+# checkout, against the emulator on loopback and behind a delay proxy with TLS; prints one Markdown report and writes
+# bench/results/latest.json. `npm run bench:profile` profiles the node's job in that n8n; `npm run bench:harness` is
+# the older engine-harness bench. Node 24 and the dependencies come from env.sh like for the tests; the n8n 2.x
+# runtime is installed into the cache on first use (~6 min, once per machine). Knobs: bench/README.md.
+# Usage: bench.sh <script> [args]   (default script: bench/run.js)
 source "$(dirname "$0")/env.sh"
 ensure_deps
 cd "$PROJECT_ROOT"
 export PATH="$PROJECT_ROOT/node_modules/.bin:$PATH"
-exec node bench/run.js "$@"
+script="${1:-bench/run.js}"
+shift || true
+exec node "$script" "$@"

@@ -5,6 +5,7 @@
  * Counters are read from the emulator's own store (request log, logins, rate-limit stats, received events).
  */
 const { startSandbox } = require('../../sandbox');
+const { serve } = require('./ipc');
 
 let sandbox;
 let cpuAtClear = process.cpuUsage();
@@ -35,6 +36,11 @@ const commands = {
 			);
 		}
 		return store.contactsOf(user.id).length;
+	},
+	/** Every token issued so far is refused from now on (401 "Invalid JWT Signature"): the next run starts without one. */
+	rotateSigningKey() {
+		sandbox.rotateSigningKey();
+		return true;
 	},
 	/** Forget what earlier runs sent: request log, logins, rate-limit buckets and stats, events, messages. */
 	clearCounters() {
@@ -94,13 +100,4 @@ const commands = {
 	},
 };
 
-process.on('message', async (message) => {
-	const { id, cmd, args } = message;
-	try {
-		const result = await commands[cmd](args);
-		process.send({ id, ok: true, result });
-	} catch (error) {
-		process.send({ id, ok: false, error: String(error && error.stack ? error.stack : error) });
-	}
-});
-process.on('disconnect', () => process.exit(0));
+serve(commands);

@@ -1,132 +1,139 @@
 'use strict';
 /**
- * The jobs at full size: the five loopback jobs of issue #6 and the two with a network round trip of issue #12.
- * BENCH_SCALE (e.g. 0.05) shrinks item counts for a quick smoke run; BENCH_REPS overrides the repetitions of every
- * job; BENCH_JOBS=orders,contacts picks jobs; BENCH_LATENCY_MS sets the round trip of the *-wan jobs (default 20).
+ * The jobs of `npm run bench` (real n8n), their contenders and their targets (issues #20 and #21). Sizes and
+ * repetitions are the full run's; BENCH_QUICK=1 shrinks them for development, BENCH_JOBS picks jobs,
+ * BENCH_REPS overrides every job's repetitions, BENCH_DEDUP_MODES=single|queue picks the dedup job's n8n,
+ * BENCH_DEDUP_SIZES=10000:2,1:9 its execution sizes (events:repetitions).
  */
 const USER = { username: 'demo@shop.test', password: 'demo-password' };
-const ORDER_STATUSES = ['paid', 'shipped'];
 const n = (value) => value.toLocaleString('en-US');
 
-/**
- * The batching defaults of the node's Send WhatsApp (50 items, then a 1000 ms pause), given to every contender.
- * `pauseFrom`: the node pauses the full interval after a batch is done ('end'); set 'start' if it ever starts batches
- * an interval apart instead, so the raw client keeps pacing like the node.
- */
-const WHATSAPP_BATCH = { size: 50, intervalMs: 1000, pauseFrom: 'start' };
-
-/** The node's default Request Options > Concurrency: the raw floor uses as many lanes (nodes/.../descriptions). */
+/** The node's default Request Options > Concurrency (nodes/.../descriptions/fields.ts): the raw client's lanes. */
 const NODE_CONCURRENCY = 8;
-
-/** The emulator's round trip for the *-wan jobs, paid by every contender inside the emulator. */
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+/** Round trips of the wire jobs (bench/lib/wire.js), in ms. */
+const WIRE_RTT_MS = Number(process.env.BENCH_RTT_MS ?? 20);
+const SWEEP_RTTS_MS = [20, 80];
+const SWEEP_CONCURRENCY = [8, 16, 32, 64];
 
 /**
- * Each job's targets, printed pass/fail in the table (issue #12): time ratios, and what the service received.
- * `rssNodeToHttpMax` applies to every job.
+ * Contenders: `workflow` runs in n8n (bench/lib/workflows.js N8N_CONTENDERS, or a sweep variant), `raw` is the raw
+ * undici client (bench/lib/raw.js) with that many requests in flight. Ratio targets compare medians of one run:
+ * `a`/`b` <= max. Count targets judge what the emulator received in the node's runs (worst run).
  */
-const TARGETS = {
-	all: { rssNodeToHttpMax: 1 },
-	orders: { timeNodeToHttpMax: 1 },
-	'orders-wan': { timeNodeToRawMax: 1.15, timeNodeToHttpMax: 0.7, itemsLost: 0, duplicates: 0, outOfOrder: 0, logins: 1 },
-	'contacts-wan': { timeNodeToRawSequentialMax: 0.5 },
-	rateLimited: { itemsLost: 0, earlyRetries: 0, beyondMinimumShareMax: 0.05 },
-};
+const raw = (concurrency, label) => ({ id: concurrency === 1 ? 'rawSequential' : `raw${concurrency === NODE_CONCURRENCY ? '' : concurrency}`, raw: { concurrency }, label });
+const RAW = raw(NODE_CONCURRENCY, `raw undici client, ${NODE_CONCURRENCY} in flight`);
+const RAW_SEQUENTIAL = raw(1, 'raw client, one page at a time');
+const inN8n = (id, workflow = id) => ({ id, workflow });
 
 const JOBS = [
 	{
 		id: 'orders',
-		title: (job) => `Push ${n(job.items)} order events`,
+		title: (job) => `Push ${n(job.events)} order events, loopback`,
 		kind: 'orders',
-		items: 10_000,
+		events: 3000,
+		freshToken: true,
 		reps: 3,
-		emulator: { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: 0 },
+		wire: null,
+		contenders: [inN8n('node'), inN8n('nodeDedupOff'), inN8n('http'), inN8n('editFields'), inN8n('noOp'), RAW],
+		targets: [
+			{ ratio: ['node', 'http'], max: 0.5 },
+			{ ratio: ['node', 'editFields'], max: 2.8 },
+			{ ratio: ['node', 'nodeDedupOff'], max: 1.1 },
+			{ rss: ['node', 'http'], max: 1 },
+		],
 	},
 	{
-		id: 'contacts',
-		title: (job) => `Return All over ${n(job.contacts)} contacts`,
-		kind: 'contacts',
-		contacts: 50_000,
-		reps: 5,
-		emulator: { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: 0 },
-	},
-	{
-		id: 'whatsapp',
-		title: (job) => `Send ${n(job.items)} WhatsApp messages (batching defaults: 50 per 1000 ms)`,
-		kind: 'whatsapp',
-		items: 2_000,
-		reps: 1,
-		batch: WHATSAPP_BATCH,
-		emulator: { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: 0 },
-	},
-	{
-		id: 'rateLimited',
-		title: (job) => `${n(job.items)} order events, emulator rate-limits (100 req/s, burst 100, 429 + Retry-After)`,
+		id: 'orders-wire',
+		title: (job) => `Push ${n(job.events)} order events, ${WIRE_RTT_MS} ms round trip on the wire (TLS)`,
 		kind: 'orders',
-		items: 1_000,
+		events: 2000,
+		freshToken: true,
 		reps: 3,
-		rateLimit: { requestsPerSecond: 100, burst: 100 },
-		emulator: { tokenTtlSeconds: 3600, rateLimit: { requestsPerSecond: 100, burst: 100 }, latencyMs: 0 },
+		wire: { rttMs: WIRE_RTT_MS },
+		contenders: [inN8n('node'), RAW, inN8n('http')],
+		targets: [
+			{ ratio: ['node', 'raw'], max: 1.3 },
+			{ count: 'itemsLost', of: 'node', max: 0 },
+			{ count: 'duplicates', of: 'node', max: 0 },
+			{ count: 'outOfOrder', of: 'node', max: 0 },
+			{ count: 'logins', of: 'node', max: 1 },
+			{ rss: ['node', 'http'], max: 1 },
+		],
 	},
 	{
-		id: 'tokenExpiry',
-		title: (job) => `${n(job.items)} WhatsApp messages (${Math.round(job.items / 50)} s at the batching defaults), 2 s token lifetime`,
-		kind: 'whatsapp',
-		items: 300,
-		reps: 2,
-		batch: WHATSAPP_BATCH,
-		emulator: { tokenTtlSeconds: 2, rateLimit: null, latencyMs: 0 },
-	},
-	{
-		id: 'orders-wan',
-		title: (job) => `Push ${n(job.items)} order events (${n(job.items / 2)} orders, paid then shipped), ${LATENCY_MS} ms round trip`,
-		kind: 'orders',
-		items: 10_000,
-		reps: 1,
-		emulator: { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: LATENCY_MS },
-	},
-	{
-		id: 'contacts-wan',
-		title: (job) => `Return All over ${n(job.contacts)} contacts, ${LATENCY_MS} ms round trip`,
+		id: 'contacts-wire',
+		title: (job) => `Return All over ${n(job.contacts)} contacts, ${WIRE_RTT_MS} ms round trip on the wire (TLS)`,
 		kind: 'contacts',
 		contacts: 50_000,
 		reps: 3,
-		emulator: { tokenTtlSeconds: 3600, rateLimit: null, latencyMs: LATENCY_MS },
+		wire: { rttMs: WIRE_RTT_MS },
+		contenders: [inN8n('node', 'nodeContacts'), RAW_SEQUENTIAL, inN8n('http', 'httpContacts'), RAW],
+		targets: [
+			{ ratio: ['node', 'rawSequential'], max: 0.5 },
+			{ rss: ['node', 'http'], max: 1 },
+		],
+	},
+	{
+		id: 'concurrency',
+		title: (job) => `Concurrency sweep: ${n(job.events)} order events at ${SWEEP_RTTS_MS.join(' and ')} ms on the wire`,
+		kind: 'sweep',
+		events: 1000,
+		freshToken: true,
+		reps: 1,
+		rtts: SWEEP_RTTS_MS,
+		concurrency: SWEEP_CONCURRENCY,
+	},
+	{
+		id: 'dedup',
+		title: () => 'Deduplication on vs off per execution size, single process (SQLite) and queue mode',
+		kind: 'dedup',
+		sizes: [
+			{ events: 1, reps: 9 },
+			{ events: 100, reps: 5 },
+			// Two repetitions (median = mean): each run takes 30-40 s on a quiet machine, several times that on a busy one.
+			{ events: 10_000, reps: 2 },
+		],
+		modes: ['single', 'queue'],
+		contenders: [inN8n('nodeDedupOff'), inN8n('node')],
 	},
 ];
 
+/** What BENCH_QUICK=1 runs instead: the same jobs, small, once. */
+const QUICK = {
+	orders: { events: 300, reps: 1 },
+	'orders-wire': { events: 200, reps: 1 },
+	'contacts-wire': { contacts: 5000, reps: 1 },
+	concurrency: { events: 200, rtts: [20], concurrency: [8, 32] },
+	dedup: { sizes: [{ events: 1, reps: 3 }, { events: 100, reps: 1 }], modes: ['single'] },
+};
+
 function selectedJobs(env = process.env) {
-	const scale = Number(env.BENCH_SCALE ?? 1);
-	if (!(scale > 0)) throw new Error(`BENCH_SCALE must be a number > 0 (got ${env.BENCH_SCALE})`);
-	const reps = env.BENCH_REPS === undefined ? undefined : Number(env.BENCH_REPS);
+	const quick = env.BENCH_QUICK === '1';
 	const only = env.BENCH_JOBS ? env.BENCH_JOBS.split(',').map((s) => s.trim()) : undefined;
+	const unknown = (only ?? []).filter((id) => !JOBS.some((job) => job.id === id));
+	if (unknown.length) throw new Error(`BENCH_JOBS: unknown job ${unknown.join(', ')} (jobs: ${JOBS.map((j) => j.id).join(', ')})`);
+	const reps = env.BENCH_REPS === undefined ? undefined : Number(env.BENCH_REPS);
 	return JOBS.filter((job) => !only || only.includes(job.id)).map((job) => {
-		const scaled = { ...job, scale };
-		if (job.items) scaled.items = Math.max(1, Math.round(job.items * scale));
-		if (job.contacts) scaled.contacts = Math.max(1, Math.round(job.contacts * scale));
-		if (reps !== undefined) scaled.reps = reps;
-		scaled.title = job.title(scaled);
-		return scaled;
+		const sized = { ...job, ...(quick ? QUICK[job.id] : {}) };
+		if (sized.modes && env.BENCH_DEDUP_MODES) sized.modes = env.BENCH_DEDUP_MODES.split(',').map((s) => s.trim());
+		if (sized.sizes && env.BENCH_DEDUP_SIZES) {
+			sized.sizes = env.BENCH_DEDUP_SIZES.split(',').map((entry) => {
+				const [events, count] = entry.split(':').map(Number);
+				return { events, reps: count || 1 };
+			});
+		}
+		if (reps !== undefined) {
+			sized.reps = reps;
+			if (sized.sizes) sized.sizes = sized.sizes.map((size) => ({ ...size, reps }));
+		}
+		sized.title = job.title(sized);
+		return sized;
 	});
 }
 
-/** The input items of a job (the same for every contender). */
-function inputItems(job, run) {
-	const items = [];
-	if (job.kind === 'orders') {
-		// Each order is paid, then shipped (two events in a row, as a shop's export lists them): the service keeps the
-		// status that arrived last, so a contender that lets the second overtake the first leaves orders "paid".
-		for (let i = 0; i < job.items; i++) {
-			items.push({ json: { orderId: `B${run}-${job.id}-${Math.floor(i / 2)}`, status: ORDER_STATUSES[i % 2] } });
-		}
-	} else if (job.kind === 'whatsapp') {
-		for (let i = 0; i < job.items; i++) {
-			items.push({ json: { phone: `+4915${String(200000000 + i)}`, message: `Bench ${run} ${job.id} message ${i}` } });
-		}
-	} else {
-		items.push({ json: {} });
-	}
-	return items;
+/** Order events: each order paid, then shipped (a `shipped` that overtakes its `paid` leaves the order "paid"). */
+function orderEvents(count, tag) {
+	return Array.from({ length: count }, (_, i) => ({ id: `${tag}-${Math.floor(i / 2)}`, status: i % 2 ? 'shipped' : 'paid' }));
 }
 
-module.exports = { JOBS, USER, ORDER_STATUSES, NODE_CONCURRENCY, TARGETS, selectedJobs, inputItems };
+module.exports = { JOBS, USER, NODE_CONCURRENCY, WIRE_RTT_MS, RAW, selectedJobs, orderEvents };

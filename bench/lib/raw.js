@@ -15,8 +15,9 @@ const PAGE_SIZE = 1000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 class RawClient {
-	constructor(baseUrl, user, connections) {
-		this.pool = new Pool(baseUrl, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+	/** `ca`: a certificate to trust for an https Base URL (the bench's wire serves a self-signed one). */
+	constructor(baseUrl, user, connections, ca) {
+		this.pool = new Pool(baseUrl, { connections, pipelining: 1, keepAliveTimeout: 60_000, ...(ca ? { connect: { ca } } : {}) });
 		this.user = user;
 		this.token = '';
 		this.renewAt = 0;
@@ -115,8 +116,8 @@ async function inLanes(count, concurrency, keyOf, run) {
 }
 
 /** @returns {Promise<{outputs: number, pageSize?: number, concurrency: number}>} */
-async function runRaw({ job, url, user, items, concurrency = 1 }) {
-	const client = new RawClient(url, user, concurrency);
+async function runRaw({ job, url, user, items, concurrency = 1, ca }) {
+	const client = new RawClient(url, user, concurrency, ca);
 	let outputs = 0;
 	try {
 		if (job.kind === 'orders') {

@@ -1,91 +1,96 @@
 'use strict';
-/** The one table `npm run bench` prints (Markdown, so the README can show it as is). */
-
-const { describeChecks } = require('./targets');
-
-const CONTENDER_ORDER = ['raw', 'rawSequential', 'node', 'http'];
-const LABELS = {
-	raw: 'raw undici client (node\'s concurrency)',
-	rawSequential: 'raw client, one at a time',
-	node: 'this node',
-	http: 'HTTP Request node',
-};
+/** The Markdown report `npm run bench` prints and keeps in results/latest.json (`table`). */
 
 const fmt = {
 	s: (ms) => (ms === null || ms === undefined ? '-' : (ms / 1000).toFixed(2)),
+	ms: (ms) => (ms === null || ms === undefined ? '-' : Math.round(ms).toLocaleString('en-US')),
 	mb: (mb) => (mb === null || mb === undefined ? '-' : mb.toFixed(0)),
 	n: (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US')),
 	x: (r) => (r === null || r === undefined ? '-' : `${r.toFixed(2)}x`),
+	pct: (r) => (r === null || r === undefined ? '-' : `${Math.round(r * 100)} %`),
 };
 
-/** What the job asks to be reported beyond time, memory and requests. */
-function jobNotes(job, s) {
-	const notes = [];
-	if (s.failedRuns) notes.push(`**${s.failedRuns}/${s.runs} runs failed**: ${s.errors.join('; ').slice(0, 160)}`);
-	if (job.kind === 'contacts') notes.push(`page size ${s.pageSize ?? '?'}`);
-	if (job.id === 'rateLimited') {
-		notes.push(`items lost ${s.itemsLost}`, `beyond minimum ${fmt.n(s.beyondMinimum)}`, `429s ${fmt.n(s.rateLimited)}`, `sent before Retry-After ${s.earlyRetries}`);
-		if (s.duplicates) notes.push(`duplicates ${s.duplicates}`);
-	} else if (job.kind !== 'contacts') {
-		if (s.itemsLost) notes.push(`items lost ${s.itemsLost}`);
-		if (s.duplicates) notes.push(`duplicates ${s.duplicates}`);
-	}
-	if (s.outOfOrder) notes.push(`orders left "paid" (shipped overtook paid) ${fmt.n(s.outOfOrder)}`);
-	if (job.id === 'tokenExpiry') notes.push(`${fmt.n(s.logins)} logins per run`);
-	return notes.join(', ');
-}
-
-function renderTable(report) {
-	const lines = [];
-	const m = report.machine;
-	lines.push(
-		`Machine: ${m.nproc} CPUs (${m.cpu}), ${m.ramGb} GB RAM, ${m.os}; Node ${m.node}; n8n ${m.n8n} (n8n-nodes-base ${m.n8nNodesBase}); engine ${m.engine}.`,
-	);
-	const cap = report.emulator.capacity;
-	const busiest = Math.max(...report.jobs.flatMap((job) => Object.values(job.summary).map((s) => s.emulatorBusy ?? 0)));
-	const fastest = Math.max(...report.jobs.flatMap((job) => Object.values(job.summary).map((s) => s.requestsPerSecond ?? 0)));
-	lines.push(
-		`Emulator (own process): serves ${Math.round(cap.perSecond).toLocaleString('en-US')} requests/s to ${cap.connections} keep-alive connections` +
-			` (${cap.requests.toLocaleString('en-US')} order events in ${(cap.ms / 1000).toFixed(2)} s, ${((cap.emulatorCpuMs / cap.requests) * 1000).toFixed(0)} ms of its CPU per 1,000 requests);` +
-			` the fastest contender asked ${Math.round(fastest).toLocaleString('en-US')} requests/s, and no contender kept it busy more than ${Math.round(busiest * 100)}% of the time.` +
-			(report.scale !== 1 ? ` BENCH_SCALE=${report.scale}.` : ''),
-	);
-	lines.push('');
-	lines.push(
-		'| Job | Contender | Wall time (s) | Peak RSS (MB) (at start) | Requests | Logins | Requests/s | node/raw time | node/raw one-at-a-time | node/HTTP time | node/raw RSS | node/HTTP RSS | Notes |',
-	);
-	lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
-	for (const job of report.jobs) {
-		CONTENDER_ORDER.forEach((id, index) => {
-			const s = job.summary[id];
-			const r = job.ratios;
-			const isNode = id === 'node';
-			lines.push(
-				`| ${index === 0 ? `${job.title} (${job.reps}x)` : ''} | ${LABELS[id]} | ${fmt.s(s.wallMs)} | ${fmt.mb(s.maxRssMb)} (${fmt.mb(s.rssBeforeMb)}) | ${fmt.n(s.requests)} | ${fmt.n(s.logins)}` +
-					` | ${fmt.n(s.requestsPerSecond)} | ${isNode ? fmt.x(r.timeNodeToRaw) : ''} | ${isNode ? fmt.x(r.timeNodeToRawSequential) : ''} | ${isNode ? fmt.x(r.timeNodeToHttp) : ''}` +
-					` | ${isNode ? fmt.x(r.rssNodeToRaw) : ''} | ${isNode ? fmt.x(r.rssNodeToHttp) : ''} | ${isNode ? [jobNotes(job, s), describeChecks(job.targets ?? [])].filter(Boolean).join('; ') : jobNotes(job, s)} |`,
-			);
-		});
-	}
-	const f = report.floors;
-	const orders = report.jobs.find((job) => job.id === 'orders');
-	if (f) {
-		const floor = (f.perRequestMs.n8nHelper + f.enginePerItemMs) / f.perRequestMs.undici;
-		lines.push('');
+function matrixTable(job) {
+	const lines = [
+		`**${job.title}** (medians of ${job.reps}; n8n CPU = the n8n process's CPU time during the run; loop stall = the longest its event loop was blocked)`,
+		'',
+		'| Contender | Time (s) | Spread | Events/s | Peak RSS MB (before) | n8n CPU (s) | Loop stall (ms) | Requests | Logins | Connections | Lost / dup. / out of order |',
+		'|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+	];
+	for (const s of Object.values(job.summary)) {
+		const failed = s.failedRuns ? ` **${s.failedRuns}/${s.runs} failed: ${s.errors.join('; ').slice(0, 120)}**` : '';
+		const integrity = s.itemsLost === null ? '-' : `${s.itemsLost} / ${s.duplicates} / ${s.outOfOrder}`;
 		lines.push(
-			`Where the time goes (one process, ${f.rounds} rounds, medians): a POST costs ${f.perRequestMs.undici.toFixed(2)} ms with undici on a keep-alive connection` +
-				` and ${f.perRequestMs.n8nHelper.toFixed(2)} ms through n8n's own HTTP helper (the one every node, this one and the HTTP Request node included, is given;` +
-				` a new connection and an axios request each time); n8n's engine spends ${f.enginePerItemMs.toFixed(2)} ms per item reading Push Event's parameters` +
-				` before any request. So no node run by n8n sends one event in less than ${floor.toFixed(1)}x the raw client's time` +
-				(orders ? `; this node takes ${fmt.x(orders.ratios.timeNodeToRaw)}.` : '.'),
+			`| ${s.label}${failed} | ${fmt.s(s.wallMs)} | ${fmt.pct(s.wallSpread)} | ${fmt.n(s.eventsPerSecond)} | ${s.peakRssMb ? `${fmt.mb(s.peakRssMb)} (${fmt.mb(s.rssBeforeMb)})` : '-'}` +
+				` | ${fmt.s(s.n8nCpuMs)} | ${fmt.n(s.maxLoopDelayMs)} | ${fmt.n(s.requests)} | ${fmt.n(s.logins)} | ${fmt.n(s.connections)} | ${integrity} |`,
 		);
 	}
-	lines.push('');
+	return lines.join('\n');
+}
+
+function targetsTable(jobs) {
+	const lines = ['| Job | Target | Value | Limit | Result |', '|---|---|--:|--:|---|'];
+	for (const job of jobs) {
+		for (const t of job.targets ?? []) {
+			const value = t.value === null ? '-' : t.kind === 'ratio' ? fmt.x(t.value) : String(t.value);
+			const limit = t.kind === 'ratio' ? `<= ${t.max}x` : `<= ${t.max}`;
+			lines.push(`| ${job.id} | ${t.name} | ${value} | ${limit} | ${t.pass === null ? 'n/a' : t.pass ? 'PASS' : '**FAIL**'} |`);
+		}
+	}
+	return lines.join('\n');
+}
+
+function sweepTable(job) {
+	const lines = [
+		`**${job.title}** (${job.reps} run(s) each; the node with Deduplicate off; share = its events/s over the raw client's with ${job.byRtt[0]?.raw.concurrency} in flight on kept-alive connections)`,
+		'',
+		'| Round trip | Contender | Time (s) | Events/s | Share of raw | Connections | n8n CPU per event (ms) |',
+		'|--:|---|--:|--:|--:|--:|--:|',
+	];
+	for (const step of job.byRtt) {
+		lines.push(`| ${step.rttMs} ms | raw client, ${step.raw.concurrency} in flight | ${fmt.s(step.raw.wallMs)} | ${fmt.n(step.raw.eventsPerSecond)} | 100 % | ${fmt.n(step.raw.connections)} | - |`);
+		for (const r of step.rows) {
+			const failed = r.failedRuns ? ' (failed)' : '';
+			lines.push(
+				`| | node, Concurrency ${r.concurrency}${failed} | ${fmt.s(r.wallMs)} | ${fmt.n(r.eventsPerSecond)} | ${fmt.pct(r.shareOfRaw)} | ${fmt.n(r.connections)} | ${r.n8nCpuMs === null ? '-' : (r.n8nCpuMs / job.size).toFixed(2)} |`,
+			);
+		}
+	}
 	lines.push(
-		`Medians over the repetitions ((3x) = 3 repetitions); every repetition of every contender ran in a fresh process, contenders alternated. ` +
-			`Targets (PASS/FAIL in the notes of the node's row) are in bench/lib/jobs.js. Total bench time ${report.durationS} s.`,
+		'',
+		`Concurrency the node needs for 90 % of the raw client's throughput: ${job.byRtt
+			.map((step) => `${step.rttMs} ms: ${step.concurrencyFor90 ?? `not reached up to ${step.rows[step.rows.length - 1]?.concurrency}`}`)
+			.join('; ')}.`,
 	);
 	return lines.join('\n');
 }
 
-module.exports = { renderTable };
+function dedupTable(job) {
+	const lines = [
+		`**${job.title}**: wall time per execution (Webhook -> Split Out -> Push Event, new events), medians; loop stall = the longest n8n's event loop was blocked (single process only: in queue mode the execution runs in a worker)`,
+		'',
+		'| n8n | Events per execution | Repetitions | Dedup off | Dedup on (default) | On / off | Loop stall off / on (ms) |',
+		'|---|--:|--:|--:|--:|--:|--:|',
+	];
+	for (const row of job.rows) {
+		const unit = row.offMs !== null && row.offMs < 10_000 ? (ms) => `${fmt.ms(ms)} ms` : (ms) => `${fmt.s(ms)} s`;
+		const failed = row.off.failedRuns || row.on.failedRuns ? ` (failed runs: off ${row.off.failedRuns}, on ${row.on.failedRuns})` : '';
+		lines.push(`| ${row.mode === 'single' ? 'single process (SQLite)' : 'queue mode (Postgres, 2 workers)'} | ${fmt.n(row.events)} | ${row.reps} | ${unit(row.offMs)} | ${unit(row.onMs)} | ${fmt.x(row.onToOff)}${failed} | ${row.off.maxLoopDelayMs === null ? '-' : `${fmt.n(row.off.maxLoopDelayMs)} / ${fmt.n(row.on.maxLoopDelayMs)}`} |`);
+	}
+	return lines.join('\n');
+}
+
+function renderReport(report) {
+	const m = report.machine;
+	const out = [
+		`Real n8n ${m.n8n}, webhook-started workflows, Node ${m.node}; ${m.nproc} CPUs (${m.cpu}), ${m.ramGb} GB RAM; load average ${m.loadAverageAtStart.join(' ')} at the start, ${m.loadAverageAtEnd.join(' ')} at the end (a shared machine: the spread column says how far repetitions were apart). Total ${Math.round(report.durationS / 60)} min.${report.quick ? ' BENCH_QUICK: small sizes, not comparable.' : ''}`,
+	];
+	const matrices = report.jobs.filter((job) => job.summary);
+	for (const job of matrices) out.push('', matrixTable(job));
+	if (matrices.some((job) => job.targets?.length)) out.push('', '**Targets** (ratios of medians from this run)', '', targetsTable(matrices));
+	for (const job of report.jobs.filter((j) => j.kind === 'sweep')) out.push('', sweepTable(job));
+	for (const job of report.jobs.filter((j) => j.kind === 'dedup')) out.push('', dedupTable(job));
+	return out.join('\n');
+}
+
+module.exports = { renderReport };

@@ -114,7 +114,8 @@ async function query(runtime, port, sql, params = []) {
  * Starts the whole deployment.
  * @param {{ tarball: string, workers?: number, workerConcurrency?: number,
  *   credentials: Array<{ id?: string, name: string, type: string, data: Record<string, unknown> }>,
- *   workflows: Array<Record<string, any>>, activate?: string[], logLevel?: string }} opts
+ *   workflows: Array<Record<string, any>>, activate?: string[], logLevel?: string, env?: Record<string, string> }} opts
+ *   env: settings for main and workers over the ones above (the bench gives back n8n's default queue locks)
  */
 async function startQueueDeployment(opts) {
   const started = Date.now();
@@ -160,6 +161,7 @@ async function startQueueDeployment(opts) {
       QUEUE_WORKER_STALLED_INTERVAL: '5000',
       N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1',
       N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+      ...(opts.env ?? {}),
     };
     const logLevel = opts.logLevel ?? 'info';
     const mainHome = await createN8nHome({ tarball: opts.tarball, logLevel, env: { ...shared }, baseDir: base });

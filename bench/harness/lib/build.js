@@ -8,7 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..');
 const OUT = path.join(ROOT, 'node_modules', '.cache', 'cm-bench');
 const SOURCES = ['nodes', 'credentials', 'transport', path.join('tools', 'harness')];
 

@@ -14,7 +14,7 @@ async function main(task) {
 	// Preload everything the contender needs.
 	let run;
 	if (contender === 'raw' || contender === 'rawSequential') {
-		const { runRaw } = require('./raw');
+		const { runRaw } = require('../../lib/raw');
 		const { NODE_CONCURRENCY } = require('./jobs');
 		const concurrency = contender === 'raw' ? NODE_CONCURRENCY : 1;
 		run = (args) => runRaw({ ...args, concurrency });
