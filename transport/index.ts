@@ -38,4 +38,13 @@ export { getSession, startRun, type ApiContext } from './session';
 export { pause } from './pause';
 export { runInLanes, type LaneResult } from './lanes';
 export { CappedMap } from './cappedMap';
-export { runStarts } from './processState';
+export {
+	deduplicationMemories,
+	MAX_DEDUPLICATION_EVENTS,
+	runStarts,
+	SHARED_STORE_CALLS_KEPT,
+	sharedLeftoversToRepeat,
+	sharedRecordsToRepeat,
+	sharedStoreCallTimes,
+	type DeduplicationMemory,
+} from './processState';

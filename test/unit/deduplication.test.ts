@@ -10,6 +10,8 @@ import {
 import { decodeEntries, encodeEntries } from '../../nodes/CommerceMessaging/helpers/deduplication/eventText';
 import { FUTURE_TOLERANCE_SECONDS, SentEventLog } from '../../nodes/CommerceMessaging/helpers/deduplication/sentEventLog';
 import { sharedValues } from '../../nodes/CommerceMessaging/helpers/deduplication/sharedStore';
+import { forgetProcessMemory, NodeMemory, nodeMemory } from '../../nodes/CommerceMessaging/helpers/deduplication/processMemory';
+import { deduplicationMemories, MAX_DEDUPLICATION_EVENTS } from '../../transport';
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
@@ -210,5 +212,36 @@ describe('shared store values (pure)', () => {
 		}
 		// Another window is another record: items with different windows never read each other's periods wrongly.
 		expect(sharedValues({ ...event, windowSeconds: HOUR }, T0).record).not.toBe(sharedValues(event, T0).record);
+	});
+});
+
+describe('deduplication memory of the process (transport/processState.ts)', () => {
+	afterEach(() => forgetProcessMemory());
+
+	const fill = (memory: NodeMemory, events: number) => {
+		for (let i = 0; i < events; i++) memory.log.record(`h${i}`, T0, T0, DAY);
+	};
+
+	it('V4: past MAX_DEDUPLICATION_EVENTS over all nodes, the least recently used memories go whole, never one with a send in flight', () => {
+		const perNode = MAX_SENT_KEYS;
+		const nodes = MAX_DEDUPLICATION_EVENTS / perNode;
+		const busy = nodeMemory('wf:busy');
+		fill(busy, perNode);
+		busy.inFlight.set('h0', Promise.resolve(true));
+		const idle = nodeMemory('wf:idle');
+		fill(idle, perNode);
+		for (let n = 2; n < nodes; n++) fill(nodeMemory(`wf:${n}`), perNode);
+		// Exactly at the bound: everything kept.
+		expect(deduplicationMemories.get('wf:busy')).toBe(busy);
+		expect(deduplicationMemories.has('wf:idle')).toBe(true);
+
+		fill(nodeMemory('wf:new'), 1);
+		nodeMemory('wf:new');
+		// Over it: the oldest idle memory went; the busy one (now oldest) stayed.
+		expect(deduplicationMemories.has('wf:idle')).toBe(false);
+		expect(deduplicationMemories.get('wf:busy')).toBe(busy);
+		let total = 0;
+		for (const [, memory] of deduplicationMemories) total += memory.log.size;
+		expect(total).toBeLessThanOrEqual(MAX_DEDUPLICATION_EVENTS);
 	});
 });

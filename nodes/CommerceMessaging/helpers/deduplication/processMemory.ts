@@ -1,5 +1,6 @@
 import { randomBytes } from 'crypto';
 
+import { deduplicationMemories, MAX_DEDUPLICATION_EVENTS } from '../../../../transport';
 import { SentEventLog } from './sentEventLog';
 
 /**
@@ -11,17 +12,13 @@ import { SentEventLog } from './sentEventLog';
  * known for the life of the process. Static data is this memory's copy on disk (processStore.ts), read back after
  * a restart.
  *
- * Bounded: at most MAX_SENT_KEYS events per node (sentEventLog.ts) and MAX_PROCESS_KEYS over all nodes; beyond
- * that the memories least recently used are dropped whole (never one with a send in flight) and read again from
- * static data when their node next runs.
+ * Bounded: at most MAX_SENT_KEYS events per node (sentEventLog.ts); over all nodes, as transport/processState.ts
+ * (where every process-wide entry of the package is) says of `deduplicationMemories`.
  */
 
 /** Tells this process's saved copies from another's (a queue-mode worker, or this n8n before a restart). */
 export const PROCESS_ID = randomBytes(6).toString('base64url');
 export const PROCESS_STARTED_AT = Math.floor(Date.now() / 1000);
-
-/** Events kept over all nodes, about 100 bytes each. */
-export const MAX_PROCESS_KEYS = 100_000;
 
 export class NodeMemory {
 	readonly log = new SentEventLog();
@@ -36,26 +33,21 @@ export class NodeMemory {
 	toldOfOtherProcess = false;
 }
 
-/** By node (workflow id + node id), least recently used first. */
-const memories = new Map<string, NodeMemory>();
-
 export function nodeMemory(nodeKey: string): NodeMemory {
-	let memory = memories.get(nodeKey);
-	if (memory) memories.delete(nodeKey);
-	else memory = new NodeMemory();
-	memories.set(nodeKey, memory);
+	// Only NodeMemory objects are put in the map (below); the process state knows them by their sizes alone.
+	const memory = (deduplicationMemories.get(nodeKey) as NodeMemory | undefined) ?? new NodeMemory();
+	deduplicationMemories.set(nodeKey, memory);
 	let total = 0;
-	for (const { log } of memories.values()) total += log.size;
-	for (const [key, old] of memories) {
-		if (total <= MAX_PROCESS_KEYS || old === memory) break;
-		if (old.inFlight.size > 0) continue;
-		memories.delete(key);
-		total -= old.log.size;
-	}
+	for (const [, { log }] of deduplicationMemories) total += log.size;
+	deduplicationMemories.dropOldest((_key, old) => {
+		if (total <= MAX_DEDUPLICATION_EVENTS || old === memory) return false;
+		if (old.inFlight.size === 0) total -= old.log.size;
+		return true;
+	});
 	return memory;
 }
 
 /** Forgets everything: a restarted process, for tests. */
 export function forgetProcessMemory(): void {
-	memories.clear();
+	deduplicationMemories.clear();
 }

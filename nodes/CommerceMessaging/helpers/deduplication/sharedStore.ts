@@ -1,7 +1,14 @@
 import { randomBytes } from 'crypto';
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 
-import { pause } from '../../../../transport';
+import {
+	CappedMap,
+	pause,
+	SHARED_STORE_CALLS_KEPT,
+	sharedLeftoversToRepeat,
+	sharedRecordsToRepeat,
+	sharedStoreCallTimes,
+} from '../../../../transport';
 import type { DedupEvent, DedupStore, Verdict } from './store';
 
 /**
@@ -30,21 +37,17 @@ const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SHARED_MA
 
 /** The shortest pause between a claim and its read-back, plus up to as much again at random (ms). */
 export const SETTLE_MS = 300;
-/** The pause is at least twice the slowest of this process's last 10 store calls, and at most SETTLE_MAX_MS. */
+/** The pause is at least twice the slowest of this process's last store calls, and at most SETTLE_MAX_MS. */
 const SETTLE_PER_CALL = 2;
 const SETTLE_MAX_MS = 1_500;
-const CALLS_KEPT = 10;
 /**
  * Read-backs of a claim nobody holds any more (every write of it was overwritten) before sending anyway. In the
  * queue test's burst (20 runs at once on two workers) 3 left 172 of 1,000 claims unconfirmed.
  */
 const MAX_ROUNDS = 5;
 
-/** Durations of this process's recent store calls (ms), newest last. */
-const recentCalls: number[] = [];
-
 function settleTime(): { ms: number; slowestCallMs: number } {
-	const slowestCallMs = Math.max(0, ...recentCalls);
+	const slowestCallMs = Math.max(0, ...sharedStoreCallTimes);
 	const base = Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, SETTLE_PER_CALL * slowestCallMs));
 	return { ms: base + Math.floor(Math.random() * base), slowestCallMs };
 }
@@ -53,28 +56,24 @@ function settleTime(): { ms: number; slowestCallMs: number } {
 const REPEAT_MS = 10 * 60_000;
 const REPEAT_MAX_VALUES = 500;
 
-/**
- * Per node (workflow id + node id): the records of events this process sent lately, and until when to write them
- * back. A call that read the row before a record was written and writes after its sender read it back drops it;
- * every store call of this process writes them again.
+/*
+ * Per node, in transport/processState.ts: the records of events this process sent lately, written back with every
+ * store call of this process (a call that read the row before a record was written and writes after its sender
+ * read it back drops it), and the values it removed that can never become a record again (tokens, probes of a
+ * period already past), removed again with each of its removals (a call that read the row before a removal and
+ * writes after it puts them back).
  */
-const recentRecords = new Map<string, Map<string, number>>();
-
-/**
- * Per node: values this process removed lately that can never become a record again (tokens, and probes of a
- * period already past), removed again with each of its removals: a call that read the row before a removal and
- * writes after it puts them back.
- */
-const recentLeftovers = new Map<string, Map<string, number>>();
+const recentRecords = sharedRecordsToRepeat;
+const recentLeftovers = sharedLeftoversToRepeat;
 
 /** Forgets what this process writes back or removes again and how slow its calls were: a restarted process, for tests. */
 export function forgetSharedState(): void {
 	recentRecords.clear();
 	recentLeftovers.clear();
-	recentCalls.length = 0;
+	sharedStoreCallTimes.length = 0;
 }
 
-function remember(byNode: Map<string, Map<string, number>>, nodeKey: string, values: Iterable<string>, now = Date.now()): void {
+function remember(byNode: CappedMap<string, Map<string, number>>, nodeKey: string, values: Iterable<string>, now = Date.now()): void {
 	let kept = byNode.get(nodeKey);
 	if (!kept) byNode.set(nodeKey, (kept = new Map()));
 	for (const value of values) {
@@ -85,7 +84,7 @@ function remember(byNode: Map<string, Map<string, number>>, nodeKey: string, val
 }
 
 /** The values to write back (or remove again) with a call, but those it already carries; expired ones go. */
-function toRepeat(byNode: Map<string, Map<string, number>>, nodeKey: string, carried: Set<string>, now = Date.now()): string[] {
+function toRepeat(byNode: CappedMap<string, Map<string, number>>, nodeKey: string, carried: Set<string>, now = Date.now()): string[] {
 	const kept = byNode.get(nodeKey);
 	if (!kept) return [];
 	const out: string[] = [];
@@ -253,8 +252,8 @@ export class SharedStore implements DedupStore {
 					OPTIONS,
 				);
 				this.wrote = true;
-				recentCalls.push(Date.now() - started);
-				if (recentCalls.length > CALLS_KEPT) recentCalls.shift();
+				sharedStoreCallTimes.push(Date.now() - started);
+				if (sharedStoreCallTimes.length > SHARED_STORE_CALLS_KEPT) sharedStoreCallTimes.shift();
 				// What the write-backs found is not this call's answer.
 				return { processed: result.processed.filter((value) => asked.has(String(value))) };
 			} catch (error) {
