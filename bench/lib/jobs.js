@@ -94,7 +94,8 @@ const JOBS = [
 			{ events: 10_000, reps: 2 },
 		],
 		modes: ['single', 'queue'],
-		contenders: [inN8n('nodeDedupOff'), inN8n('node')],
+		// Off, on (the default), and on with the claims across workers a queue deployment opts in to.
+		contenders: [inN8n('nodeDedupOff'), inN8n('node'), inN8n('nodeAcrossWorkers')],
 	},
 ];
 

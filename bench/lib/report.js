@@ -65,17 +65,29 @@ function sweepTable(job) {
 	return lines.join('\n');
 }
 
+/**
+ * Issue #21's limits for deduplication on (the default) against off, in one process: 1.5x for a one-event execution,
+ * 1.1x for 100 and more events. Queue mode states its cost without a limit.
+ */
+function dedupVerdict(row) {
+	if (row.mode !== 'single' || row.onToOff === null) return '-';
+	const max = row.events === 1 ? 1.5 : 1.1;
+	return `<= ${max}x ${row.onToOff <= max ? 'PASS' : '**FAIL**'}`;
+}
+
 function dedupTable(job) {
 	const lines = [
 		`**${job.title}**: wall time per execution (Webhook -> Split Out -> Push Event, new events), medians; loop stall = the longest n8n's event loop was blocked (single process only: in queue mode the execution runs in a worker)`,
 		'',
-		'| n8n | Events per execution | Repetitions | Dedup off | Dedup on (default) | On / off | Loop stall off / on (ms) |',
-		'|---|--:|--:|--:|--:|--:|--:|',
+		'| n8n | Events per execution | Repetitions | Dedup off | Dedup on (default) | On / off | Target (single process) | Across Workers on | Across / off | Loop stall off / on (ms) |',
+		'|---|--:|--:|--:|--:|--:|---|--:|--:|--:|',
 	];
 	for (const row of job.rows) {
 		const unit = row.offMs !== null && row.offMs < 10_000 ? (ms) => `${fmt.ms(ms)} ms` : (ms) => `${fmt.s(ms)} s`;
-		const failed = row.off.failedRuns || row.on.failedRuns ? ` (failed runs: off ${row.off.failedRuns}, on ${row.on.failedRuns})` : '';
-		lines.push(`| ${row.mode === 'single' ? 'single process (SQLite)' : 'queue mode (Postgres, 2 workers)'} | ${fmt.n(row.events)} | ${row.reps} | ${unit(row.offMs)} | ${unit(row.onMs)} | ${fmt.x(row.onToOff)}${failed} | ${row.off.maxLoopDelayMs === null ? '-' : `${fmt.n(row.off.maxLoopDelayMs)} / ${fmt.n(row.on.maxLoopDelayMs)}`} |`);
+		const failedRuns = [row.off, row.on, row.across].reduce((sum, s) => sum + (s?.failedRuns ?? 0), 0);
+		const failed = failedRuns ? ` (failed runs: ${failedRuns})` : '';
+		const across = row.acrossMs === null || row.acrossMs === undefined ? '- | -' : `${unit(row.acrossMs)} | ${fmt.x(row.acrossToOff)}`;
+		lines.push(`| ${row.mode === 'single' ? 'single process (SQLite)' : 'queue mode (Postgres, 2 workers)'} | ${fmt.n(row.events)} | ${row.reps} | ${unit(row.offMs)} | ${unit(row.onMs)} | ${fmt.x(row.onToOff)}${failed} | ${dedupVerdict(row)} | ${across} | ${row.off.maxLoopDelayMs === null ? '-' : `${fmt.n(row.off.maxLoopDelayMs)} / ${fmt.n(row.on.maxLoopDelayMs)}`} |`);
 	}
 	return lines.join('\n');
 }

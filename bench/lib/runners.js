@@ -118,9 +118,21 @@ async function dedup(job, ctx, mode, target) {
 				if (size.events >= 100 || rep === 0) logRun(ctx, `${mode} ${size.events} ev, rep ${rep + 1}/${size.reps} ${contender.id}`, run);
 			}
 		}
-		const off = summarize(runs, job.contenders[0]);
-		const on = summarize(runs, job.contenders[1]);
-		rows.push({ mode, events: size.events, reps: size.reps, offMs: off.wallMs, onMs: on.wallMs, onToOff: ratio(on.wallMs, off.wallMs), off, on, runs });
+		const [off, on, across] = job.contenders.map((contender) => summarize(runs, contender));
+		rows.push({
+			mode,
+			events: size.events,
+			reps: size.reps,
+			offMs: off.wallMs,
+			onMs: on.wallMs,
+			onToOff: ratio(on.wallMs, off.wallMs),
+			acrossMs: across?.wallMs ?? null,
+			acrossToOff: across ? ratio(across.wallMs, off.wallMs) : null,
+			off,
+			on,
+			across,
+			runs,
+		});
 	}
 	return rows;
 }

@@ -190,6 +190,10 @@ function noOpNode() {
 const N8N_CONTENDERS = {
 	node: { label: 'this node (defaults)', build: (c) => pushEventNode(c) },
 	nodeDedupOff: { label: 'this node, Deduplicate off', build: (c) => pushEventNode(c, { options: { deduplicate: false } }) },
+	nodeAcrossWorkers: {
+		label: 'this node, Deduplicate Across Workers on',
+		build: (c) => pushEventNode(c, { options: { deduplicateAcrossWorkers: true } }),
+	},
 	http: { label: "n8n's HTTP Request node", build: (c) => httpPushEventNode(c) },
 	editFields: { label: 'Edit Fields, same 2 expressions', build: () => editFieldsNode(), noCredential: true },
 	noOp: { label: 'No Operation', build: () => noOpNode(), noCredential: true },

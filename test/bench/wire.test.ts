@@ -75,7 +75,7 @@ describe('bench wire: delay proxy + TLS terminator in front of a plain loopback 
 
 	it('connections close once both ends are done: none is left open, none was reset', async () => {
 		for (let i = 0; i < 5; i++) await post(new https.Agent({ keepAlive: false }));
-		for (let waited = 0; wire.counters().openSockets > 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+		for (let waited = 0; Number(wire.counters().openSockets) > 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
 		expect(wire.counters()).toMatchObject({ connections: 5, openSockets: 0, errors: {} });
 	});
 
