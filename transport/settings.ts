@@ -32,7 +32,7 @@ export const DEFAULT_RETRY: RetrySettings = {
 };
 
 /** Request Options > Concurrency's default: see docs/performance.md for why. */
-export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_CONCURRENCY = 32;
 
 export const MAX_CONCURRENCY = 64;
 

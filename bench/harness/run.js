@@ -8,6 +8,8 @@
  * See bench/README.md ("The engine-harness bench").
  */
 const { fork } = require('node:child_process');
+
+const { startHelper } = require('../lib/ipc');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -28,29 +30,9 @@ const WORKER_TIMEOUT_MS = 10 * 60_000;
 
 const log = (...args) => process.stderr.write(`[bench] ${args.join(' ')}\n`);
 
-/** A forked child driven by IPC request/response ({id, cmd, args} -> {id, ok, result|error}). */
+/** The emulator in a process of its own, driven over IPC (bench/lib/ipc.js). */
 function startEmulator() {
-	const child = fork(path.join(__dirname, '..', 'lib', 'emulator.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-	let nextId = 0;
-	const pending = new Map();
-	child.on('message', ({ id, ok, result, error }) => {
-		const entry = pending.get(id);
-		if (!entry) return;
-		pending.delete(id);
-		if (ok) entry.resolve(result);
-		else entry.reject(new Error(`emulator: ${error}`));
-	});
-	child.on('exit', (code) => {
-		for (const { reject } of pending.values()) reject(new Error(`the emulator exited (${code})`));
-		pending.clear();
-	});
-	const call = (cmd, args) =>
-		new Promise((resolve, reject) => {
-			const id = nextId++;
-			pending.set(id, { resolve, reject });
-			child.send({ id, cmd, args });
-		});
-	return { child, call };
+	return startHelper(path.join(__dirname, '..', 'lib', 'emulator.js'));
 }
 
 /** Runs one script in a fresh process (--expose-gc) and returns its single reply. */
@@ -283,7 +265,7 @@ async function main() {
 		fs.writeFileSync(file, `${JSON.stringify({ ...report, table }, null, 2)}\n`);
 		log(`written ${path.relative(ROOT, file)} in ${report.durationS} s`);
 	} finally {
-		await emulator.call('close').catch(() => {});
+		await emulator.close();
 	}
 }
 

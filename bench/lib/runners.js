@@ -4,7 +4,7 @@
  * Concurrency against the raw client on the wire) and `dedup` (issue #21: deduplication on vs off per execution size,
  * in the single-process n8n and in queue mode).
  */
-const { RAW, NODE_CONCURRENCY, USER } = require('./jobs');
+const { RAW, SWEEP_RAW, USER } = require('./jobs');
 const { runOnce, summarize, rotated, minimumRequests } = require('./measure');
 const { ratio } = require('./stats');
 
@@ -69,11 +69,11 @@ async function matrix(job, ctx) {
 }
 
 /**
- * At each round trip: the raw client with the node's default Concurrency, and the node at each Concurrency. Reports
- * the smallest Concurrency whose throughput reaches 90 % of the raw client's.
+ * At each round trip: the raw client with SWEEP_RAW_CONCURRENCY requests in flight, and the node at each Concurrency.
+ * Reports the smallest Concurrency whose throughput reaches 90 % of the raw client's.
  */
 async function sweep(job, ctx) {
-	const contenders = [RAW, ...job.concurrency.map((c) => ({ id: `nodeC${c}`, workflow: `nodeC${c}`, concurrency: c }))];
+	const contenders = [SWEEP_RAW, ...job.concurrency.map((c) => ({ id: `nodeC${c}`, workflow: `nodeC${c}`, concurrency: c }))];
 	const byRtt = [];
 	for (const rttMs of job.rtts) {
 		const step = { ...job, kind: 'orders', wire: { rttMs } };
@@ -88,13 +88,13 @@ async function sweep(job, ctx) {
 			}
 		}
 		const summary = Object.fromEntries(contenders.map((c) => [c.id, summarize(runs, c)]));
-		const rawRate = summary.raw.eventsPerSecond;
+		const rawRate = summary[SWEEP_RAW.id].eventsPerSecond;
 		const rows = job.concurrency.map((c) => {
 			const s = summary[`nodeC${c}`];
 			return { concurrency: c, wallMs: s.wallMs, eventsPerSecond: s.eventsPerSecond, shareOfRaw: ratio(s.eventsPerSecond, rawRate), connections: s.connections, failedRuns: s.failedRuns, n8nCpuMs: s.n8nCpuMs };
 		});
 		const enough = rows.find((row) => row.shareOfRaw !== null && row.shareOfRaw >= 0.9);
-		byRtt.push({ rttMs, raw: { concurrency: NODE_CONCURRENCY, ...summary.raw }, rows, concurrencyFor90: enough ? enough.concurrency : null, runs });
+		byRtt.push({ rttMs, raw: { concurrency: SWEEP_RAW.raw.concurrency, ...summary[SWEEP_RAW.id] }, rows, concurrencyFor90: enough ? enough.concurrency : null, runs });
 	}
 	return { id: job.id, title: job.title, kind: 'sweep', size: job.events, reps: job.reps, byRtt };
 }

@@ -55,7 +55,7 @@ const enabled = selectedVersions().includes(2);
     expect(burst.loginsSinceStart).toBeLessThanOrEqual(2);
   }, 900_000);
 
-  it('3: 50 events delivered twice at the same instant: the residual is measured (README "Scaling out")', async () => {
+  it('3: 50 events delivered twice at the same instant: the residual is measured (docs/scaling.md)', async () => {
     const dup = await scenarios().simultaneous({ prefix: 'DUP', pairs: 50 });
     figures.simultaneous = { ...dup, executions: { ...dup.executions, rows: undefined } };
     expect(dup.missing).toBe(0);

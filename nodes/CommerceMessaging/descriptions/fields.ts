@@ -61,7 +61,7 @@ export const requestOptions: INodeProperties = {
 			name: 'concurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 64, numberPrecision: 0 },
-			default: 8,
+			default: 32,
 			description:
 				"How many items' requests may be in flight at once (for a list: how many of its pages). Items of one order, cart, product or recipient still go one after the other, in input order. 1 sends one request at a time.",
 		},
