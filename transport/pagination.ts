@@ -186,6 +186,13 @@ export async function* iteratePages(
 	}
 }
 
+/**
+ * At most this many pages of a Return All are asked at once, whatever the run's Concurrency: a page is up to
+ * RETURN_ALL_PAGE_SIZE records whose parsing, not the round trip, is what costs beyond that (in the real-n8n bench,
+ * 50,000 contacts at a 20 ms round trip took 2.2 s with 8 pages at a time and 2.5 s with 32, at more memory).
+ */
+export const MAX_PAGES_SIDE_BY_SIDE = 8;
+
 export async function listRecords(
 	ctx: ApiContext,
 	route: ListRouteName | CustomRoute,
@@ -193,7 +200,7 @@ export async function listRecords(
 ): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
 	const pageSize = options.pageSize ?? RETURN_ALL_PAGE_SIZE;
-	const concurrency = options.concurrency ?? settingsOf(ctx).concurrency;
+	const concurrency = options.concurrency ?? Math.min(settingsOf(ctx).concurrency, MAX_PAGES_SIDE_BY_SIDE);
 	for await (const records of iteratePages(ctx, route, { ...options, pageSize, concurrency })) {
 		for (const record of records) all.push(record);
 	}

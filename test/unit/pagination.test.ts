@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
  */
 jest.mock('../../transport/request', () => ({ apiRequest: jest.fn() }));
 import { apiRequest } from '../../transport/request';
-import { iteratePages, listRecords, pageQuery, PageReader, readListPage } from '../../transport/pagination';
+import { iteratePages, listRecords, MAX_PAGES_SIDE_BY_SIDE, pageQuery, PageReader, readListPage } from '../../transport/pagination';
 import { startRun } from '../../transport/session';
 import { runSettings } from '../../transport/settings';
 
@@ -228,6 +228,24 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 			const some = await listRecords(concurrentCtx as never, 'contactList', { limit: 23 });
 			expect(ids(some)).toEqual(ids(records(23)));
 			expect([...pagesAsked()].sort()).toEqual([1, 2, 3]);
+		});
+
+		it('Throughput/L3: a Return All asks at most MAX_PAGES_SIDE_BY_SIDE pages at once, whatever the Concurrency', async () => {
+			const wideCtx = { ...ctx };
+			startRun(wideCtx as never, runSettings({ concurrency: 32 }));
+			serve({ records: records(200), paging: 'standard', maxPageSize: 10 });
+			const answer = mocked.getMockImplementation()!;
+			let inFlight = 0;
+			let mostInFlight = 0;
+			mocked.mockImplementation(async (...args) => {
+				mostInFlight = Math.max(mostInFlight, ++inFlight);
+				await new Promise((resolve) => setImmediate(resolve));
+				inFlight--;
+				return await answer(...args);
+			});
+			const all = await listRecords(wideCtx as never, 'contactList');
+			expect(ids(all)).toEqual(ids(records(200)));
+			expect(mostInFlight).toBe(MAX_PAGES_SIDE_BY_SIDE);
 		});
 
 		it('Throughput/L3: without a total the pages stay one by one', async () => {
