@@ -130,27 +130,7 @@ function httpPushEventNode(credential, batching = httpBatching()) {
 /** Pages of 1000 one after the other until the last, then Split Out: one item per contact, like the node. */
 function httpGetAllContactsNodes(credential) {
 	return [
-		httpRequestNode(credential, {
-			method: 'GET',
-			url: `${credential.data.baseUrl}/api/contacts/`,
-			options: {
-				pagination: {
-					pagination: {
-						paginationMode: 'updateAParameterInEachRequest',
-						parameters: {
-							parameters: [
-								{ type: 'qs', name: 'currentPage', value: '={{ $pageCount + 1 }}' },
-								{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' },
-								{ type: 'qs', name: 'limit', value: String(HTTP_PAGE_SIZE) },
-							],
-						},
-						paginationCompleteWhen: 'other',
-						completeExpression: `={{ $response.body.data.items.length < ${HTTP_PAGE_SIZE} || $response.body.data.currentPage * ${HTTP_PAGE_SIZE} >= $response.body.data.total }}`,
-						limitPagesFetched: false,
-					},
-				},
-			},
-		}),
+		httpRequestNode(credential, { method: 'GET', url: `${credential.data.baseUrl}/api/contacts/`, options: httpContactPagination() }),
 		{
 			name: 'Split Out contacts',
 			type: 'n8n-nodes-base.splitOut',
@@ -158,6 +138,30 @@ function httpGetAllContactsNodes(credential) {
 			parameters: { fieldToSplitOut: 'data.items', include: 'noOtherFields', options: {} },
 		},
 	];
+}
+
+/**
+ * The HTTP Request node's pagination over the contact list, as a capable user sets it: `currentPage`/`page` and
+ * `limit` per request, done when a page is short or the total is reached. Shared with the engine-harness bench.
+ */
+function httpContactPagination() {
+	return {
+		pagination: {
+			pagination: {
+				paginationMode: 'updateAParameterInEachRequest',
+				parameters: {
+					parameters: [
+						{ type: 'qs', name: 'currentPage', value: '={{ $pageCount + 1 }}' },
+						{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' },
+						{ type: 'qs', name: 'limit', value: String(HTTP_PAGE_SIZE) },
+					],
+				},
+				paginationCompleteWhen: 'other',
+				completeExpression: `={{ $response.body.data.items.length < ${HTTP_PAGE_SIZE} || $response.body.data.currentPage * ${HTTP_PAGE_SIZE} >= $response.body.data.total }}`,
+				limitPagesFetched: false,
+			},
+		},
+	};
 }
 
 /** n8n's floor for the node's expressions: Edit Fields evaluating the same two, once per item. */
@@ -240,4 +244,4 @@ function contenderWorkflow(key, credential) {
 	);
 }
 
-module.exports = { N8N_CONTENDERS, CREDENTIAL_TYPE, HTTP_PAGE_SIZE, HTTP_REQUEST_VERSION, n8nContender, workflowId, contenderWorkflow, httpBatching };
+module.exports = { N8N_CONTENDERS, CREDENTIAL_TYPE, HTTP_PAGE_SIZE, httpContactPagination, HTTP_REQUEST_VERSION, n8nContender, workflowId, contenderWorkflow, httpBatching };

@@ -10,8 +10,8 @@ const path = require('node:path');
 
 const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 const SPLIT_OUT_TYPE = 'n8n-nodes-base.splitOut';
-/** The largest page the service serves (docs/api-assumptions.md); a capable user asks for it. */
-const HTTP_PAGE_SIZE = 1000;
+// The HTTP Request node's contact pagination, as the real-n8n bench sets it (largest page the service serves).
+const { HTTP_PAGE_SIZE, httpContactPagination } = require('../../lib/workflows');
 
 function credentials(url, user) {
 	return { baseUrl: url, username: user.username, password: user.password, pluginIntegration: false };
@@ -119,23 +119,7 @@ async function runHttpRequestNode({ job, url, user, items, buildDir, runtimeDir 
 				...common,
 				method: 'GET',
 				url: `${url}/api/contacts/`,
-				options: {
-					pagination: {
-						pagination: {
-							paginationMode: 'updateAParameterInEachRequest',
-							parameters: {
-								parameters: [
-									{ type: 'qs', name: 'currentPage', value: '={{ $pageCount + 1 }}' },
-									{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' },
-									{ type: 'qs', name: 'limit', value: String(HTTP_PAGE_SIZE) },
-								],
-							},
-							paginationCompleteWhen: 'other',
-							completeExpression: `={{ $response.body.data.items.length < ${HTTP_PAGE_SIZE} || $response.body.data.currentPage * ${HTTP_PAGE_SIZE} >= $response.body.data.total }}`,
-							limitPagesFetched: false,
-						},
-					},
-				},
+				options: httpContactPagination(),
 			},
 			items,
 			// One output item per page; Split Out turns data.items into one item per contact, like the node outputs.
