@@ -17,6 +17,9 @@ export class TokenKeeper {
 	/** The token this run held when it found it unusable: another run of this process may have replaced it. */
 	private replacing?: string;
 
+	/** The last seal found to match this run's credential (checking one is a hash: once per seal, not per request). */
+	private verifiedSeal?: string;
+
 	constructor(
 		readonly data: ICredentialDataDecryptedObject,
 		private readonly credentials: CommerceMessagingCredentials,
@@ -40,11 +43,19 @@ export class TokenKeeper {
 	 */
 	prepare(now = Date.now()): void {
 		const receivedAt = typeof this.data.loginReceivedAt === 'number' ? this.data.loginReceivedAt : undefined;
-		const usable = isSealedFor(this.data.sessionTokenSeal, this.credentials) && !tokenClock.needsRenewal(this.token, now, receivedAt);
+		const usable = this.sealedForThisAccount() && !tokenClock.needsRenewal(this.token, now, receivedAt);
 		if (usable) return;
 		if (this.hasToken) this.replacing = this.token;
 		this.data.sessionToken = '';
 		this.adoptRenewed(now);
+	}
+
+	private sealedForThisAccount(): boolean {
+		const seal = this.data.sessionTokenSeal;
+		if (seal !== undefined && seal === this.verifiedSeal) return true;
+		if (!isSealedFor(seal, this.credentials)) return false;
+		this.verifiedSeal = seal as string;
+		return true;
 	}
 
 	/** The login another run of this process is making for this account, if this run waits for a replacement. */

@@ -24,7 +24,7 @@ export interface RequestSpec {
 	/** Built anew for every attempt, so a retry never re-sends a consumed body. */
 	formData?: () => FormData;
 	itemIndex?: number;
-	/** The run's retry settings (openRun) unless given. */
+	/** The run's retry settings (startRun) unless given. */
 	retry?: RetrySettings;
 	/** Return the whole success envelope ({status, message?, data}) instead of `data` (Custom API Call). */
 	fullEnvelope?: boolean;

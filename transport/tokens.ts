@@ -41,6 +41,9 @@ const CLOCKS_AGREE_WITHIN_MS = 2_000;
 export class TokenClock {
 	private readonly firstSeen: CappedMap<string, number>;
 
+	/** The times of the token asked about last: every request asks about the same token until it is renewed. */
+	private last?: { token: string; times: TokenTimes };
+
 	constructor(capacity = 256) {
 		this.firstSeen = new CappedMap(capacity);
 	}
@@ -56,7 +59,8 @@ export class TokenClock {
 	 */
 	needsRenewal(token: string, now = Date.now(), receivedAt?: number): boolean {
 		if (!token) return true;
-		const { expiresAt, issuedAt } = readTokenTimes(token);
+		if (this.last?.token !== token) this.last = { token, times: readTokenTimes(token) };
+		const { expiresAt, issuedAt } = this.last.times;
 		if (expiresAt === undefined) return false;
 		if (issuedAt === undefined || expiresAt <= issuedAt) {
 			// No lifetime to measure: the only clue left is exp against the local clock.
