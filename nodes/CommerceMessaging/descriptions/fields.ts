@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RECORDS, MAX_CONCURRENCY } from '../../../transport';
+
 /** Return All + Limit, the n8n way, for every list operation. */
 export function returnAllOrLimit(): INodeProperties[] {
 	return [
@@ -60,10 +62,10 @@ export const requestOptions: INodeProperties = {
 			displayName: 'Concurrency',
 			name: 'concurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 64, numberPrecision: 0 },
-			default: 32,
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+			default: DEFAULT_CONCURRENCY,
 			description:
-				"How many items' requests may be in flight at once (for a list: how many of its pages). Items of one order, cart, product or recipient still go one after the other, in input order. 1 sends one request at a time.",
+				"How many items' requests may be in flight at once (for a list: how many of its pages, at most 8). Items of one order, cart, product or recipient still go one after the other, in input order. 1 sends one request at a time.",
 		},
 		{
 			displayName: 'Max Attempts',
@@ -79,7 +81,7 @@ export const requestOptions: INodeProperties = {
 			name: 'maxRecords',
 			type: 'number',
 			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 100000,
+			default: DEFAULT_MAX_RECORDS,
 			description:
 				'The most records a whole list may hold (Return All, or what a trigger poll reads). A longer list fails with an error naming this limit instead of filling memory; raise it for larger lists.',
 		},
