@@ -2,6 +2,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ServiceFailure } from './envelope';
+import type { SettingNames } from './settings';
 
 /**
  * What an error says beyond its message, for the Continue On Fail error item: written by serviceError and by the
@@ -78,14 +79,56 @@ export function serviceError(
 	return error;
 }
 
-interface ExplainExtra {
-	retryNote?: string;
+interface ExplainExtra extends RequestNotes {
 	/** For a plugin-header refusal: the credential fields still empty. */
 	missingPluginFields?: string[];
 }
 
+/** What one request went through before its outcome (request.ts counts it), for the notes of its error. */
+export interface RequestHistory {
+	attempts: number;
+	/** Waits between its own attempts (backoff), ms. */
+	backoffMs: number;
+	/** Waits before its turn for the service's rate limit (a Retry-After, its own or another lane's, and the pacing after it), ms. */
+	rateLimitWaitMs: number;
+	/** Attempts that failed and were tried again. */
+	retries: number;
+}
+
+/** What a failed request went through, for its error's description. */
+export interface RequestNotes {
+	history?: RequestHistory;
+	/** How messages name the settings the user can change. */
+	names?: SettingNames;
+	/** Why the request was not tried again, when it could have been. */
+	gaveUp?: string;
+}
+
+/** 1.5 s, 30 s: a duration for messages. */
+export function formatSeconds(ms: number): string {
+	return `${ms < 10_000 ? Number((ms / 1000).toFixed(1)) : Math.round(ms / 1000)} s`;
+}
+
+/**
+ * "It was sent 3 times, with 3 s of backoff between attempts; gave up after 3 attempts.": what the request did,
+ * and a wait for the service's rate limit (its own Retry-After or another request's) said as such.
+ */
+function historyNote({ history, gaveUp }: RequestNotes): string {
+	if (!history) return gaveUp ? `It ${gaveUp}.` : '';
+	const sent = history.attempts <= 1 ? 'It was sent once' : `It was sent ${history.attempts} times`;
+	const backoff = history.backoffMs >= 1_000 ? `, with ${formatSeconds(history.backoffMs)} of backoff between attempts` : '';
+	const rateLimit = history.rateLimitWaitMs >= 1_000 ? `, after waiting ${formatSeconds(history.rateLimitWaitMs)} in all for the service's rate limit` : '';
+	return `${sent}${backoff}${rateLimit}${gaveUp ? `; ${gaveUp}` : ''}.`;
+}
+
+/** "Raise Request Options > Retry Budget (Seconds) or Request Options > Max Attempts.", when the node named them. */
+function raiseHint(names: SettingNames | undefined, ...keys: Array<keyof SettingNames>): string {
+	const named = keys.map((key) => names?.[key]).filter((name): name is string => !!name);
+	return named.length ? ` To wait longer, raise ${named.join(' or ')}.` : '';
+}
+
 function explain(failure: ServiceFailure, extra: ExplainExtra): { message: string; description?: string } {
-	const { retryNote } = extra;
+	const note = extra.gaveUp ? historyNote(extra) : '';
 	switch (failure.kind) {
 		case 'apiAccess':
 			return {
@@ -124,9 +167,7 @@ function explain(failure: ServiceFailure, extra: ExplainExtra): { message: strin
 		case 'rateLimit':
 			return {
 				message: `Rate limited by the service: ${failure.message}`,
-				description: retryNote
-					? `The request was retried with backoff and ${retryNote}. Lower the batch size or raise the retry limits in Options.`
-					: undefined,
+				description: note ? `${note}${raiseHint(extra.names, 'retryBudget', 'maxAttempts')} Or send less at once: lower Concurrency or the batch size.` : undefined,
 			};
 		case 'tokenRefused':
 			return {
@@ -139,7 +180,7 @@ function explain(failure: ServiceFailure, extra: ExplainExtra): { message: strin
 				message: [502, 503, 504].includes(failure.httpStatus)
 					? `The service is unavailable (HTTP ${failure.httpStatus}): ${failure.message}`
 					: `The service failed with HTTP ${failure.httpStatus}: ${failure.message}`,
-				description: retryNote ? `The request was retried with backoff and ${retryNote}.` : undefined,
+				description: note || undefined,
 			};
 		default:
 			return { message: failure.message, description: describeData(failure.data) };
@@ -156,14 +197,14 @@ function describeData(data: unknown): string | undefined {
 	}
 }
 
-/** A connection that failed or an attempt past its deadline. */
+/** A connection that failed or an attempt past its deadline: the time it really waited, and what it went through. */
 export function networkError(
 	node: INode,
-	failure: { code?: string; reason: string; timedOut: boolean },
-	context: { itemIndex?: number; timeoutMs: number; maybeApplied: boolean; retryNote?: string },
+	failure: { code?: string; reason: string; timedOut: boolean; waitedMs: number },
+	context: RequestNotes & { itemIndex?: number; maybeApplied: boolean },
 ): NodeApiError {
-	const seconds = Math.round(context.timeoutMs / 1000);
-	const retried = context.retryNote ? ` It was retried with backoff and ${context.retryNote}.` : '';
+	const note = context.gaveUp ? ` ${historyNote(context)}` : '';
+	const timeoutName = context.names?.timeout ? ` (${context.names.timeout})` : '';
 	const apiError = new NodeApiError(
 		node,
 		{ message: failure.reason, networkErrorCode: failure.code ?? 'NETWORK_ERROR' },
@@ -171,14 +212,14 @@ export function networkError(
 			description: context.maybeApplied
 				? 'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.'
 				: failure.timedOut
-					? `Each attempt may take up to ${seconds} s, from connecting to the last byte of the answer (Request Options > Timeout).${retried}`
-					: `Check the Base URL and that the service is reachable.${retried}`,
+					? `An attempt may take as long as the Timeout${timeoutName}, from connecting to the last byte of the answer.${note}${raiseHint(context.names, 'timeout')}`
+					: `Check the Base URL and that the service is reachable.${note}`,
 			itemIndex: context.itemIndex,
 		},
 	);
 	// Set after construction: n8n rewrites messages that mention a network error code into generic text.
 	apiError.message = failure.timedOut
-		? `The service did not answer in time: the request timed out after ${seconds} s (${failure.reason})`
+		? `The service did not answer in time: the request timed out after ${formatSeconds(failure.waitedMs)} (${failure.code ?? 'ETIMEDOUT'})`
 		: `The connection to the service failed (${failure.reason})`;
 	return apiError;
 }
@@ -220,4 +261,10 @@ export function answerTooLargeError(node: INode, limitBytes: number, itemIndex?:
 			itemIndex,
 		},
 	);
+}
+
+/** An answer nested deeper than n8n can store and show. */
+export function answerTooDeepError(node: INode, limit: number, itemIndex?: number): NodeApiError {
+	const message = `The service's answer is nested more than ${limit} levels deep, more than n8n can store and show`;
+	return new NodeApiError(node, { message }, { message, description: 'Nothing of the answer was used. Ask the service for a flatter answer.', itemIndex });
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
-import { findLoginFailure, type LoginFailure } from './loginFailure';
+import { MAX_WAIT_MS } from './settings';
 
 /**
  * One HTTP exchange, bounded in time and size, for the API requests and the login alike: the request leaves through
@@ -8,16 +8,74 @@ import { findLoginFailure, type LoginFailure } from './loginFailure';
  *
  * The deadline covers the whole exchange, from connecting to the last byte: the HTTP library's own timeout only
  * bounds idle time, so a server dripping one byte at a time would otherwise hold the request for as long as it
- * likes. The answer is read as a stream with a size ceiling, so a huge answer costs at most the ceiling in memory.
+ * likes. The answer is read as a stream with a size ceiling, so a huge answer costs at most the ceiling in memory,
+ * and an answer nested deeper than n8n can store (its JSON.stringify overflows near 5,000 levels) is refused.
  */
+
+/** The deepest answer taken: far beyond any real answer, far below what n8n can store and show. */
+export const MAX_ANSWER_DEPTH = 100;
+
+/**
+ * Why the login n8n runs on the way failed (login.ts throws it), as a kind the transport decides on, never by the
+ * message's words.
+ */
+export type LoginFailureKind =
+	/** No connection (refused, no such host): nothing was sent; a later item may try again. */
+	| 'unreachable'
+	/** The service did not answer within the run's Timeout: the run does not try again. */
+	| 'timeout'
+	/** HTTP 5xx or 429: the service is busy; a later item may try again. */
+	| 'busy'
+	/** The service refused the login (wrong password, unknown user, ...). */
+	| 'refused'
+	/** A redirect (never followed with the password). */
+	| 'redirect'
+	/** An answer without a usable token. */
+	| 'badAnswer'
+	/** The execution was cancelled while logging in. */
+	| 'cancelled';
+
+/** Failures that may pass: the next item of the run tries again. The others are the run's answer for every item. */
+const PASSING: ReadonlySet<LoginFailureKind> = new Set(['unreachable', 'busy']);
+
+/** A failed login. Its message is worded for the user and never contains the password (rule A6). */
+export class LoginFailure extends Error {
+	constructor(
+		readonly kind: LoginFailureKind,
+		reason: string,
+	) {
+		super(`Login to the Commerce Messaging service failed: ${reason}`);
+		this.name = 'LoginFailure';
+	}
+
+	get passing(): boolean {
+		return PASSING.has(this.kind);
+	}
+}
+
+/** The login failure behind an error n8n's helper threw (it wraps what the credential's login threw). */
+export function findLoginFailure(error: unknown): LoginFailure | undefined {
+	const seen = new Set<unknown>();
+	let current = error;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		// By shape as well: a credential loaded apart from the node could carry its own copy of this class.
+		const candidate = current as Partial<LoginFailure>;
+		if (current instanceof LoginFailure || (candidate.name === 'LoginFailure' && typeof candidate.kind === 'string')) {
+			return current as LoginFailure;
+		}
+		seen.add(current);
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
 
 export interface HttpRequest {
 	method: IHttpRequestMethods;
 	url: string;
 	qs?: IDataObject;
 	headers?: IDataObject;
-	/** Sent as JSON. */
-	body?: IDataObject | IDataObject[];
+	/** JSON text, sent as it is with Content-Type application/json (written once by the caller). */
+	body?: string;
 	/** Built anew for every attempt, so a retry never re-sends a consumed body. */
 	formData?: () => FormData;
 }
@@ -36,11 +94,18 @@ export interface NetworkFailure {
 	reason: string;
 	/** The deadline passed: the service may or may not have received the request. */
 	timedOut: boolean;
+	/** How long the attempt waited before it failed (ms), for messages. */
+	waitedMs: number;
 }
 
 export interface TooLarge {
 	kind: 'tooLarge';
 	limitBytes: number;
+}
+
+export interface TooDeep {
+	kind: 'tooDeep';
+	limit: number;
 }
 
 /** The execution was cancelled while the request was under way. */
@@ -60,25 +125,60 @@ export interface Thrown {
 	error: unknown;
 }
 
-export type Exchange = HttpAnswer | NetworkFailure | TooLarge | Cancelled | LoginFailed | Thrown;
+export type Exchange = HttpAnswer | NetworkFailure | TooLarge | TooDeep | Cancelled | LoginFailed | Thrown;
 
 export interface ExchangeLimits {
 	timeoutMs: number;
 	maxAnswerBytes: number;
 	/** The execution's cancel signal. */
 	cancel?: AbortSignal;
+	/** The attempt's deadline, when its caller restarts it (after a login on the way); else one of `timeoutMs`. */
+	deadline?: Deadline;
+}
+
+/**
+ * An attempt's deadline, which can start over: a request that logs in on its way first waits for the login (which
+ * has a deadline of its own), then gets its own Timeout from the moment the login is done.
+ */
+export class Deadline {
+	private readonly controller = new AbortController();
+	private timer?: AbortSignal;
+	private startedAt = Date.now();
+
+	constructor(ms: number) {
+		this.restart(ms);
+	}
+
+	get signal(): AbortSignal {
+		return this.controller.signal;
+	}
+
+	/** How long the attempt has waited since the deadline last started. */
+	get waitedMs(): number {
+		return Date.now() - this.startedAt;
+	}
+
+	restart(ms: number): void {
+		this.timer?.removeEventListener('abort', this.expire);
+		this.startedAt = Date.now();
+		this.timer = AbortSignal.timeout(Math.max(1, Math.min(MAX_WAIT_MS, Math.round(ms))));
+		this.timer.addEventListener('abort', this.expire, { once: true });
+	}
+
+	private readonly expire = () => this.controller.abort(new DOMException('The attempt timed out', 'TimeoutError'));
 }
 
 /** How the exchange's request leaves: n8n's helper, given the options and the signal that ends the exchange. */
 export type Sender = (options: IHttpRequestOptions, signal: AbortSignal) => Promise<unknown>;
 
 export async function exchange(send: Sender, request: HttpRequest, limits: ExchangeLimits): Promise<Exchange> {
-	const deadline = AbortSignal.timeout(limits.timeoutMs);
-	const signal = limits.cancel ? AbortSignal.any([limits.cancel, deadline]) : deadline;
+	const deadline = limits.deadline ?? new Deadline(limits.timeoutMs);
+	const signal = limits.cancel ? AbortSignal.any([limits.cancel, deadline.signal]) : deadline.signal;
 	const ended = (): Exchange | undefined => {
 		if (limits.cancel?.aborted) return { kind: 'cancelled' };
-		if (deadline.aborted) return { kind: 'network', code: 'ETIMEDOUT', reason: `no complete answer within ${limits.timeoutMs} ms`, timedOut: true };
-		return undefined;
+		if (!deadline.signal.aborted) return undefined;
+		const waitedMs = deadline.waitedMs;
+		return { kind: 'network', code: 'ETIMEDOUT', reason: `no complete answer within ${waitedMs} ms`, timedOut: true, waitedMs };
 	};
 	try {
 		// The race bounds the exchange even where an HTTP library would not honour the signal.
@@ -86,6 +186,7 @@ export async function exchange(send: Sender, request: HttpRequest, limits: Excha
 		const { statusCode, headers, body } = response as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
 		const text = await readText(body, headers ?? {}, limits.maxAnswerBytes, signal);
 		if (text === undefined) return { kind: 'tooLarge', limitBytes: limits.maxAnswerBytes };
+		if (nestedDeeperThan(text, MAX_ANSWER_DEPTH)) return { kind: 'tooDeep', limit: MAX_ANSWER_DEPTH };
 		return { kind: 'answer', status: statusCode, headers: headers ?? {}, text };
 	} catch (error) {
 		const end = ended();
@@ -93,9 +194,33 @@ export async function exchange(send: Sender, request: HttpRequest, limits: Excha
 		const loginFailure = findLoginFailure(error);
 		if (loginFailure) return { kind: 'loginFailed', failure: loginFailure };
 		const code = networkErrorCode(error);
-		if (code) return { kind: 'network', code, reason: code, timedOut: TIMEOUT_CODES.has(code) };
+		if (code) return { kind: 'network', code, reason: code, timedOut: TIMEOUT_CODES.has(code), waitedMs: deadline.waitedMs };
 		return { kind: 'thrown', error };
 	}
+}
+
+/**
+ * Whether JSON text nests deeper than `limit` (brackets inside strings do not count): one pass over the text, which
+ * JSON.parse would accept at any depth.
+ */
+export function nestedDeeperThan(text: string, limit: number): boolean {
+	let depth = 0;
+	for (let at = 0; at < text.length; at++) {
+		const code = text.charCodeAt(at);
+		if (code === 0x22) {
+			// A string: skip to its closing quote, past escaped characters.
+			for (at++; at < text.length; at++) {
+				const inner = text.charCodeAt(at);
+				if (inner === 0x5c) at++;
+				else if (inner === 0x22) break;
+			}
+		} else if (code === 0x5b || code === 0x7b) {
+			if (++depth > limit) return true;
+		} else if (code === 0x5d || code === 0x7d) {
+			depth--;
+		}
+	}
+	return false;
 }
 
 function requestOptions(request: HttpRequest, timeoutMs: number, signal: AbortSignal): IHttpRequestOptions {
@@ -122,7 +247,6 @@ function requestOptions(request: HttpRequest, timeoutMs: number, signal: AbortSi
 	} else if (request.body !== undefined) {
 		options.body = request.body;
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
-		options.json = true;
 	}
 	return options;
 }

@@ -3,24 +3,46 @@ import type { IHttpRequestHelper } from 'n8n-workflow';
 import { Address } from './address';
 import { extractLoginToken, isHeaderValue, type CommerceMessagingCredentials } from './auth';
 import { header, readEnvelope } from './envelope';
-import { exchange, type HttpAnswer } from './http';
-import { LoginFailure } from './loginFailure';
-import { loginLimits } from './processState';
+import { formatSeconds } from './errors';
+import { exchange, LoginFailure, type HttpAnswer } from './http';
 import { redactText } from './redact';
 import { ROUTES } from './routes';
 import { DEFAULT_RETRY } from './settings';
 
+/**
+ * Rule A1: the login, which n8n's credentials helper runs through the credential's preAuthentication when a request
+ * goes out without a token. It sends its one request itself (redirects off, a deadline and a size ceiling of its
+ * own), and fails with a LoginFailure (http.ts) whose kind the transport decides on.
+ */
+
+/** What a run allows its login. */
+export interface LoginLimits {
+	timeoutMs: number;
+	/** The execution's cancel signal. */
+	cancel?: AbortSignal;
+	/** How messages name the Timeout (the node's panel field); none for n8n's credential test and HTTP Request node. */
+	timeoutName?: string;
+	/** Told when a login succeeded: the request it was made for then gets its own Timeout from that moment. */
+	loggedIn?: () => void;
+}
+
+/**
+ * The limits of the run that hands this credential data to n8n. n8n's credentials helper calls the credential's
+ * login with the data object alone, so the run's limits reach the login through it. Ends with the object.
+ */
+export const loginLimits = new WeakMap<object, LoginLimits>();
+
 /** A login answer carries a token and little else: anything larger is not a login answer. */
-const MAX_LOGIN_ANSWER_BYTES = 256 * 1024;
+export const MAX_LOGIN_ANSWER_BYTES = 256 * 1024;
 /** JWTs are a few hundred bytes to a few KB; a token that does not fit in a header cannot be used. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
 
 /**
- * Rule A1: exchanges the username and password for a JWT with one request, within the run's Timeout (the default
- * one when n8n's credential test or HTTP Request node logs in). Redirects are not followed (a 307 would re-post the
- * password to wherever it points); the document's two readings of the path (with and without the trailing slash)
- * are both accepted, found with at most one extra request and then remembered. API access (rule A4) is not probed
- * here: the first real call reports it, so a login costs one request. Throws a LoginFailure.
+ * Exchanges the username and password for a JWT with one request, within the run's Timeout (the default one when
+ * n8n's credential test or HTTP Request node logs in). Redirects are not followed (a 307 would re-post the password
+ * to wherever it points); the document's two readings of the path (with and without the trailing slash) are both
+ * accepted, found with at most one extra request and then remembered. API access (rule A4) is not probed here: the
+ * first real call reports it, so a login costs one request. Throws a LoginFailure.
  */
 export async function logIn(helper: IHttpRequestHelper, credentials: CommerceMessagingCredentials, limitsOf: object): Promise<string> {
 	const limits = loginLimits.get(limitsOf) ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };
@@ -29,7 +51,7 @@ export async function logIn(helper: IHttpRequestHelper, credentials: CommerceMes
 	for (;;) {
 		const outcome = await exchange(
 			async (options) => await helper.helpers.httpRequest(options),
-			{ method: ROUTES.login.method, url: address.target().url, body: { username: credentials.username, password: credentials.password } },
+			{ method: ROUTES.login.method, url: address.target().url, body: JSON.stringify({ username: credentials.username, password: credentials.password }) },
 			{ timeoutMs: limits.timeoutMs, maxAnswerBytes: MAX_LOGIN_ANSWER_BYTES, cancel: limits.cancel },
 		);
 		switch (outcome.kind) {
@@ -37,10 +59,12 @@ export async function logIn(helper: IHttpRequestHelper, credentials: CommerceMes
 				break;
 			case 'network':
 				throw outcome.timedOut
-					? new LoginFailure('timeout', `the service did not answer within ${seconds(limits.timeoutMs)} (Request Options > Timeout)`)
+					? new LoginFailure('timeout', `the service did not answer within ${formatSeconds(outcome.waitedMs)}${limits.timeoutName ? ` (${limits.timeoutName})` : ''}`)
 					: new LoginFailure('unreachable', `the service could not be reached (${redactText(outcome.reason, secrets)})`);
 			case 'tooLarge':
 				throw new LoginFailure('badAnswer', `the answer is larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB, which no login answer is`);
+			case 'tooDeep':
+				throw new LoginFailure('badAnswer', `the answer is nested more than ${outcome.limit} levels deep, which no login answer is`);
 			case 'cancelled':
 				throw new LoginFailure('cancelled', 'the execution was cancelled');
 			default: {
@@ -57,6 +81,7 @@ export async function logIn(helper: IHttpRequestHelper, credentials: CommerceMes
 		if (outcome.status === 404 && address.notFound()) continue;
 		const token = readToken(outcome, secrets);
 		address.served();
+		limits.loggedIn?.();
 		return token;
 	}
 }
@@ -89,4 +114,3 @@ function readToken(answer: HttpAnswer, secrets: string[]): string {
 	return token;
 }
 
-const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);

@@ -3,8 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { Address } from './address';
 import { header, readEnvelope, type ServiceFailure } from './envelope';
-import { answerTooLargeError, loginError, networkError, redirectRefusedError, serviceError } from './errors';
+import { answerTooDeepError, answerTooLargeError, loginError, networkError, redirectRefusedError, serviceError, type RequestHistory } from './errors';
 import type { Exchange } from './http';
+
 import type { Route } from './routes';
 import type { Session } from './session';
 import type { RetrySettings } from './settings';
@@ -22,9 +23,9 @@ export type Outcome =
 	| { kind: 'tokenRefused'; failure: ServiceFailure }
 	/**
 	 * The attempt failed. `retry` says why, when trying again could help (the transport decides with the route's
-	 * retry safety and the budget); `error` builds the error to throw, with a note on the retries made.
+	 * retry safety and the budget); `error` builds the error to throw, with why the request gave up (if it did).
 	 */
-	| { kind: 'failed'; retry?: RetryableFailure; retryAfterMs?: number; error: (retryNote?: string) => Error };
+	| { kind: 'failed'; retry?: RetryableFailure; retryAfterMs?: number; error: (gaveUp?: string) => Error };
 
 export interface JudgeContext {
 	node: INode;
@@ -32,14 +33,16 @@ export interface JudgeContext {
 	address: Address;
 	session: Session;
 	itemIndex?: number;
-	timeoutMs: number;
+	/** What the request went through so far, for the notes of its error. */
+	history: RequestHistory;
 }
 
 /** Connections that were never made: the service did not see the request, so any method may be tried again. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND']);
 
 export function judge(exchange: Exchange, context: JudgeContext): Outcome {
-	const { node, itemIndex } = context;
+	const { node, itemIndex, session } = context;
+	const notes = { history: context.history, names: session.settings.names };
 	switch (exchange.kind) {
 		case 'answer':
 			return judgeAnswer(exchange.status, exchange.headers, exchange.text, context);
@@ -49,11 +52,13 @@ export function judge(exchange: Exchange, context: JudgeContext): Outcome {
 			return {
 				kind: 'failed',
 				retry,
-				error: (retryNote) => networkError(node, exchange, { itemIndex, timeoutMs: context.timeoutMs, maybeApplied, retryNote }),
+				error: (gaveUp) => networkError(node, exchange, { itemIndex, maybeApplied, ...notes, gaveUp }),
 			};
 		}
 		case 'tooLarge':
 			return { kind: 'failed', error: () => answerTooLargeError(node, exchange.limitBytes, itemIndex) };
+		case 'tooDeep':
+			return { kind: 'failed', error: () => answerTooDeepError(node, exchange.limit, itemIndex) };
 		case 'cancelled':
 			return { kind: 'failed', error: () => new NodeOperationError(node, 'The execution was cancelled while a request was under way', { itemIndex }) };
 		case 'loginFailed':
@@ -62,7 +67,7 @@ export function judge(exchange: Exchange, context: JudgeContext): Outcome {
 			const reason = (exchange.error as Error)?.message ?? 'unknown network error';
 			return {
 				kind: 'failed',
-				error: () => networkError(node, { reason, timedOut: false }, { itemIndex, timeoutMs: context.timeoutMs, maybeApplied: false }),
+				error: () => networkError(node, { reason, timedOut: false, waitedMs: 0 }, { itemIndex, maybeApplied: false, ...notes }),
 			};
 		}
 	}
@@ -70,6 +75,7 @@ export function judge(exchange: Exchange, context: JudgeContext): Outcome {
 
 function judgeAnswer(status: number, headers: Record<string, unknown>, text: string, context: JudgeContext): Outcome {
 	const { node, itemIndex, address } = context;
+	const notes = { history: context.history, names: context.session.settings.names };
 	if (status >= 300 && status < 400 && status !== 304) {
 		const refusal = address.redirected(status, header(headers, 'location'));
 		if (!refusal) return { kind: 'moved' };
@@ -93,7 +99,7 @@ function judgeAnswer(status: number, headers: Record<string, unknown>, text: str
 				kind: 'failed',
 				retry: failure.kind === 'rateLimit' ? 'rateLimited' : 'serviceFailed',
 				retryAfterMs: failure.retryAfterMs,
-				error: (retryNote) => serviceError(node, failure, itemIndex, { retryNote }),
+				error: (gaveUp) => serviceError(node, failure, itemIndex, { ...notes, gaveUp }),
 			};
 		default:
 			return { kind: 'failed', error: () => serviceError(node, failure, itemIndex) };
@@ -180,7 +186,11 @@ export function decideRetry(
 	return { retry: true, delayMs };
 }
 
-/** How long the next attempt may take: its timeout, cut to what the budget has left (at least a second). */
+/**
+ * How long the next attempt may take: its timeout, cut to what the budget has left (at least a second). A budget of
+ * 0 means no retries: the one attempt keeps its whole timeout.
+ */
 export function attemptTimeoutMs(settings: RetrySettings, elapsedMs: number): number {
+	if (settings.maxTotalWaitMs === 0) return settings.timeoutMs;
 	return Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
 }

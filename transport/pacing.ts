@@ -1,4 +1,26 @@
-import { pause, type PausableContext } from './pause';
+import { NodeOperationError, sleep, type INode } from 'n8n-workflow';
+
+/** What a wait needs of a context: its node (for errors) and the execution's cancel signal. */
+export interface PausableContext {
+	getNode(): INode;
+	getExecutionCancelSignal?: () => AbortSignal | undefined;
+}
+
+const SLICE_MS = 250;
+
+/**
+ * Waits `ms`, in short slices so a cancelled execution stops waiting within a quarter second instead of sleeping
+ * out a Retry-After or a batch interval. The one pause of the package: retries, pacing, batching, Wait for Approval.
+ */
+export async function pause(ctx: PausableContext, ms: number): Promise<void> {
+	const signal = typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+	const end = Date.now() + ms;
+	for (let left = ms; left > 0; left = end - Date.now()) {
+		if (signal?.aborted) throw new NodeOperationError(ctx.getNode(), 'The execution was cancelled while waiting');
+		await sleep(Math.min(SLICE_MS, left));
+	}
+	if (signal?.aborted) throw new NodeOperationError(ctx.getNode(), 'The execution was cancelled while waiting');
+}
 
 /** Below this many accepted requests a rate says little: no pacing from it. */
 const MIN_ACCEPTED_TO_PACE = 10;
@@ -21,8 +43,12 @@ export class RunPacer {
 
 	private firstStartAt = 0;
 
-	/** Waits until this lane may send. */
-	async waitTurn(ctx: PausableContext): Promise<void> {
+	/** How long the run was held for Retry-After answers in all (wall time, each moment counted once), ms. */
+	heldMs = 0;
+
+	/** Waits until this lane may send; answers how long it waited for the service's rate limit (ms). */
+	async waitTurn(ctx: PausableContext): Promise<number> {
+		const started = Date.now();
 		let spaced = false;
 		for (;;) {
 			const wait = this.pausedUntil - Date.now();
@@ -38,12 +64,14 @@ export class RunPacer {
 				continue;
 			}
 			if (!this.firstStartAt) this.firstStartAt = Date.now();
-			return;
+			return Date.now() - started;
 		}
 	}
 
 	/** The service asked every lane to hold back until `at` (a Retry-After). */
 	holdAllUntil(at: number): void {
+		const now = Date.now();
+		if (at > Math.max(now, this.pausedUntil)) this.heldMs += at - Math.max(now, this.pausedUntil);
 		this.pausedUntil = Math.max(this.pausedUntil, at);
 		this.paced = true;
 	}

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { readListPage, type ListPage } from './parsers';
+import { readListPage, type ListPage } from './envelope';
 import { apiRequest, type CustomRoute, type RequestSpec } from './request';
 import type { ListRouteName } from './routes';
 import { settingsOf, type ApiContext } from './session';
@@ -36,8 +36,8 @@ export interface ListOptions extends Omit<RequestSpec, 'body' | 'formData'> {
 	/** Pages asked at once once the total is known (Request Options > Concurrency); 1 = one by one. */
 	concurrency?: number;
 	/**
-	 * The most records read before the list fails with an error naming the ceiling (the run's Request Options > Max
-	 * Records unless given; none with a `limit`), so a list that never ends cannot grow memory without end.
+	 * The most records read before the list fails with an error naming the ceiling (the run's setting unless given;
+	 * none with a `limit`), so a list that never ends cannot grow memory without end.
 	 */
 	maxRecords?: number;
 }
@@ -64,6 +64,8 @@ export class PageReader {
 	received = 0;
 	/** Records kept (each once): past `maxRecords` the list fails, so a list that never ends cannot fill memory. */
 	private kept = 0;
+	/** Characters of the answers read: past `maxListBytes` the list fails, so large records cannot fill memory either. */
+	private bytes = 0;
 	private readonly maxRecords: number;
 	/** Record id -> the page that first served it. */
 	private readonly pageOfId = new Map<string, number>();
@@ -80,9 +82,17 @@ export class PageReader {
 	}
 
 	async read(page: number): Promise<PageRead> {
+		const settings = settingsOf(this.ctx);
 		const data = await apiRequest(this.ctx, this.route, {
 			...this.options,
 			qs: { ...(this.options.qs ?? {}), ...pageQuery(page, this.pageSize) },
+			// Counted as each answer arrives, also for the pages read side by side: what the list holds, not what it kept.
+			answerSize: (bytes) => {
+				this.bytes += bytes;
+				if (this.bytes > settings.maxListBytes) {
+					throw ceilingError(this.ctx, `${megabytes(settings.maxListBytes)} of answers`, settings.names.maxListBytes, this.options.itemIndex);
+				}
+			},
 		});
 		// A list route answers the page its parser read, a custom route (Other Endpoint) raw data: both read alike.
 		const { records, total } = readListPage(data);
@@ -119,7 +129,9 @@ export class PageReader {
 		}
 		this.received += records.length;
 		this.kept += fresh.length;
-		if (this.kept > this.maxRecords) throw ceilingError(this.ctx, this.maxRecords, this.options.itemIndex);
+		if (this.kept > this.maxRecords) {
+			throw ceilingError(this.ctx, `${this.maxRecords.toLocaleString('en-US')} records`, settingsOf(this.ctx).names.maxRecords, this.options.itemIndex);
+		}
 		return { records: fresh, total, served: records.length, repeated: false };
 	}
 }
@@ -207,19 +219,20 @@ export async function listRecords(
 	return all;
 }
 
-function ceilingError(ctx: ApiContext, ceiling: number, itemIndex?: number): NodeApiError {
-	const count = (value: number) => value.toLocaleString('en-US');
+/** A whole-list read that went past one of its ceilings; `name` is how the node names the setting, if it does. */
+function ceilingError(ctx: ApiContext, ceiling: string, name: string | undefined, itemIndex?: number): NodeApiError {
 	return new NodeApiError(
 		ctx.getNode(),
-		{ message: 'The list goes on beyond the most records read at once' },
+		{ message: 'The list goes on beyond the most read at once' },
 		{
-			message: `The list goes on beyond ${count(ceiling)} records, the most read in one go (Request Options > Max Records)`,
-			description:
-				'Nothing was output, so no partial list is taken for the whole. If the list really is that long, raise Max Records; otherwise use Limit, or a filter, to read a part of it.',
+			message: `The list goes on beyond ${ceiling}, the most read in one go${name ? ` (${name})` : ''}`,
+			description: `Nothing was output, so no partial list is taken for the whole. If the list really is that long${name ? `, raise ${name}` : ''}; otherwise use Limit, or a filter, to read a part of it.`,
 			itemIndex,
 		},
 	);
 }
+
+const megabytes = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(1)).toLocaleString('en-US')} MB`;
 
 function recordId(record: IDataObject): string | undefined {
 	const id = record && typeof record === 'object' ? record.id : undefined;

@@ -3,18 +3,19 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { Address, assertPlainPath, RequestRefused } from './address';
 import { CREDENTIAL_TYPE } from './auth';
-import { serviceError } from './errors';
-import { exchange, type Exchange } from './http';
-import { attemptTimeoutMs, decideRetry, judge, mayRetry } from './outcome';
-import { pause } from './pause';
+import { serviceError, type RequestHistory } from './errors';
+import { Deadline, exchange, type Exchange } from './http';
+import { attemptTimeoutMs, decideRetry, judge, mayRetry, type Outcome, type RetryableFailure } from './outcome';
+import { pause } from './pacing';
 import { route as makeRoute, ROUTES, type Route, type RouteAnswer, type RouteName } from './routes';
-import { getSession, type ApiContext, type Session } from './session';
+import { getSession, type ApiContext, type RetryKind, type Session } from './session';
 import type { RetrySettings } from './settings';
 
 /**
  * One API call, as a short pipeline: where it goes (address.ts), in its turn with a usable token (session.ts), one
- * bounded exchange (http.ts), what the answer means and whether to try again (outcome.ts). The only code of the
- * package that sends a request to the service.
+ * bounded exchange (http.ts), what the answer means and whether to try again (outcome.ts). Every request of the
+ * nodes goes through here; the only other request the package sends is the login (login.ts), which n8n runs on the
+ * way when the token is missing.
  */
 
 export interface RequestSpec {
@@ -28,6 +29,8 @@ export interface RequestSpec {
 	retry?: RetrySettings;
 	/** Return the whole success envelope ({status, message?, data}) instead of `data` (Custom API Call). */
 	fullEnvelope?: boolean;
+	/** Told the size of the answer taken (bytes of its text): a whole-list read counts what it holds. */
+	answerSize?: (bytes: number) => void;
 }
 
 /**
@@ -47,17 +50,18 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Sends one API call and returns the JSend `data` read by the route's parser (routes.ts). */
-export async function apiRequest<R extends RouteName>(ctx: ApiContext, routeName: R, spec?: RequestSpec): Promise<RouteAnswer<R>>;
-export async function apiRequest<T = unknown>(ctx: ApiContext, routeName: CustomRoute<T>, spec?: RequestSpec): Promise<T>;
-export async function apiRequest(ctx: ApiContext, routeName: RouteName | CustomRoute, spec?: RequestSpec): Promise<unknown>;
-export async function apiRequest(ctx: ApiContext, target: RouteName | CustomRoute, spec: RequestSpec = {}): Promise<unknown> {
+export async function apiRequest<R extends RouteName>(ctx: ApiContext, route: R, spec?: RequestSpec): Promise<RouteAnswer<R>>;
+export async function apiRequest<T = unknown>(ctx: ApiContext, route: CustomRoute<T>, spec?: RequestSpec): Promise<T>;
+export async function apiRequest(ctx: ApiContext, route: RouteName | CustomRoute, spec?: RequestSpec): Promise<unknown>;
+export async function apiRequest(ctx: ApiContext, route: RouteName | CustomRoute, spec: RequestSpec = {}): Promise<unknown> {
 	const session = await getSession(ctx);
 	try {
-		const route = resolveRoute(target);
-		const answer = await send(ctx, session, route, spec);
-		const data = session.secrets.redactAnswer(answer.data, answer.text);
-		if (!spec.fullEnvelope) return route.parse(data);
-		return route.parse({ status: 'success', ...(answer.message ? { message: answer.message } : {}), data: data ?? null });
+		const resolved = typeof route === 'string' ? ROUTES[route] : customRoute(route);
+		const done = await sendWithRetries(ctx, session, resolved, typeof route === 'string' ? route : 'custom', spec);
+		spec.answerSize?.(done.text.length);
+		const envelope = spec.fullEnvelope ? { status: 'success', ...(done.message ? { message: done.message } : {}), data: done.data ?? null } : done.data;
+		// Rule A6 for outputs: an answer that echoes a secret of this session (in any form) has it redacted.
+		return resolved.parse(session.secrets.redactAnswer(envelope, done.text));
 	} catch (error) {
 		const refused = error instanceof RequestRefused;
 		const thrown = refused ? new NodeOperationError(ctx.getNode(), error.message, { description: error.description, itemIndex: spec.itemIndex }) : error;
@@ -66,30 +70,43 @@ export async function apiRequest(ctx: ApiContext, target: RouteName | CustomRout
 	}
 }
 
-function resolveRoute(target: RouteName | CustomRoute): Route {
-	if (typeof target === 'string') return ROUTES[target];
-	assertPlainPath(target.path);
-	return makeRoute(target.method, target.path, target.parse ?? ((data) => data), { plugin: target.plugin });
+function customRoute(custom: CustomRoute): Route {
+	assertPlainPath(custom.path);
+	return makeRoute(custom.method, custom.path, custom.parse ?? ((data) => data), { plugin: custom.plugin });
 }
 
-async function send(ctx: ApiContext, session: Session, route: Route, spec: RequestSpec) {
+/** The retrying loop: attempts until one is done, one fails for good, or the budget is used up. */
+async function sendWithRetries(
+	ctx: ApiContext,
+	session: Session,
+	route: Route,
+	routeName: string,
+	spec: RequestSpec,
+): Promise<Extract<Outcome, { kind: 'done' }>> {
 	const settings = spec.retry ?? session.settings.retry;
 	const address = new Address(session.baseUrl, route, spec.pathParams, spec.qs);
-	assertBodySize(spec.body);
+	const body = serialisedBody(spec.body);
 	const started = Date.now();
+	const history: RequestHistory = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, retries: 0 };
 	let failures = 0;
 	let reloggedIn = false;
 	for (;;) {
 		let timeoutMs = settings.timeoutMs;
-		const { exchange: answer, tokenSent } = await session.inTurn(ctx, async (logsIn) => {
+		const attemptStarted = Date.now();
+		const turn = await session.inTurn(ctx, async (logsIn) => {
 			// After the turn: a Retry-After that any lane waited out counts against this request's budget too.
 			timeoutMs = attemptTimeoutMs(settings, Date.now() - started);
-			return await sendOnce(ctx, session, route, address, spec, logsIn ? 2 * timeoutMs : timeoutMs);
+			return await attempt(ctx, session, route, address, { ...spec, body }, timeoutMs, logsIn);
 		});
-		const outcome = judge(answer, { node: ctx.getNode(), route, address, session, itemIndex: spec.itemIndex, timeoutMs });
+		history.attempts++;
+		history.rateLimitWaitMs += turn.rateLimitWaitMs;
+		const outcome = judge(turn.exchange, { node: ctx.getNode(), route, address, session, itemIndex: spec.itemIndex, history });
+		const status = turn.exchange.kind === 'answer' ? turn.exchange.status : undefined;
+		session.logRequest(ctx, { route: routeName, method: route.method, status, attempt: history.attempts, durationMs: Date.now() - attemptStarted, itemIndex: spec.itemIndex });
 		switch (outcome.kind) {
 			case 'done':
 				session.pacer.countAccepted();
+				session.activity.requestDone(history.retries > 0);
 				address.served();
 				return outcome;
 			case 'moved':
@@ -98,41 +115,57 @@ async function send(ctx: ApiContext, session: Session, route: Route, spec: Reque
 				if (reloggedIn) throw serviceError(ctx.getNode(), outcome.failure, spec.itemIndex);
 				// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
 				reloggedIn = true;
-				session.tokens.refused(tokenSent);
+				session.activity.reLogins++;
+				session.tokens.refused(turn.tokenSent);
 				continue;
 			case 'failed': {
 				if (!outcome.retry || !mayRetry(outcome.retry, route.retrySafe)) throw outcome.error();
 				failures++;
 				const decision = decideRetry(settings, failures, Date.now() - started, outcome.retryAfterMs);
 				if (!decision.retry) throw outcome.error(decision.reason);
+				history.retries++;
+				session.activity.retrying(retryKind(outcome.retry, turn.exchange));
 				// A Retry-After holds every lane of the run (the pacer waits for it); a plain backoff only this one.
 				if (outcome.retryAfterMs !== undefined) session.pacer.holdAllUntil(Date.now() + decision.delayMs);
-				else await pause(ctx, decision.delayMs);
+				else {
+					await pause(ctx, decision.delayMs);
+					history.backoffMs += decision.delayMs;
+				}
 			}
 		}
 	}
 }
 
+/** Why an attempt is tried again, as the run's activity counts it. */
+function retryKind(failure: RetryableFailure, exchange: Exchange): RetryKind {
+	if (failure === 'rateLimited') return 'rate limit';
+	if (failure === 'serviceFailed') return 'service error';
+	return exchange.kind === 'network' && exchange.timedOut ? 'timeout' : 'connection';
+}
+
 /**
- * One attempt. The login n8n's helper may run on the way has a deadline of its own (the same Timeout), so an attempt
- * that logs in first is given twice the time.
+ * One attempt. A login that n8n's helper runs on the way has a deadline of its own (the same Timeout); the request
+ * gets its Timeout from the moment the login is done.
  */
-async function sendOnce(
+async function attempt(
 	ctx: ApiContext,
 	session: Session,
 	route: Route,
 	address: Address,
-	spec: RequestSpec,
+	spec: Omit<RequestSpec, 'body'> & { body?: string },
 	timeoutMs: number,
+	logsIn: boolean,
 ): Promise<Exchange> {
 	const { url, qs } = address.target();
+	const deadline = new Deadline(logsIn ? session.settings.retry.timeoutMs + timeoutMs : timeoutMs);
+	if (logsIn) session.whenLoggedIn(() => deadline.restart(timeoutMs));
 	return await exchange(
 		async (options, signal) =>
 			await ctx.helpers.httpRequestWithAuthentication.call(withCancelSignal(ctx, signal), CREDENTIAL_TYPE, options, {
 				credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data },
 			}),
 		{ method: route.method, url, qs, body: spec.body, formData: spec.formData },
-		{ timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES, cancel: session.cancel },
+		{ timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES, cancel: session.cancel, deadline },
 	);
 }
 
@@ -144,13 +177,16 @@ function withCancelSignal(ctx: ApiContext, signal: AbortSignal): IExecuteFunctio
 	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
 }
 
-function assertBodySize(body: RequestSpec['body']): void {
-	if (body === undefined) return;
-	const bytes = Buffer.byteLength(JSON.stringify(body));
+/** The JSON body as it is sent, written once (the size check reads the same text), refused when too large. */
+function serialisedBody(body: RequestSpec['body']): string | undefined {
+	if (body === undefined) return undefined;
+	const text = JSON.stringify(body);
+	const bytes = Buffer.byteLength(text);
 	if (bytes > MAX_BODY_BYTES) {
 		throw new RequestRefused(
 			`The request body is ${(bytes / (1024 * 1024)).toFixed(1)} MB, over the limit of ${MAX_BODY_BYTES / (1024 * 1024)} MB`,
 			'Services refuse bodies this large. Send the data in several smaller requests.',
 		);
 	}
+	return text;
 }

@@ -1,6 +1,6 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
-import { asMediaAnswer, asOptionalRecord, asRecord, asTemplate, readListPage, type ListPage } from './parsers';
+import { asMediaAnswer, asOptionalRecord, asRecord, asTemplate, readListPage, type ListPage } from './envelope';
 
 /**
  * Every path of the service, in one table (rule E6: v1 and unversioned routes end with a slash, v2 WhatsApp

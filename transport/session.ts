@@ -8,21 +8,50 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { assertCredentialFieldsUsable, CREDENTIAL_TYPE, credentialSecrets, readCredentials, type CommerceMessagingCredentials } from './auth';
-import type { Exchange } from './http';
-import type { LoginFailure } from './loginFailure';
-import { RunPacer } from './pacing';
-import type { PausableContext } from './pause';
-import { loginLimits, runs } from './processState';
+import type { Exchange, LoginFailure } from './http';
+import { loginLimits } from './login';
+import { RunPacer, type PausableContext } from './pacing';
 import { SecretSet } from './redact';
-import { TokenKeeper } from './renewal';
 import { DEFAULT_RUN_SETTINGS, type RunSettings } from './settings';
+import { TokenKeeper } from './tokens';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
+
+/** Why a request was tried again, as the run's activity counts it. */
+export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error';
+
+/**
+ * What a run did on the user's behalf, counted for the node's execution hints and debug lines: logins, logins again
+ * after a refused token, retries by kind, requests that were retried and then went through, and how long every lane
+ * was held for the service's rate limit. Counts and times only: never a value that came from the service.
+ */
+export class RunActivity {
+	logins = 0;
+	reLogins = 0;
+	readonly retries = new Map<RetryKind, number>();
+	/** Requests that were retried after an error and then answered. */
+	retriedThenDone = 0;
+
+	constructor(private readonly pacer: RunPacer) {}
+
+	/** How long the run's lanes were held for a Retry-After (wall time, not per lane), ms. */
+	get rateLimitHeldMs(): number {
+		return this.pacer.heldMs;
+	}
+
+	retrying(kind: RetryKind): void {
+		this.retries.set(kind, (this.retries.get(kind) ?? 0) + 1);
+	}
+
+	requestDone(retried: boolean): void {
+		if (retried) this.retriedThenDone++;
+	}
+}
 
 /**
  * One node run's view of the service: its credential (read once per run, not once per request), its settings, and
  * the parts every request of the run shares: the token (renewal), the pacing after a Retry-After, the secrets to
- * redact, and the run's one login at a time.
+ * redact, the run's one login at a time, and what the run did (its activity).
  */
 export class Session {
 	readonly credentials: CommerceMessagingCredentials;
@@ -32,6 +61,8 @@ export class Session {
 	readonly tokens: TokenKeeper;
 
 	readonly pacer = new RunPacer();
+
+	readonly activity = new RunActivity(this.pacer);
 
 	/** The login another lane is making right now: every other lane waits for it (single flight). */
 	private loginInFlight?: Promise<void>;
@@ -49,23 +80,39 @@ export class Session {
 		this.secrets.add(...credentialSecrets(this.credentials));
 		this.tokens = new TokenKeeper(data, this.credentials, this.secrets);
 		// n8n's credentials helper runs the login with this data object alone: the run's limits go with it.
-		loginLimits.set(data, { timeoutMs: settings.retry.timeoutMs, cancel });
+		loginLimits.set(data, { timeoutMs: settings.retry.timeoutMs, cancel, timeoutName: settings.names.timeout });
 	}
 
 	get baseUrl(): string {
 		return this.credentials.baseUrl;
 	}
 
+	/** The login under way calls `loggedIn` when it has its token (the attempt's deadline starts over then). */
+	whenLoggedIn(loggedIn: () => void): void {
+		const limits = loginLimits.get(this.data);
+		if (limits) limits.loggedIn = loggedIn;
+	}
+
+	/** One debug line per attempt in n8n's log (shown at log level debug only): never a URL, a body or a header. */
+	logRequest(ctx: ApiContext, line: { route: string; method: string; status?: number; attempt: number; durationMs: number; itemIndex?: number }): void {
+		ctx.logger?.debug(`Commerce Messaging: ${line.method} ${line.route} -> ${line.status ?? 'no answer'}`, { node: ctx.getNode().name, ...line });
+	}
+
 	/**
 	 * Runs one exchange in its turn, in any lane of the run: waits out a Retry-After and a login another lane is
 	 * making, makes the token usable (renewed, or taken from another run of this process), and tells `send` whether
 	 * this exchange logs in on its way (n8n's helper logs in when the token field is empty). A login that fails for
-	 * good is the answer of every later exchange of the run; `tokenSent` is the token the exchange carried.
+	 * good is the answer of every later exchange of the run; `tokenSent` is the token the exchange carried, and
+	 * `rateLimitWaitMs` how long this lane waited for the service's rate limit before its turn.
 	 */
-	async inTurn(ctx: PausableContext, send: (logsIn: boolean) => Promise<Exchange>): Promise<{ exchange: Exchange; tokenSent: string }> {
+	async inTurn(
+		ctx: PausableContext,
+		send: (logsIn: boolean) => Promise<Exchange>,
+	): Promise<{ exchange: Exchange; tokenSent: string; rateLimitWaitMs: number }> {
+		let rateLimitWaitMs = 0;
 		for (;;) {
-			if (this.loginRefusal) return { exchange: { kind: 'loginFailed', failure: this.loginRefusal }, tokenSent: '' };
-			await this.pacer.waitTurn(ctx);
+			if (this.loginRefusal) return { exchange: { kind: 'loginFailed', failure: this.loginRefusal }, tokenSent: '', rateLimitWaitMs };
+			rateLimitWaitMs += await this.pacer.waitTurn(ctx);
 			if (this.loginInFlight) {
 				await this.loginInFlight;
 				continue;
@@ -74,7 +121,7 @@ export class Session {
 			if (this.tokens.hasToken) {
 				// Taken before sending: another lane may replace the token while this request is under way.
 				const tokenSent = this.tokens.token;
-				return { exchange: await send(false), tokenSent };
+				return { exchange: await send(false), tokenSent, rateLimitWaitMs };
 			}
 			const elsewhere = this.tokens.renewalElsewhere();
 			if (elsewhere) {
@@ -83,7 +130,7 @@ export class Session {
 				this.tokens.adoptRenewed();
 				continue;
 			}
-			return await this.logInOnTheWay(send);
+			return { ...(await this.logInOnTheWay(send)), rateLimitWaitMs };
 		}
 	}
 
@@ -93,17 +140,26 @@ export class Session {
 		this.loginInFlight = login;
 		this.tokens.loginStarted(login);
 		try {
+			this.activity.logins++;
 			const exchange = await send(true);
 			if (exchange.kind === 'loginFailed' && !exchange.failure.passing) this.loginRefusal = exchange.failure;
 			// The request logged in on its way: the token it carried is the one it just received.
 			this.tokens.received();
 			return { exchange, tokenSent: this.tokens.token };
 		} finally {
+			const limits = loginLimits.get(this.data);
+			if (limits) limits.loggedIn = undefined;
 			if (this.loginInFlight === login) this.loginInFlight = undefined;
 			finished();
 		}
 	}
 }
+
+/**
+ * Each run's settings (startRun) and session (its credential, token, pacing and secrets, opened at its first
+ * request), keyed by the run's n8n context: it ends with the run.
+ */
+const runs = new WeakMap<object, { settings: RunSettings; session?: Promise<Session> }>();
 
 /**
  * Starts a run: the settings for all its requests. The credential is read once, at the run's first request (a

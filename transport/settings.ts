@@ -1,6 +1,6 @@
 /**
- * The plain settings the transport works with. The node reads them from its Request Options (nodes/.../helpers/
- * requestSettings.ts) and hands them over; the transport never reads a node parameter.
+ * The plain settings the transport works with, in milliseconds, bytes and counts. The node maps its Request Options
+ * onto them (nodes/.../helpers/requestSettings.ts) and hands them over; the transport never reads a node parameter.
  */
 
 export interface RetrySettings {
@@ -8,14 +8,14 @@ export interface RetrySettings {
 	maxAttempts: number;
 	/**
 	 * Upper bound on the whole request in ms: its attempts AND the waits between them, so a service that hangs
-	 * cannot hold an item longer than this (one attempt's timeout aside).
+	 * cannot hold an item longer than this (one attempt's timeout aside). 0: no retries.
 	 */
 	maxTotalWaitMs: number;
 	/** First backoff step, in ms; doubles each attempt. */
 	baseDelayMs: number;
 	/** Largest single backoff step without a Retry-After, in ms. */
 	maxDelayMs: number;
-	/** Deadline of one attempt, from connecting to the last byte of the answer (and of a login), in ms. */
+	/** Deadline of one attempt, from connecting to the last byte of the answer (and of a login, its own), in ms. */
 	timeoutMs: number;
 }
 
@@ -31,16 +31,31 @@ export const DEFAULT_RETRY: RetrySettings = {
 	timeoutMs: 30_000,
 };
 
-/** Request Options > Concurrency's default: see docs/performance.md for why. */
+/** The longest wait a timer allows (2^31 - 1 ms, about 24.8 days): longer deadlines and budgets are capped to it. */
+export const MAX_WAIT_MS = 2 ** 31 - 1;
+
+/** Requests in flight at once by default: see docs/performance.md for why. */
 export const DEFAULT_CONCURRENCY = 32;
 
 export const MAX_CONCURRENCY = 64;
 
 /**
- * Return All's default ceiling. A total that lies, or a list that keeps serving fresh pages, would otherwise be read
- * until memory runs out; a shop with more records raises it (Request Options > Max Records).
+ * The most records a whole-list read takes by default. A total that lies, or a list that keeps serving fresh pages,
+ * would otherwise be read until memory runs out.
  */
 export const DEFAULT_MAX_RECORDS = 100_000;
+
+/** The most bytes of answers a whole-list read takes by default, for the same reason: records can be large. */
+export const DEFAULT_MAX_LIST_BYTES = 256 * 1024 * 1024;
+
+/** How messages name the settings a user can change (the node's panel fields); a message without one names none. */
+export interface SettingNames {
+	timeout?: string;
+	retryBudget?: string;
+	maxAttempts?: string;
+	maxRecords?: string;
+	maxListBytes?: string;
+}
 
 /** Everything one run of a node asks of the transport. */
 export interface RunSettings {
@@ -49,36 +64,15 @@ export interface RunSettings {
 	concurrency: number;
 	/** The most records a whole-list read (Return All, a trigger's poll) takes before it fails with a clear error. */
 	maxRecords: number;
+	/** The most bytes of answers a whole-list read takes before it fails with a clear error. */
+	maxListBytes: number;
+	names: SettingNames;
 }
 
 export const DEFAULT_RUN_SETTINGS: RunSettings = {
 	retry: DEFAULT_RETRY,
 	concurrency: DEFAULT_CONCURRENCY,
 	maxRecords: DEFAULT_MAX_RECORDS,
+	maxListBytes: DEFAULT_MAX_LIST_BYTES,
+	names: {},
 };
-
-/** What a user may set, as plain values (any of them missing or unusable falls back to its default). */
-export interface RunSettingsInput {
-	maxAttempts?: unknown;
-	maxRetryWaitSeconds?: unknown;
-	timeoutSeconds?: unknown;
-	concurrency?: unknown;
-	maxRecords?: unknown;
-}
-
-export function runSettings(input: RunSettingsInput = {}): RunSettings {
-	const number = (value: unknown, fallback: number) =>
-		typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
-	const whole = (value: unknown, fallback: number, min: number, max = Infinity) =>
-		Math.max(min, Math.min(max, Math.floor(number(value, fallback))));
-	return {
-		retry: {
-			...DEFAULT_RETRY,
-			maxAttempts: whole(input.maxAttempts, DEFAULT_RETRY.maxAttempts, 1),
-			maxTotalWaitMs: number(input.maxRetryWaitSeconds, DEFAULT_RETRY.maxTotalWaitMs / 1000) * 1000,
-			timeoutMs: Math.max(1, number(input.timeoutSeconds, DEFAULT_RETRY.timeoutMs / 1000)) * 1000,
-		},
-		concurrency: whole(input.concurrency, DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY),
-		maxRecords: whole(input.maxRecords, DEFAULT_MAX_RECORDS, 1),
-	};
-}

@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import type { CommerceMessagingCredentials } from './auth';
-import { CappedMap } from './cappedMap';
+import { CappedMap, checkedSeals, loginsUnderWay, newestTokens, tokenFirstSeen } from './processState';
+import type { SecretSet } from './redact';
 
 /**
- * What a session token is and whom it belongs to: its times (read from the JWT), its age by this process's clock
- * (rule A3), and the account it was issued for. Pure: no I/O.
+ * The session token (rules A1-A3): its times (read from the JWT), its age by this process's clock, the account it
+ * belongs to (its seal), and one run's keeping of it: whether it may be used for the next request, and its renewal,
+ * shared with the other runs of this process.
  */
 
 export interface TokenTimes {
@@ -39,14 +41,10 @@ const CLOCKS_AGREE_WITHIN_MS = 2_000;
  * issued, without the time it was received, may be thought younger than it is; the service's 401 then renews it.
  */
 export class TokenClock {
-	private readonly firstSeen: CappedMap<string, number>;
-
 	/** The times of the token asked about last: every request asks about the same token until it is renewed. */
 	private last?: { token: string; times: TokenTimes };
 
-	constructor(capacity = 256) {
-		this.firstSeen = new CappedMap(capacity);
-	}
+	constructor(private readonly firstSeen = new CappedMap<string, number>(256)) {}
 
 	/** A token just received from a login. */
 	received(token: string, now = Date.now()): void {
@@ -62,10 +60,8 @@ export class TokenClock {
 		if (this.last?.token !== token) this.last = { token, times: readTokenTimes(token) };
 		const { expiresAt, issuedAt } = this.last.times;
 		if (expiresAt === undefined) return false;
-		if (issuedAt === undefined || expiresAt <= issuedAt) {
-			// No lifetime to measure: the only clue left is exp against the local clock.
-			return expiresAt - 60_000 <= now;
-		}
+		// No lifetime to measure: the only clue left is exp against the local clock.
+		if (issuedAt === undefined || expiresAt <= issuedAt) return expiresAt - 60_000 <= now;
 		const lifetime = expiresAt - issuedAt;
 		// Received by this process, or by the one that stored it with the token, or else first seen now.
 		let seenAt = this.firstSeen.get(token);
@@ -82,71 +78,118 @@ export class TokenClock {
 	}
 }
 
-const accountParts = (credentials: CommerceMessagingCredentials) =>
+const tokenClock = new TokenClock(tokenFirstSeen);
+
+/** Base URL, username and password: what a token is issued for. */
+const accountWithPassword = (credentials: CommerceMessagingCredentials) =>
 	JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]);
 
-/** The account a credential logs in to (Base URL, username, password), as a hash: no secret sits in a map key. */
-export function accountKey(credentials: CommerceMessagingCredentials): string {
-	return createHash('sha256').update(accountParts(credentials)).digest('base64url');
+/** The account a credential logs in to, with its password, as a hash: no secret sits in a map key. */
+export function accountWithPasswordKey(credentials: CommerceMessagingCredentials): string {
+	return createHash('sha256').update(accountWithPassword(credentials)).digest('base64url');
 }
 
 /**
- * The seal stored beside a session token: a salted hash of the account that obtained it. n8n keeps hidden fields
- * when a credential is edited, so a token may outlive a change of Base URL, username or password; a token whose
- * seal does not match the credential's fields is never sent (a fresh login replaces it).
+ * The seal stored beside a session token: a salted hash of the account (with its password) that obtained it. n8n
+ * keeps hidden fields when a credential is edited, so a token may outlive a change of Base URL, username or
+ * password; a token whose seal does not match the credential's fields is never sent (a fresh login replaces it).
  */
 export function sealFor(credentials: CommerceMessagingCredentials, salt = randomBytes(9).toString('base64url')): string {
-	const digest = createHash('sha256').update(salt).update(accountParts(credentials)).digest('base64url');
+	const digest = createHash('sha256').update(salt).update(accountWithPassword(credentials)).digest('base64url');
 	return `v1.${salt}.${digest}`;
 }
 
+/** Whether the seal was made for these credentials; a seal checked once for the same fields is not hashed again. */
 export function isSealedFor(seal: unknown, credentials: CommerceMessagingCredentials): boolean {
 	if (typeof seal !== 'string') return false;
+	const account = accountWithPassword(credentials);
+	if (checkedSeals.get(seal) === account) return true;
 	const [version, salt] = seal.split('.');
-	return version === 'v1' && !!salt && sealFor(credentials, salt) === seal;
-}
-
-export interface ReceivedToken {
-	token: string;
-	/** Local time this process received it (rule A3: expiry is judged by the local clock). */
-	receivedAt: number;
+	const sealed = version === 'v1' && !!salt && sealFor(credentials, salt) === seal;
+	if (sealed) checkedSeals.set(seal, account);
+	return sealed;
 }
 
 /**
- * Process-wide, per account: the newest token a login of this process received, and the login under way.
- * Executions that run side by side (a webhook burst, a queue-mode worker's concurrent jobs) each read the stored
- * credential when they start; when its token nears its end, each would log in. With this, the first one renews,
- * the others wait for it and take its token: one login per process per token lifetime.
+ * One run's token: the credential data the run hands to n8n with every request (n8n's credentials helper runs the
+ * credential's preAuthentication when its token field is empty, stores the new token and writes it into this same
+ * object). Decides before each request whether that token may be used: present, not near its end (rule A3), and
+ * sealed for the account the credential names now. Runs of this process share a renewal: the first one logs in,
+ * the others wait for it and take its token, so a burst of executions costs one login per token lifetime.
  */
-export class ProcessTokens {
-	private readonly newest: CappedMap<string, ReceivedToken>;
+export class TokenKeeper {
+	readonly account: string;
 
-	private readonly underWay = new Map<string, Promise<void>>();
+	/** The token this run held when it found it unusable: another run of this process may have replaced it. */
+	private replacing?: string;
 
-	constructor(capacity = 256) {
-		this.newest = new CappedMap(capacity);
+	constructor(
+		readonly data: ICredentialDataDecryptedObject,
+		private readonly credentials: CommerceMessagingCredentials,
+		private readonly secrets: SecretSet,
+	) {
+		this.account = accountWithPasswordKey(credentials);
+		secrets.add(this.token);
 	}
 
-	/** The newest token this process received for the account, if it is not `than`. */
-	newerThan(account: string, than: string): ReceivedToken | undefined {
-		const newest = this.newest.get(account);
-		return newest && newest.token !== than ? newest : undefined;
+	get token(): string {
+		return typeof this.data.sessionToken === 'string' ? this.data.sessionToken : '';
 	}
 
-	received(account: string, token: ReceivedToken): void {
-		this.newest.set(account, token);
+	get hasToken(): boolean {
+		return this.token !== '';
 	}
 
-	/** A login for the account starts; `done` settles when it is answered. */
-	loginStarted(account: string, done: Promise<void>): void {
-		this.underWay.set(account, done);
+	/**
+	 * Before a request: clears a token that is missing, about to expire or sealed for another account, so the request
+	 * logs in first, unless another run of this process already renewed it for this account: then that token is used.
+	 */
+	prepare(now = Date.now()): void {
+		const receivedAt = typeof this.data.loginReceivedAt === 'number' ? this.data.loginReceivedAt : undefined;
+		const usable = isSealedFor(this.data.sessionTokenSeal, this.credentials) && !tokenClock.needsRenewal(this.token, now, receivedAt);
+		if (usable) return;
+		if (this.hasToken) this.replacing = this.token;
+		this.data.sessionToken = '';
+		this.adoptRenewed(now);
+	}
+
+	/** The login another run of this process is making for this account, if this run waits for a replacement. */
+	renewalElsewhere(): Promise<void> | undefined {
+		return this.replacing !== undefined ? loginsUnderWay.get(this.account) : undefined;
+	}
+
+	/** A login of this run starts; `done` settles when it is answered. */
+	loginStarted(done: Promise<void>): void {
+		loginsUnderWay.set(this.account, done);
 		void done.finally(() => {
-			if (this.underWay.get(account) === done) this.underWay.delete(account);
+			if (loginsUnderWay.get(this.account) === done) loginsUnderWay.delete(this.account);
 		});
 	}
 
-	/** The login another run of this process is making for the account right now. */
-	loginUnderWay(account: string): Promise<void> | undefined {
-		return this.underWay.get(account);
+	/** Takes the token another run of this process received for this account, if it is still good. */
+	adoptRenewed(now = Date.now()): void {
+		if (this.replacing === undefined || this.hasToken) return;
+		const newer = newestTokens.get(this.account);
+		if (!newer || newer.token === this.replacing || tokenClock.needsRenewal(newer.token, now, newer.receivedAt)) return;
+		Object.assign(this.data, { sessionToken: newer.token, loginReceivedAt: newer.receivedAt, sessionTokenSeal: sealFor(this.credentials) });
+		this.secrets.add(newer.token);
+		this.replacing = undefined;
+	}
+
+	/** After a request that logged in: start the new token's clock now, by the local clock. */
+	received(now = Date.now()): void {
+		if (!this.hasToken) return;
+		tokenClock.received(this.token, now);
+		this.secrets.add(this.token);
+		newestTokens.set(this.account, { token: this.token, receivedAt: now });
+		this.replacing = undefined;
+	}
+
+	/**
+	 * After the service refused `refused`: force one fresh login on the next request, unless another lane already
+	 * replaced that token (then the next request simply uses the new one: one login for all lanes).
+	 */
+	refused(refused: string): void {
+		if (this.token === refused) this.data.sessionToken = '';
 	}
 }

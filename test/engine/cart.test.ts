@@ -101,7 +101,7 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 			expect(errors[3]).toMatch(/Item 3: "06 12 34 56 78" is not an international phone number/);
 			expect(errors[4]).toMatch(/Item 4: the line items are not valid JSON/);
 			expect(errors[5]).toMatch(/Item 5: the line items must be a JSON array, got \{"sku":"A"\}/);
-			expect(errors[6]).toMatch(/Item 6: "C-9" is not a contact ID/);
+			expect(errors[6]).toMatch(/Item 6: the contact ID "C-9" is not a whole number/);
 			expect(errors[7]).toMatch(/Item 7: the cart ID is empty/);
 			expect(cartPosts()).toBe(before);
 		});

@@ -4,7 +4,7 @@ import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
 import { forgetProcessState, MAX_SENT_KEYS, orderEvent } from '../../nodes/CommerceMessaging/helpers/deduplication';
-import { encodeEntries } from '../../nodes/CommerceMessaging/helpers/deduplication/eventText';
+import { encodeEntries } from '../../nodes/CommerceMessaging/helpers/deduplication/processStore';
 import { Engine, pairedInputs, type RunResult } from '../../tools/harness/engine';
 import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 import { hashOf, NODE_STATE, savedHashes } from './lib/savedEvents';

@@ -104,7 +104,7 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			const errors = result.items.map((item) => item.json.error);
 			expect(errors[0]).toMatch(/Item 0: "0151 2345" is not an international phone number/);
 			expect(errors[1]).toMatch(/Item 1: "twelve" is not a valid total/);
-			expect(errors[2]).toMatch(/Item 2: "abc" is not a contact ID/);
+			expect(errors[2]).toMatch(/Item 2: the contact ID "abc" is not a whole number/);
 			expect(errors[3]).toMatch(/Item 3: "last tuesday" is not a valid created at date/);
 			expect(errors[4]).toMatch(/Item 4: the order ID is empty/);
 			expect(errors[5]).toMatch(/Item 5: the status is empty/);
@@ -286,7 +286,7 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 				parameters: push({ options: { deduplicationWindowHours: '={{ $json.window }}' } }),
 				items: [{ json: { orderId: 'V4-BADWIN-1', status: 'paid', window: 'a day' } }],
 			});
-			expect(result.error?.message).toMatch(/Item 0: "a day" is not a deduplication window/);
+			expect(result.error?.message).toMatch(/Item 0: "a day" is not a valid deduplication window/);
 			expect(eventsFor('V4-BADWIN-1')).toHaveLength(0);
 		});
 

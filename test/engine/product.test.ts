@@ -169,7 +169,7 @@ describe('Product, run by n8n\'s engine against the emulator', () => {
 			parameters: { resource: 'product', operation: 'delete', productId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
 			items: [{ json: {} }],
 		});
-		expect(noProduct.error?.message).toBe('Item 0: no product given');
+		expect(noProduct.error?.message).toBe('Item 0: the product ID is empty');
 		expect(requestsSince(start)).toEqual([]);
 		expect(demoProducts.has('X-1')).toBe(false);
 	});

@@ -203,7 +203,7 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 			parameters: { resource: 'template', operation: 'get', templateId: byId('={{ $json.id }}') },
 			items: [{ json: {} }],
 		});
-		expect(result.error?.message).toMatch(/Item 0: no template was chosen/);
+		expect(result.error?.message).toMatch(/Item 0: the template ID is empty/);
 		expect(sandbox.state.requests.length).toBe(before);
 	});
 

@@ -1,17 +1,21 @@
 import {
-	accountId,
+	accountWithoutPasswordKey as accountId,
 	cartEvent,
-	dedupSettings,
 	eventKey,
-	MAX_SENT_KEYS,
 	normaliseTotal,
 	orderEvent,
 } from '../../nodes/CommerceMessaging/helpers/deduplication';
-import { decodeEntries, encodeEntries } from '../../nodes/CommerceMessaging/helpers/deduplication/eventText';
-import { FUTURE_TOLERANCE_SECONDS, SentEventLog } from '../../nodes/CommerceMessaging/helpers/deduplication/sentEventLog';
+import {
+	decodeEntries,
+	encodeEntries,
+	forgetProcessMemory,
+	FUTURE_TOLERANCE_SECONDS,
+	NodeMemory,
+	nodeMemory,
+	SentEventLog,
+} from '../../nodes/CommerceMessaging/helpers/deduplication/processStore';
 import { sharedValues } from '../../nodes/CommerceMessaging/helpers/deduplication/sharedStore';
-import { forgetProcessMemory, NodeMemory, nodeMemory } from '../../nodes/CommerceMessaging/helpers/deduplication/processMemory';
-import { deduplicationMemories, MAX_DEDUPLICATION_EVENTS } from '../../transport';
+import { deduplicationMemories } from '../../nodes/CommerceMessaging/helpers/processState';
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
@@ -70,8 +74,8 @@ describe('deduplication log (pure)', () => {
 		const keys = Array.from({ length: 20_000 }, (_, i) => hashOf(`ORD-${i}`));
 		keys.forEach((hash, i) => log.record(hash, T0 + i, T0 + i, 30 * DAY));
 
-		expect(MAX_SENT_KEYS).toBe(10_000);
-		expect(log.size).toBe(MAX_SENT_KEYS);
+		
+		expect(log.size).toBe(10_000);
 		expect(log.sentWithin(keys[9_999], 30 * DAY, T0 + 20_000)).toBeUndefined();
 		expect(log.sentWithin(keys[10_000], 30 * DAY, T0 + 20_000)).toBe(T0 + 10_000);
 		expect(log.droppedInWindow).toBe(10_000);
@@ -115,10 +119,10 @@ describe('deduplication log (pure)', () => {
 	});
 
 	it('V4: the saved copy is 10 characters per event sent in the same second, 11-13 otherwise, and reads back exactly', () => {
-		const burst: Array<[string, number]> = Array.from({ length: MAX_SENT_KEYS }, (_, i) => [hashOf(`SAVE-${i}`), T0 + Math.floor(i / 1000)]);
+		const burst: Array<[string, number]> = Array.from({ length: 10_000 }, (_, i) => [hashOf(`SAVE-${i}`), T0 + Math.floor(i / 1000)]);
 		const text = encodeEntries(burst);
 		expect(text.first).toBe(T0);
-		expect(text.events.length).toBeLessThanOrEqual(10 * MAX_SENT_KEYS + 10);
+		expect(text.events.length).toBeLessThanOrEqual(10 * 10_000 + 10);
 		expect(decodeEntries(text)).toEqual(burst);
 		expect(text.events).not.toContain('SAVE');
 		// One a second, one every 8.6 s (10,000 a day), one an hour: a delta of 1, 2 and 3 characters.
@@ -180,25 +184,6 @@ describe('event keys', () => {
 	});
 });
 
-describe('deduplication settings', () => {
-	it('V4: on by default for 24 hours, in this process only; a bad window is refused only while deduplication is on', () => {
-		expect(dedupSettings({})).toEqual({ enabled: true, windowSeconds: DAY, acrossProcesses: false });
-		expect(dedupSettings({ deduplicationWindowHours: '2', deduplicateAcrossWorkers: true })).toEqual({
-			enabled: true,
-			windowSeconds: 2 * HOUR,
-			acrossProcesses: true,
-		});
-		expect(dedupSettings({ deduplicate: false, deduplicationWindowHours: 'never', deduplicateAcrossWorkers: true })).toEqual({
-			enabled: false,
-			windowSeconds: 0,
-			acrossProcesses: false,
-		});
-		for (const hours of [0, -1, 'a day', '']) {
-			expect(() => dedupSettings({ deduplicationWindowHours: hours })).toThrow('is not a deduplication window');
-		}
-	});
-});
-
 describe('shared store values (pure)', () => {
 	it('V4: an event recorded at its send is found, by its record or by the probe, for at least the window and less than twice it', () => {
 		const windowSeconds = 2 * HOUR;
@@ -215,16 +200,17 @@ describe('shared store values (pure)', () => {
 	});
 });
 
-describe('deduplication memory of the process (transport/processState.ts)', () => {
+describe('deduplication memory of the process (helpers/processState.ts)', () => {
 	afterEach(() => forgetProcessMemory());
 
 	const fill = (memory: NodeMemory, events: number) => {
 		for (let i = 0; i < events; i++) memory.log.record(`h${i}`, T0, T0, DAY);
 	};
 
-	it('V4: past MAX_DEDUPLICATION_EVENTS over all nodes, the least recently used memories go whole, never one with a send in flight', () => {
-		const perNode = MAX_SENT_KEYS;
-		const nodes = MAX_DEDUPLICATION_EVENTS / perNode;
+	// The documented figures, as literals (docs/deduplication.md): 10,000 events per node, 100,000 over all nodes.
+	it('V4: past 100,000 events over all nodes, the least recently used memories go whole, never one with a send in flight', () => {
+		const perNode = 10_000;
+		const nodes = 100_000 / perNode;
 		const busy = nodeMemory('wf:busy');
 		fill(busy, perNode);
 		busy.inFlight.set('h0', Promise.resolve(true));
@@ -242,6 +228,6 @@ describe('deduplication memory of the process (transport/processState.ts)', () =
 		expect(deduplicationMemories.get('wf:busy')).toBe(busy);
 		let total = 0;
 		for (const [, memory] of deduplicationMemories) total += memory.log.size;
-		expect(total).toBeLessThanOrEqual(MAX_DEDUPLICATION_EVENTS);
+		expect(total).toBeLessThanOrEqual(100_000);
 	});
 });

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, not inside n8n */
-import { runInLanes } from '../../transport/lanes';
+import { runInLanes } from '../../nodes/CommerceMessaging/actions/router';
 
 /** A task that takes a (deterministic, varied) while, recording when it ran. */
 function recorder(durations: number[]) {

@@ -1,17 +1,69 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { requestOptions } from '../../nodes/CommerceMessaging/descriptions/fields';
-import { DEFAULT_RUN_SETTINGS, runSettings } from '../../transport/settings';
+import { readRunSettings } from '../../nodes/CommerceMessaging/helpers/requestSettings';
+import { DEFAULT_RUN_SETTINGS, type RunSettings } from '../../transport/settings';
 
 /**
- * The defaults a user sees in Request Options are the ones the transport applies when the option is left closed:
- * n8n's lint wants literal defaults in the panel, so the two are written apart and this keeps them equal.
+ * The typed boundary between the Request Options panel and the transport (helpers/requestSettings.ts): every field
+ * of the panel is mapped explicitly onto a setting in milliseconds, bytes or counts. A panel field renamed or added
+ * without its mapping turns this red, instead of falling back to a default in silence.
  */
-describe('Request Options: the panel and the transport agree', () => {
-	const shown = Object.fromEntries((requestOptions.options as INodeProperties[]).map((option) => [option.name, option.default]));
 
-	it('every option the panel shows at its default gives the transport\'s default settings', () => {
-		expect(Object.keys(shown).sort()).toEqual(['concurrency', 'maxAttempts', 'maxRecords', 'maxRetryWaitSeconds', 'timeoutSeconds']);
-		expect(runSettings(shown)).toEqual(DEFAULT_RUN_SETTINGS);
+/** The panel's options as n8n hands them to the node (a collection read field by field). */
+function panelReading(values: Record<string, unknown>): IExecuteFunctions {
+	return {
+		getNode: () => ({ name: 'Commerce Messaging' }),
+		getInputData: () => [{ json: {} }],
+		getNodeParameter: (name: string, _itemIndex: number, fallback: unknown) => {
+			const field = name.replace(/^requestOptions\./, '');
+			return field in values ? values[field] : fallback;
+		},
+	} as unknown as IExecuteFunctions;
+}
+
+const panelFields = (requestOptions.options as INodeProperties[]).map((option) => option.name).sort();
+
+/** A value for each field, away from its default, and where it must land in the transport's settings. */
+const MAPPING: Record<string, { value: number; lands: (settings: RunSettings) => unknown; expected: unknown }> = {
+	concurrency: { value: 7, lands: (s) => s.concurrency, expected: 7 },
+	maxAttempts: { value: 3, lands: (s) => s.retry.maxAttempts, expected: 3 },
+	maxListMegabytes: { value: 2, lands: (s) => s.maxListBytes, expected: 2 * 1024 * 1024 },
+	maxRecords: { value: 500, lands: (s) => s.maxRecords, expected: 500 },
+	maxRetryWaitSeconds: { value: 12, lands: (s) => s.retry.maxTotalWaitMs, expected: 12_000 },
+	timeoutSeconds: { value: 1.5, lands: (s) => s.retry.timeoutMs, expected: 1_500 },
+};
+
+describe('Request Options: the panel mapped onto the transport, field by field', () => {
+	it('the panel shows exactly the fields the mapping knows', () => {
+		expect(panelFields).toEqual(Object.keys(MAPPING).sort());
+	});
+
+	it('every field left at its panel default gives the transport\'s default settings', () => {
+		const defaults = Object.fromEntries((requestOptions.options as INodeProperties[]).map((option) => [option.name, option.default]));
+		const settings = readRunSettings(panelReading(defaults));
+		expect({ ...settings, names: {} }).toEqual(DEFAULT_RUN_SETTINGS);
+		expect(settings.names.timeout).toBe('Request Options > Timeout (Seconds)');
+	});
+
+	it.each(panelFields)('the field %s reaches its setting (and only it)', (field) => {
+		const { value, lands, expected } = MAPPING[field];
+		const settings = readRunSettings(panelReading({ [field]: value }));
+		expect(lands(settings)).toBe(expected);
+		expect(lands(DEFAULT_RUN_SETTINGS)).not.toBe(expected);
+		for (const [other, { lands: landsOther }] of Object.entries(MAPPING)) {
+			if (other !== field) expect(landsOther(settings)).toBe(landsOther(DEFAULT_RUN_SETTINGS));
+		}
+	});
+
+	it('the panel names each setting in messages as it is labelled', () => {
+		const labels = Object.fromEntries((requestOptions.options as INodeProperties[]).map((option) => [option.name, option.displayName]));
+		expect(readRunSettings(panelReading({})).names).toEqual({
+			timeout: `Request Options > ${labels.timeoutSeconds}`,
+			retryBudget: `Request Options > ${labels.maxRetryWaitSeconds}`,
+			maxAttempts: `Request Options > ${labels.maxAttempts}`,
+			maxRecords: `Request Options > ${labels.maxRecords}`,
+			maxListBytes: `Request Options > ${labels.maxListMegabytes}`,
+		});
 	});
 });

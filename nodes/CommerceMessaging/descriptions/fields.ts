@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RECORDS, MAX_CONCURRENCY } from '../../../transport';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RECORDS, MAX_CONCURRENCY } from '../../../transport/settings';
 
 /** Return All + Limit, the n8n way, for every list operation. */
 export function returnAllOrLimit(): INodeProperties[] {
@@ -75,6 +75,15 @@ export const requestOptions: INodeProperties = {
 			default: 8,
 			description:
 				'How many times a request may be sent in all when the service answers 429 (rate limited), is briefly unavailable or times out',
+		},
+		{
+			displayName: 'Max List Size (MB)',
+			name: 'maxListMegabytes',
+			type: 'number',
+			typeOptions: { minValue: 0.001 },
+			default: 256,
+			description:
+				'The most a whole list may take in memory, counted as the size of the answers read (Return All, a Limit, or what a trigger poll reads). A larger list fails with an error naming this limit; raise it for lists of large records.',
 		},
 		{
 			displayName: 'Max Records',

@@ -1,14 +1,14 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { runStarts } from '../../../transport';
+import { readSettingNumber, settingError } from './parameters';
 
 /**
  * Rule L2: bulk sends are spread out in batches with a pause between them. The pause is on by default, so a
  * workflow that never opens the options still sends at most `DEFAULT_BATCHING.batchSize` messages per
- * `DEFAULT_BATCHING.batchIntervalMs`.
+ * `DEFAULT_BATCHING.batchIntervalMs`, whatever the Concurrency.
  *
  * Reuse: put `batchingOption` (descriptions/) inside the operation's `options` collection (the parameter must be
- * named `options`) and export `pauseBetweenBatches` as the operation's `beforeItem` hook.
+ * named `options`), open a BatchPacer in the operation's `prepare` and wait for its turn in `beforeItem`.
  */
 // Also the literal defaults of `batchingOption` (descriptions/options.ts; n8n's lint wants literals there).
 export const DEFAULT_BATCHING = { batchSize: 50, batchIntervalMs: 1000 };
@@ -18,15 +18,25 @@ export interface BatchingSettings {
 	batchIntervalMs: number;
 }
 
-/** The batching settings of the run: read from the first item, like n8n's HTTP Request node does. */
+const LABELS = { batchSize: 'Options > Batching > Items per Batch', batchInterval: 'Options > Batching > Batch Interval (Ms)' };
+
+/**
+ * The batching settings of the run: read from the first item, like n8n's HTTP Request node does. Fractions are
+ * rounded; a value that cannot work (no items per batch, a negative interval) fails the run naming the field.
+ */
 export function readBatching(ctx: IExecuteFunctions): BatchingSettings {
-	const batch = (ctx.getNodeParameter('options.batching.batch', 0, {}) ?? {}) as IDataObject;
-	const whole = (value: unknown, fallback: number, min: number) =>
-		typeof value === 'number' && Number.isFinite(value) ? Math.max(min, Math.floor(value)) : fallback;
-	return {
-		batchSize: whole(batch.batchSize, DEFAULT_BATCHING.batchSize, 1),
-		batchIntervalMs: whole(batch.batchInterval, DEFAULT_BATCHING.batchIntervalMs, 0),
-	};
+	const settings = { ...DEFAULT_BATCHING };
+	const size = readSettingNumber(ctx, 'options.batching.batch.batchSize', LABELS.batchSize);
+	if (size !== undefined) {
+		if (Math.round(size) < 1) throw settingError(ctx, LABELS.batchSize, size, '1 or more');
+		settings.batchSize = Math.round(size);
+	}
+	const interval = readSettingNumber(ctx, 'options.batching.batch.batchInterval', LABELS.batchInterval);
+	if (interval !== undefined) {
+		if (interval < 0) throw settingError(ctx, LABELS.batchInterval, interval, '0 or more');
+		settings.batchIntervalMs = Math.round(interval);
+	}
+	return settings;
 }
 
 /** When (ms after the run's first send) this item may start: batch k starts k intervals after batch 0. */
@@ -35,28 +45,29 @@ export function batchStartOffset(itemIndex: number, settings: BatchingSettings):
 }
 
 /**
- * Rule L2 as a rate across lanes: at most `batchSize` sends per `batchInterval`, the interval counted from the start
- * of a batch (not from its end), whatever the Concurrency.
+ * Rule L2 as a rate across lanes, for one run: at most `batchSize` sends per `batchInterval`, the interval counted
+ * from the start of a batch (not from its end), whatever the Concurrency.
  */
-export async function paceBatches(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	settings: BatchingSettings,
-	pause: (ms: number) => Promise<void>,
-): Promise<void> {
-	if (settings.batchIntervalMs <= 0) return;
-	let started = runStarts.get(ctx);
-	if (started === undefined) runStarts.set(ctx, (started = Date.now()));
-	const wait = started + batchStartOffset(itemIndex, settings) - Date.now();
-	if (wait > 0) await pause(wait);
-}
+export class BatchPacer {
+	/** When the run's first send started: the clock the batches are paced from. */
+	private startedAt?: number;
 
-/** An Operation `beforeItem` hook: paceBatches with the run's batching option. */
-export async function pauseBetweenBatches(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	_state: unknown,
-	pause: (ms: number) => Promise<void>,
-): Promise<void> {
-	await paceBatches(this, itemIndex, readBatching(this), pause);
+	private heldUntil = 0;
+
+	/** How long the run was held between batches in all (wall time, each moment counted once), ms. */
+	heldMs = 0;
+
+	constructor(readonly settings: BatchingSettings) {}
+
+	/** Waits until the item's batch may start. */
+	async waitTurn(itemIndex: number, pause: (ms: number) => Promise<void>): Promise<void> {
+		if (this.settings.batchIntervalMs <= 0) return;
+		const now = Date.now();
+		this.startedAt ??= now;
+		const until = this.startedAt + batchStartOffset(itemIndex, this.settings);
+		if (until <= now) return;
+		if (until > Math.max(now, this.heldUntil)) this.heldMs += until - Math.max(now, this.heldUntil);
+		this.heldUntil = Math.max(this.heldUntil, until);
+		await pause(until - now);
+	}
 }

@@ -1,24 +1,68 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
-import { setErrorContext, type ServiceErrorContext } from '../../../transport';
+import { setErrorContext, type ServiceErrorContext } from '../../../transport/errors';
 import { toE164 } from './phone';
 
 /**
- * The one input layer of the action node: every parameter that needs checking is read here, and every bad value
- * fails its item before any API call with a NodeOperationError that carries the itemIndex, a message starting
- * "Item N:" that names the field and the value, and a description of the right form.
+ * The one reading layer of both nodes: every parameter is read here, by its kind (text, number, boolean, option,
+ * JSON, date, phone, collection), and a value of the wrong kind fails its item before any API call, with a
+ * NodeOperationError that carries the itemIndex and names the field and what it got. An expression that gives an
+ * object or a list to a text or number field is therefore never sent as "[object Object]" or "1,2"; a number given
+ * to a text field (an id) is sent as its digits.
  */
 
-/** An error of one item. `context` goes to the Continue On Fail error item (e.g. a template's `state`). */
+export type ParameterContext = IExecuteFunctions | IPollFunctions;
+
+type ReadParameter = (name: string, itemIndex: number, fallback?: unknown, options?: IGetNodeParameterOptions) => unknown;
+
+const isPoll = (ctx: ParameterContext): ctx is IPollFunctions => !('getInputData' in ctx);
+
+/** A parameter as n8n gives it; `name` may name a field of a collection (`additionalFields.total`). */
+function valueOf(ctx: ParameterContext, name: string, itemIndex: number, fallback: unknown, options?: IGetNodeParameterOptions): unknown {
+	if (isPoll(ctx)) return ctx.getNodeParameter(name, fallback, options);
+	return (ctx.getNodeParameter as ReadParameter)(name, itemIndex, fallback, options);
+}
+
+/**
+ * The run's context with one difference: each parameter of each item is evaluated once. n8n evaluates a parameter's
+ * expressions at every read (in n8n 2.x in an isolated engine), and one item's parameters are needed in several
+ * places (its ordering key, its deduplication key, its body): the first read is kept for the run. A field of a
+ * collection is taken from the collection read whole. Values are handed on as read: no operation changes one.
+ */
+export function readingParametersOnce(ctx: IExecuteFunctions): IExecuteFunctions {
+	const read = ctx.getNodeParameter.bind(ctx) as ReadParameter;
+	const kept = new Map<string, unknown>();
+	const getNodeParameter: ReadParameter = (name, itemIndex, fallback, options) => {
+		const key = `${itemIndex}\u0000${name}\u0000${options === undefined ? '' : JSON.stringify(options)}`;
+		if (kept.has(key)) return kept.get(key);
+		const dot = name.indexOf('.');
+		const value =
+			dot > 0 && options === undefined
+				? fieldOf(getNodeParameter(name.slice(0, dot), itemIndex, {}), name.slice(dot + 1), fallback)
+				: read(name, itemIndex, fallback, options);
+		kept.set(key, value);
+		return value;
+	};
+	return Object.create(ctx, { getNodeParameter: { value: getNodeParameter } }) as IExecuteFunctions;
+}
+
+function fieldOf(collection: unknown, path: string, fallback: unknown): unknown {
+	let value: unknown = collection;
+	for (const part of path.split('.')) value = isPlainObject(value) ? value[part] : undefined;
+	return value === undefined ? fallback : value;
+}
+
+/** An error of one item ("Item N: ..."; a trigger's poll has no items). `context` goes to the Continue On Fail item. */
 export function itemError(
-	ctx: IExecuteFunctions,
+	ctx: ParameterContext,
 	itemIndex: number,
 	message: string,
 	description?: string,
 	context?: ServiceErrorContext,
 ): NodeOperationError {
-	const error = new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: ${message}`, { itemIndex, description });
+	const text = isPoll(ctx) ? message.charAt(0).toUpperCase() + message.slice(1) : `Item ${itemIndex}: ${message}`;
+	const error = new NodeOperationError(ctx.getNode(), text, { itemIndex, description });
 	if (context) setErrorContext(error, context);
 	return error;
 }
@@ -29,40 +73,69 @@ export function shown(value: unknown): string {
 	return text.length > 80 ? `${text.slice(0, 80)}...` : text;
 }
 
-function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+const isPlainObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** How messages name what a value is: "an object", "an array", "a boolean", "text", "a number". */
+export function kindOf(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'string') return 'text';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** A value of the wrong kind: the field, what it must be, and what it got. */
+function wrongKind(ctx: ParameterContext, itemIndex: number, label: string, expected: string, value: unknown) {
+	return itemError(
+		ctx,
+		itemIndex,
+		`the ${label} must be ${expected}, not ${kindOf(value)} (${shown(value)})`,
+		'An expression gave a value of another kind. Map a single value, e.g. {{ $json.order.id }} rather than {{ $json.order }}.',
+	);
 }
 
 /** 4096 -> "4,096", for limits in messages. */
-function count(value: number): string {
-	return value.toLocaleString('en-US');
-}
+const count = (value: number) => value.toLocaleString('en-US');
 
 export interface TextOptions {
 	/** How messages name the field, e.g. "order ID" -> "the order ID is empty". */
 	label: string;
+	/** Whether an empty value fails the item (else it reads as undefined: the field is left out). */
+	required?: boolean;
 	/** What to do about an empty value; the default asks to set the field. */
 	description?: string;
-	/** Whether the value is sent as typed (a message text) rather than trimmed (ids pasted from sheets). */
+	/** Whether the value is kept as typed (a message text) rather than trimmed (ids pasted from sheets). */
 	keepSpaces?: boolean;
 	/** The most characters the service takes; a longer text fails with both numbers. */
 	maxLength?: number;
 }
 
-/** A required text: empty (or only spaces) fails; ids are trimmed, message texts are kept as typed. */
-export function readRequiredText(ctx: IExecuteFunctions, name: string, itemIndex: number, options: TextOptions): string {
-	const raw = String(ctx.getNodeParameter(name, itemIndex, '') ?? '');
-	const value = options.keepSpaces ? raw : raw.trim();
-	if (!value.trim()) {
-		throw itemError(
-			ctx,
-			itemIndex,
-			`the ${options.label} is empty`,
-			options.description ?? `Set the ${options.label}; it is required by the service.`,
-		);
+/**
+ * Text: text as typed, or a number from an expression as its digits (the contract types ids as strings). An object,
+ * a list or a boolean fails; empty text (or only spaces, or null) fails a required field and leaves out another.
+ */
+export function readText(ctx: ParameterContext, name: string, itemIndex: number, options: TextOptions & { required: true }): string;
+export function readText(ctx: ParameterContext, name: string, itemIndex: number, options: TextOptions): string | undefined;
+export function readText(ctx: ParameterContext, name: string, itemIndex: number, options: TextOptions): string | undefined {
+	const raw = valueOf(ctx, name, itemIndex, '');
+	return textValue(ctx, raw, itemIndex, options);
+}
+
+/** readText for a value that is not a parameter of its own (a field of a list entry, a resource locator's value). */
+export function textValue(ctx: ParameterContext, raw: unknown, itemIndex: number, options: TextOptions): string | undefined {
+	let text: string;
+	if (typeof raw === 'string') text = options.keepSpaces ? raw : raw.trim();
+	else if (typeof raw === 'number' && Number.isFinite(raw)) text = String(raw);
+	else if (raw === undefined || raw === null) text = '';
+	else throw wrongKind(ctx, itemIndex, options.label, 'text or a number', raw);
+	if (!text.trim()) {
+		if (!options.required) return undefined;
+		throw itemError(ctx, itemIndex, `the ${options.label} is empty`, options.description ?? `Set the ${options.label}; it is required by the service.`);
 	}
 	// Characters as people count them: an emoji is one, not two UTF-16 units.
-	const length = Array.from(value).length;
+	const length = options.maxLength === undefined ? 0 : Array.from(text).length;
 	if (options.maxLength !== undefined && length > options.maxLength) {
 		throw itemError(
 			ctx,
@@ -71,31 +144,26 @@ export function readRequiredText(ctx: IExecuteFunctions, name: string, itemIndex
 			`Shorten the ${options.label} by ${count(length - options.maxLength)} characters, or send it as several messages.`,
 		);
 	}
-	return value;
+	return text;
+}
+
+/** The id a resource locator holds (picked from the list or typed), required, as text. */
+export function readLocatorId(ctx: IExecuteFunctions, name: string, itemIndex: number, options: TextOptions): string {
+	const raw = valueOf(ctx, name, itemIndex, '', { extractValue: true });
+	return textValue(ctx, raw, itemIndex, { ...options, required: true }) as string;
 }
 
 /** A phone number, as E.164, checked before any API call (rules C2 and E3 cost no request when it is wrong). */
-export function phoneParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): string;
-/** With `optional`, an empty number gives undefined: the field is left out, or left to the service to name. */
-export function phoneParameter(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	options: { optional: true },
-): string | undefined;
-export function phoneParameter(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	options: { optional?: boolean } = {},
-): string | undefined {
-	const raw = String(ctx.getNodeParameter(name, itemIndex, '') ?? '');
-	if (options.optional && !raw.trim()) return undefined;
-	return phoneValue(ctx, raw, itemIndex);
+export function readPhone(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; required: true }): string;
+export function readPhone(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; required?: boolean }): string | undefined;
+export function readPhone(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; required?: boolean }): string | undefined {
+	const raw = textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, { label: options.label });
+	if (raw === undefined && !options.required) return undefined;
+	return phoneValue(ctx, raw ?? '', itemIndex);
 }
 
 /** A phone number that is not a parameter of its own (e.g. one of a list of buttons); `where` says which one. */
-export function phoneValue(ctx: IExecuteFunctions, raw: string, itemIndex: number, where?: string): string {
+export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number, where?: string): string {
 	const phone = toE164(raw);
 	if (!phone) {
 		throw itemError(
@@ -115,12 +183,19 @@ export interface NumberOptions {
 	min?: number;
 	/** Whether an absent or empty value gives undefined (an optional field) instead of an error. */
 	optional?: boolean;
-	/**
-	 * 'value' (the default): `"forty" is not a valid cart total`; 'field': `the price "12,90" is not a decimal number`.
-	 */
+	/** 'value' (the default): `"forty" is not a valid cart total`; 'field': `the price "12,90" is not a decimal number`. */
 	phrasing?: 'value' | 'field';
 	/** Replaces the default description of the right form. */
 	description?: string;
+	/** The value when the parameter is not set at all. */
+	fallback?: number;
+}
+
+/** A number or text from an expression; anything else (an object, a list, a boolean) fails naming its kind. */
+function numberInput(ctx: ParameterContext, raw: unknown, itemIndex: number, label: string): number | string | undefined {
+	if (typeof raw === 'number' || typeof raw === 'string') return raw;
+	if (raw === undefined || raw === null) return undefined;
+	throw wrongKind(ctx, itemIndex, label, 'a number', raw);
 }
 
 /**
@@ -128,63 +203,47 @@ export interface NumberOptions {
  * Hex ("0x1F"), exponents ("1e3"), commas, "Infinity" and empty text are refused, though JavaScript would read
  * some of them as numbers: a shop never writes money that way, so it is a mapping mistake.
  */
-export function readDecimal(ctx: IExecuteFunctions, name: string, itemIndex: number, options: NumberOptions & { optional: true }): number | undefined;
-export function readDecimal(ctx: IExecuteFunctions, name: string, itemIndex: number, options: NumberOptions): number;
-export function readDecimal(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	options: NumberOptions,
-): number | undefined {
-	const raw = ctx.getNodeParameter(name, itemIndex, null) as unknown;
+export function readDecimal(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions & { optional: true }): number | undefined;
+export function readDecimal(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number;
+export function readDecimal(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number | undefined {
+	const raw = numberInput(ctx, valueOf(ctx, name, itemIndex, options.fallback ?? null), itemIndex, options.label);
 	if (options.optional && isEmpty(raw)) return undefined;
 	const text = typeof raw === 'string' ? raw.trim() : undefined;
 	const value = typeof raw === 'number' ? raw : text !== undefined && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
 	if (Number.isFinite(value) && (options.min === undefined || value >= options.min)) return value;
 	const min = options.min === 0 ? ' of 0 or more' : options.min !== undefined ? ` of ${options.min} or more` : '';
+	const quoted = typeof raw === 'string' ? shown(raw) : `"${shown(raw ?? '')}"`;
 	throw itemError(
 		ctx,
 		itemIndex,
 		options.phrasing === 'field'
-			? `the ${options.label} ${quoted(raw)} is not a decimal number${options.min !== undefined && Number.isFinite(value) ? min : ''}`
-			: `${quoted(raw)} is not a valid ${options.label}`,
+			? `the ${options.label} ${quoted} is not a decimal number${options.min !== undefined && Number.isFinite(value) ? min : ''}`
+			: `${quoted} is not a valid ${options.label}`,
 		options.description ?? `Use a decimal number${min} with a dot as the decimal separator, e.g. 49.90.`,
 	);
 }
 
-/** Decimal messages always quote the value, as typed: "-5", "0x1F". */
-function quoted(raw: unknown): string {
-	return typeof raw === 'string' ? shown(raw) : `"${shown(raw)}"`;
-}
-
 /**
  * A whole number such as an id or a limit: an integer, or digits as text from an expression. 1.5, "abc", "" and
- * numbers below `min` fail.
+ * numbers below `min` fail; with `optional`, an empty value is undefined.
  */
-export function readWholeNumber(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	options: NumberOptions & { fallback?: number },
-): number {
-	const raw = ctx.getNodeParameter(name, itemIndex, options.fallback ?? null) as unknown;
+export function readWholeNumber(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions & { optional: true }): number | undefined;
+export function readWholeNumber(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number;
+export function readWholeNumber(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number | undefined {
+	const raw = numberInput(ctx, valueOf(ctx, name, itemIndex, options.fallback ?? null), itemIndex, options.label);
+	if (options.optional && isEmpty(raw)) return undefined;
 	const text = typeof raw === 'string' ? raw.trim() : undefined;
 	const value = typeof raw === 'number' ? raw : text !== undefined && /^\d+$/.test(text) ? Number(text) : NaN;
 	const min = options.min ?? 0;
 	if (Number.isSafeInteger(value) && value >= min) return value;
 	// A whole number is 0, 1, 2...; 0 for a field that starts at 1 is named as below the minimum.
 	const problem = Number.isSafeInteger(value) && value >= 0 ? `is below the minimum of ${min}` : 'is not a whole number';
-	throw itemError(
-		ctx,
-		itemIndex,
-		`the ${options.label} ${shown(raw)} ${problem}`,
-		options.description ?? `Use a whole number of ${min} or more.`,
-	);
+	throw itemError(ctx, itemIndex, `the ${options.label} ${shown(raw ?? null)} ${problem}`, options.description ?? `Use a whole number of ${min} or more.`);
 }
 
 /** Return All + Limit (descriptions/ returnAllOrLimit): no limit for Return All, else a whole number >= 1. */
 export function readListLimit(ctx: IExecuteFunctions, itemIndex: number): { limit?: number } {
-	if (ctx.getNodeParameter('returnAll', itemIndex, false)) return {};
+	if (readBoolean(ctx, 'returnAll', itemIndex, { label: 'Return All', fallback: false })) return {};
 	const limit = readWholeNumber(ctx, 'limit', itemIndex, {
 		label: 'Limit',
 		min: 1,
@@ -194,13 +253,39 @@ export function readListLimit(ctx: IExecuteFunctions, itemIndex: number): { limi
 	return { limit };
 }
 
+/** A switch: true or false (also as the text "true" or "false" from an expression); not set gives `fallback`. */
+export function readBoolean(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; fallback: boolean }): boolean;
+export function readBoolean(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string }): boolean | undefined;
+export function readBoolean(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; fallback?: boolean }): boolean | undefined {
+	const raw = valueOf(ctx, name, itemIndex, options.fallback ?? null);
+	if (typeof raw === 'boolean') return raw;
+	if (raw === undefined || raw === null || raw === '') return options.fallback;
+	if (typeof raw === 'string' && /^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
+	throw wrongKind(ctx, itemIndex, options.label, 'true or false', raw);
+}
+
+/** One of a list of values (an options parameter, or an expression that should give one of its values). */
+export function readOption<T extends string>(
+	ctx: ParameterContext,
+	name: string,
+	itemIndex: number,
+	options: { label: string; values: readonly T[]; fallback: T },
+): T {
+	const raw = valueOf(ctx, name, itemIndex, options.fallback);
+	if (raw === undefined || raw === null || raw === '') return options.fallback;
+	if (typeof raw === 'string' && (options.values as readonly string[]).includes(raw)) return raw as T;
+	if (typeof raw !== 'string') throw wrongKind(ctx, itemIndex, options.label, `one of ${options.values.join(', ')}`, raw);
+	throw itemError(ctx, itemIndex, `the ${options.label} ${shown(raw)} is not one of ${options.values.join(', ')}`, `Choose one of ${options.values.join(', ')}.`);
+}
+
 /**
  * A date and time from the picker or an expression, as ISO 8601 in UTC; no zone means the workflow's. Empty is
  * undefined: every date of the node is optional.
  */
 export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, options: { label: string }): string | undefined {
-	const raw = ctx.getNodeParameter(name, itemIndex, null) as unknown;
+	const raw = valueOf(ctx, name, itemIndex, null);
 	if (isEmpty(raw)) return undefined;
+	if (typeof raw !== 'string' && typeof raw !== 'number') throw wrongKind(ctx, itemIndex, options.label, 'a date', raw);
 	try {
 		const iso = tryToParseDateTime(raw, ctx.getTimezone()).toUTC().toISO();
 		if (iso) return iso;
@@ -239,32 +324,27 @@ type JsonOf<K> = K extends 'object' ? IDataObject : K extends 'array' ? unknown[
  * A JSON parameter: JSON text as typed, or a value an expression already gave. Empty is undefined (callers pick
  * their default); broken JSON and values of the wrong kind fail.
  */
-export function readJsonParameter<K extends keyof typeof JSON_KINDS>(
+export function readJson<K extends keyof typeof JSON_KINDS>(
 	ctx: IExecuteFunctions,
 	name: string,
 	itemIndex: number,
 	options: JsonOptions<K>,
 ): JsonOf<K> | undefined {
-	const raw = ctx.getNodeParameter(name, itemIndex, null) as unknown;
+	const raw = valueOf(ctx, name, itemIndex, null);
 	if (isEmpty(raw)) return undefined;
 	let value = raw;
 	if (typeof raw === 'string') {
 		try {
 			value = JSON.parse(raw);
 		} catch (error) {
-			throw itemError(
-				ctx,
-				itemIndex,
-				`${options.label} ${options.plural ? 'are' : 'is'} not valid JSON`,
-				`${(error as Error).message}. ${options.example}`,
-			);
+			throw itemError(ctx, itemIndex, `${options.label} ${options.plural ? 'are' : 'is'} not valid JSON`, `${(error as Error).message}. ${options.example}`);
 		}
 	}
 	const isArray = Array.isArray(value);
-	const isObject = value !== null && typeof value === 'object' && !isArray;
+	const isObject = isPlainObject(value);
 	const fits = options.expect === 'array' ? isArray : options.expect === 'object' ? isObject : isArray || isObject;
 	if (!fits) {
-		const kind = isArray ? 'an array' : isObject ? 'an object' : value === null ? 'null' : `a ${typeof value}`;
+		const kind = typeof value === 'string' ? 'a string' : kindOf(value);
 		throw itemError(
 			ctx,
 			itemIndex,
@@ -275,24 +355,76 @@ export function readJsonParameter<K extends keyof typeof JSON_KINDS>(
 	return value as JsonOf<K>;
 }
 
+/**
+ * The entries of a list of fields (a fixedCollection such as Custom Fields or Buttons: `additionalFields.customFields`
+ * with entries under `field`), each an object; none when it is not set.
+ */
+export function readEntries(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; entry: string }): IDataObject[] {
+	const collection = valueOf(ctx, name, itemIndex, {});
+	if (isEmpty(collection)) return [];
+	if (!isPlainObject(collection)) throw wrongKind(ctx, itemIndex, options.label, 'a list of fields', collection);
+	const entries = collection[options.entry] ?? [];
+	const list = Array.isArray(entries) ? entries : [entries];
+	const wrong = list.find((entry) => !isPlainObject(entry));
+	if (wrong !== undefined) throw wrongKind(ctx, itemIndex, options.label, 'a list of fields', wrong);
+	return list as IDataObject[];
+}
+
+/**
+ * "Custom Fields" (name/value pairs) as body fields. A name is text; a value goes as the JSON it is (text, a
+ * number, an object or a list mapped on purpose).
+ */
+export function readCustomFields(ctx: IExecuteFunctions, name: string, itemIndex: number): IDataObject {
+	const fields: IDataObject = {};
+	for (const pair of readEntries(ctx, name, itemIndex, { label: 'Custom Fields', entry: 'field' })) {
+		const fieldName = textValue(ctx, pair.name, itemIndex, { label: 'custom field name' });
+		if (fieldName !== undefined) fields[fieldName] = pair.value;
+	}
+	return fields;
+}
+
 /** Drops empty strings and empty objects that n8n collections leave behind, so the service never sees "". */
 export function compact(fields: IDataObject): IDataObject {
 	const result: IDataObject = {};
 	for (const [key, value] of Object.entries(fields)) {
 		if (value === '' || value === undefined || value === null) continue;
-		if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) continue;
+		if (isPlainObject(value) && Object.keys(value).length === 0) continue;
 		result[key] = value;
 	}
 	return result;
 }
 
-/** "Custom Fields" (name/value pairs) merged into a body; a name already set by a named parameter wins. */
-export function withCustomFields(body: IDataObject, customFields: unknown): IDataObject {
-	const pairs = ((customFields as IDataObject | undefined)?.field ?? []) as IDataObject[];
-	const extra: IDataObject = {};
-	for (const pair of pairs) {
-		const name = String(pair.name ?? '').trim();
-		if (name) extra[name] = pair.value as IDataObject[keyof IDataObject];
+/** "Custom Fields" merged into a body: a name already set by a named parameter wins. */
+export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex: number, body: IDataObject): IDataObject {
+	return { ...readCustomFields(ctx, name, itemIndex), ...body };
+}
+
+/**
+ * A number of a run-wide setting (Request Options, Batching: read once per run, from the first item), as a number
+ * or digits from an expression; undefined when it is not set. A value of another kind, or an expression that
+ * fails, fails the run with an error naming the setting (`label`, as the panel shows it): never a silent default.
+ */
+export function readSettingNumber(ctx: ParameterContext, name: string, label: string): number | undefined {
+	let raw: unknown;
+	try {
+		// The field alone (options bypass the collection read whole): a failing expression in another is not this one's.
+		raw = valueOf(ctx, name, 0, null, {});
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), `${label}: ${(error as Error).message}`, {
+			description: `The expression of ${label} failed. Fix it, or remove the option to use its default.`,
+		});
 	}
-	return { ...extra, ...body };
+	if (isEmpty(raw)) return undefined;
+	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+	if (Number.isFinite(value)) return value;
+	throw new NodeOperationError(ctx.getNode(), `${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`, {
+		description: `Set ${label} to a number, or remove the option to use its default.`,
+	});
+}
+
+/** A run-wide setting whose value cannot work (negative, or zero where zero means nothing). */
+export function settingError(ctx: ParameterContext, label: string, value: number, rule: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `${label} must be ${rule} (got ${value})`, {
+		description: `Set ${label} to ${rule}, or remove the option to use its default.`,
+	});
 }

@@ -1,16 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { TemplateRecord } from '../../../transport';
-import { itemError } from './parameters';
+import type { TemplateRecord } from '../../../transport/envelope';
+import { readLocatorId } from './parameters';
 
 /** The chosen template's id, checked before any API call. */
 export function templateIdParameter(ctx: IExecuteFunctions, itemIndex: number): string {
-	const value = ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true }) as unknown;
-	const id = typeof value === 'number' || typeof value === 'string' ? String(value).trim() : '';
-	if (!id) {
-		throw itemError(ctx, itemIndex, 'no template was chosen', 'Pick a template from the list, or give its ID (e.g. 42 or {{ $json.id }}).');
-	}
-	return id;
+	return readLocatorId(ctx, 'templateId', itemIndex, {
+		label: 'template ID',
+		description: 'Pick a template from the list, or give its ID (e.g. 42 or {{ $json.id }}).',
+	});
 }
 
 /** `"order_confirmation" (ID 42)`, for messages. */

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { listRecords } from '../../../transport';
+import { listRecords } from '../../../transport/pagination';
 
 /**
  * The product picker: the whole catalogue (all pages, read like the template picker and Return All: listRecords,

@@ -1,7 +1,8 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { templateLabel, templateMatches } from '../helpers/template';
-import { asTemplate, listRecords } from '../../../transport';
+import { asTemplate } from '../../../transport/envelope';
+import { listRecords } from '../../../transport/pagination';
 
 /**
  * The template picker: every template of the account (all pages, read like the product picker and Return All:

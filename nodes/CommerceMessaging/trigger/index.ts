@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { startRun } from '../../../transport';
+import { startRun } from '../../../transport/session';
+import { readOption } from '../helpers/parameters';
 import { readPollSettings } from '../helpers/requestSettings';
 import { newContact } from './newContact.event';
 import { newOrChangedProduct } from './newOrChangedProduct.event';
@@ -82,14 +82,9 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 	// n8n keeps this context while the workflow is active: every poll is a run of its own, with the credential as
 	// it is now.
 	startRun(this, readPollSettings(this));
-	const eventName = this.getNodeParameter('event', '') as string;
+	const eventName = readOption(this, 'event', 0, { label: 'event', values: Object.keys(EVENTS), fallback: 'newContact' });
 	const event = EVENTS[eventName];
-	if (!event) {
-		throw new NodeOperationError(this.getNode(), `Unknown event "${eventName}"`, {
-			description: `Choose one of: ${Object.keys(EVENTS).join(', ')}`,
-		});
-	}
-	const filters = (this.getNodeParameter('filters', {}) ?? {}) as IDataObject;
+	const filters = event.readFilters?.(this) ?? {};
 
 	if (this.getMode() === 'manual') {
 		const record = await event.latest(this, filters);

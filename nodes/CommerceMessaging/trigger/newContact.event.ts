@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { listRecords, PAGE_SIZE, PageReader } from '../../../transport';
+import { listRecords, PAGE_SIZE, PageReader } from '../../../transport/pagination';
 import type { PollEvent } from './types';
 
 /**

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { listRecords } from '../../../transport';
+import { listRecords } from '../../../transport/pagination';
+import { readOption } from '../helpers/parameters';
 
 import type { PollEvent } from './types';
 import {
@@ -67,6 +68,10 @@ function changeMatches(record: IDataObject, filters: IDataObject): boolean {
 
 export const newOrChangedProduct: PollEvent<WatermarkState> = {
 	properties: updateDisplayOptions({ show: { event: ['newOrChangedProduct'] } }, properties),
+
+	readFilters: (ctx) => ({
+		changeType: readOption(ctx, 'filters.changeType', 0, { label: 'Change Type', values: ['any', 'created', 'updated'], fallback: 'any' }),
+	}),
 
 	readState: readWatermarkState,
 

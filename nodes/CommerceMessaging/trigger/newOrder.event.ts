@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { iteratePages, listRecords } from '../../../transport';
+import { iteratePages, listRecords } from '../../../transport/pagination';
+import { readDecimal, readText } from '../helpers/parameters';
 import type { PollEvent } from './types';
 import {
 	advance,
@@ -65,13 +66,13 @@ const properties: INodeProperties[] = [
 ];
 
 function lookBackMs(ctx: IPollFunctions): number {
-	const raw = ctx.getNodeParameter('orderOptions.lookBackMinutes', DEFAULT_LOOK_BACK_MINUTES) as unknown;
-	const minutes = typeof raw === 'number' ? raw : Number(String(raw).trim() || NaN);
-	if (!(Number.isFinite(minutes) && minutes >= 0)) {
-		throw new NodeOperationError(ctx.getNode(), `"${String(raw)}" is not a look-back in minutes`, {
-			description: 'Use a number of minutes of 0 or more, e.g. 10.',
-		});
-	}
+	const minutes = readDecimal(ctx, 'orderOptions.lookBackMinutes', 0, {
+		label: 'Look-Back (Minutes)',
+		phrasing: 'field',
+		min: 0,
+		fallback: DEFAULT_LOOK_BACK_MINUTES,
+		description: 'Use a number of minutes of 0 or more, e.g. 10.',
+	});
 	return minutes * 60_000;
 }
 
@@ -127,6 +128,8 @@ function statusMatches(record: IDataObject, filters: IDataObject): boolean {
 
 export const newOrder: PollEvent<LookBackState> = {
 	properties: updateDisplayOptions({ show: { event: ['newOrder'] } }, properties),
+
+	readFilters: (ctx) => ({ status: readText(ctx, 'filters.status', 0, { label: 'status filter' }) ?? '' }),
 
 	readState: readLookBackState,
 

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { listRecords } from '../../../transport';
+import { listRecords } from '../../../transport/pagination';
+import { readOption } from '../helpers/parameters';
 
 import type { PollEvent } from './types';
 import {
@@ -70,6 +71,10 @@ const asEvent = (record: IDataObject): IDataObject => ({
 
 export const templateReviewed: PollEvent<WatermarkState> = {
 	properties: updateDisplayOptions({ show: { event: ['templateReviewed'] } }, properties),
+
+	readFilters: (ctx) => ({
+		outcome: readOption(ctx, 'filters.outcome', 0, { label: 'Outcome', values: ['any', 'APPROVED', 'REJECTED'], fallback: 'any' }),
+	}),
 
 	readState: readWatermarkState,
 

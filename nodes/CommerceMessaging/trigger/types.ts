@@ -8,6 +8,8 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 export interface PollEvent<State extends object = object> {
 	/** The event's own fields (filters), shown only when the event is selected. */
 	properties: INodeProperties[];
+	/** The event's filters, read through the one reading layer (helpers/parameters.ts); none when it has none. */
+	readFilters?(ctx: IPollFunctions): IDataObject;
 	/** A stored state read back, or undefined when it is missing or malformed (then the event starts anew). */
 	readState(stored: unknown): State | undefined;
 	/** First activation: where "now" is. Emits nothing. */

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { accountId, eventKey, SAVED_PROPERTY, type EventIdentity } from '../../../nodes/CommerceMessaging/helpers/deduplication';
-import { decodeEntries } from '../../../nodes/CommerceMessaging/helpers/deduplication/eventText';
+import { accountWithoutPasswordKey, eventKey, SAVED_PROPERTY, type EventIdentity } from '../../../nodes/CommerceMessaging/helpers/deduplication';
+import { decodeEntries } from '../../../nodes/CommerceMessaging/helpers/deduplication/processStore';
 
 /** The node's static data key in the engine harness (its node is named "Commerce Messaging"). */
 export const NODE_STATE = 'node:Commerce Messaging';
@@ -14,5 +14,5 @@ export function savedHashes(staticData: IDataObject): string[] {
 
 /** The stored hash of an event sent through a credential. */
 export function hashOf(credentials: ICredentialDataDecryptedObject, event: EventIdentity): string {
-	return eventKey(accountId(credentials), event).hash;
+	return eventKey(accountWithoutPasswordKey(credentials), event).hash;
 }

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readJsonParameter, readWholeNumber } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport';
+import { readBoolean, readJson, readWholeNumber } from '../../helpers/parameters';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 
 const properties: INodeProperties[] = [
@@ -50,10 +50,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		min: 1,
 		description: "Use the automation's numeric ID, a positive whole number such as 12.",
 	});
-	const useInput = this.getNodeParameter('useInputAsPayload', itemIndex, false) as boolean;
+	const useInput = readBoolean(this, 'useInputAsPayload', itemIndex, { label: 'Use Input Item as Payload', fallback: false });
 	const payload = useInput
 		? this.getInputData()[itemIndex].json
-		: (readJsonParameter(this, 'payload', itemIndex, {
+		: (readJson(this, 'payload', itemIndex, {
 				expect: 'object',
 				label: 'the payload',
 				example: 'Enter a JSON object with named keys, e.g. {"order_id": "ORD-1001"}.',

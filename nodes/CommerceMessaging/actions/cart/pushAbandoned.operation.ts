@@ -1,11 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { cartEvent, Deduplication, prepareDeduplication } from '../../helpers/deduplication';
-import { compact, readDecimal, readJsonParameter, readRequiredText, withCustomFields } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport';
-import type { OperationResult } from '../operation';
-import { customerReference, text } from '../../helpers/eventFields';
+import { cartEvent } from '../../helpers/deduplication';
+import { customerReference, eventPushOperation } from '../../helpers/eventPush';
+import { compact, readDecimal, readJson, readText, withCustomFields } from '../../helpers/parameters';
 import { customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 
 const properties: INodeProperties[] = [
@@ -104,60 +102,35 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** A cart's events reach the service in input order, never overlapping. */
-export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
-	return readRequiredText(this, 'cartId', itemIndex, { label: 'cart ID' });
-}
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	deduplication: Deduplication,
-): Promise<OperationResult> {
-	const cartId = readRequiredText(this, 'cartId', itemIndex, { label: 'cart ID' });
-	const total = readDecimal(this, 'total', itemIndex, { label: 'cart total', min: 0 });
-	const customer = this.getNodeParameter('customer', itemIndex, {}) as IDataObject;
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const lineItems = readJsonParameter(this, 'additionalFields.lineItems', itemIndex, {
-		expect: 'array',
-		label: 'the line items',
-		plural: true,
-		showValue: true,
-		example: 'Use a JSON array, e.g. [{"product_id": "1001", "quantity": 1, "price": 49.90}].',
-	});
-	const body = withCustomFields(
-		compact({
-			cart_id: cartId,
-			total,
-			customer: customerReference(
-				this,
-				itemIndex,
-				{ email: customer.email, contactId: customer.contactId },
-				'customer.phone',
-			),
-			currency: text(additional.currency),
-			cart_url: text(additional.cartUrl),
-			// The default "[]" means none were given.
-			line_items: lineItems?.length ? lineItems : undefined,
-		}),
-		additional.customFields,
-	);
-
-	const identifiers = { cart_id: cartId, total };
-	const output = await deduplication.send(itemIndex, cartEvent(cartId, total), identifiers, async () =>
-		await apiRequest(this, 'cartEvent', { body, itemIndex }),
-	);
-	return { records: [output] };
-}
-
-/** The run's deduplication; the events are read here only for claims in n8n's shared store (queue mode). */
-export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<Deduplication> {
-	return await prepareDeduplication(this, itemCount, (itemIndex) =>
-		cartEvent(
-			readRequiredText(this, 'cartId', itemIndex, { label: 'cart ID' }),
-			readDecimal(this, 'total', itemIndex, { label: 'cart total', min: 0 }),
-		),
-	);
-}
-
-export { finishDeduplication as finish } from '../../helpers/deduplication';
+export const { orderingKey, prepare, execute, finish } = eventPushOperation({
+	route: 'cartEvent',
+	idParameter: 'cartId',
+	idLabel: 'cart ID',
+	event(ctx: IExecuteFunctions, itemIndex: number) {
+		const cartId = readText(ctx, 'cartId', itemIndex, { label: 'cart ID', required: true });
+		const total = readDecimal(ctx, 'total', itemIndex, { label: 'cart total', min: 0 });
+		return { identity: cartEvent(cartId, total), identifiers: { cart_id: cartId, total } };
+	},
+	body(ctx: IExecuteFunctions, itemIndex: number, identifiers) {
+		const lineItems = readJson(ctx, 'additionalFields.lineItems', itemIndex, {
+			expect: 'array',
+			label: 'the line items',
+			plural: true,
+			showValue: true,
+			example: 'Use a JSON array, e.g. [{"product_id": "1001", "quantity": 1, "price": 49.90}].',
+		});
+		return withCustomFields(
+			ctx,
+			'additionalFields.customFields',
+			itemIndex,
+			compact({
+				...identifiers,
+				customer: customerReference(ctx, itemIndex, { phone: 'customer.phone', email: 'customer.email', contactId: 'customer.contactId' }),
+				currency: readText(ctx, 'additionalFields.currency', itemIndex, { label: 'currency' }),
+				cart_url: readText(ctx, 'additionalFields.cartUrl', itemIndex, { label: 'cart URL' }),
+				// The default "[]" means none were given.
+				line_items: lineItems?.length ? lineItems : undefined,
+			}),
+		);
+	},
+});

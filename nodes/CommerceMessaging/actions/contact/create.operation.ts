@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { compact, phoneParameter, withCustomFields } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport';
+import { compact, readPhone, readText, withCustomFields } from '../../helpers/parameters';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 import { customFieldsOption, phoneField } from '../../descriptions';
 
@@ -62,23 +62,24 @@ export const description = updateDisplayOptions(
 
 /** Two creates of one phone number never race each other. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string | undefined {
-	return phoneParameter(this, 'phone', itemIndex, { optional: true }) || undefined;
+	return readPhone(this, 'phone', itemIndex, { label: 'phone' });
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const { customFields, tags, ...rest } = additional;
+	const tags = readText(this, 'additionalFields.tags', itemIndex, { label: 'tags' });
 	const body = withCustomFields(
+		this,
+		'additionalFields.customFields',
+		itemIndex,
 		compact({
 			// An empty phone is left to the service, whose validation error names the field (rule E3).
-			phone: phoneParameter(this, 'phone', itemIndex, { optional: true }),
-			firstname: this.getNodeParameter('firstname', itemIndex, '') as string,
-			lastname: this.getNodeParameter('lastname', itemIndex, '') as string,
-			email: this.getNodeParameter('email', itemIndex, '') as string,
-			tags: typeof tags === 'string' && tags.trim() ? tags.split(',').map((tag) => tag.trim()).filter(Boolean) : undefined,
-			...rest,
+			phone: readPhone(this, 'phone', itemIndex, { label: 'phone' }),
+			firstname: readText(this, 'firstname', itemIndex, { label: 'first name' }),
+			lastname: readText(this, 'lastname', itemIndex, { label: 'last name' }),
+			email: readText(this, 'email', itemIndex, { label: 'email' }),
+			language: readText(this, 'additionalFields.language', itemIndex, { label: 'language' }),
+			tags: tags?.split(',').map((tag) => tag.trim()).filter(Boolean),
 		}),
-		customFields,
 	);
 	return { records: [await apiRequest(this, 'contactCreate', { body, itemIndex })] };
 }

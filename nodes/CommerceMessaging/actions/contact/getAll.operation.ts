@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readListLimit } from '../../helpers/parameters';
-import { listRecords } from '../../../../transport';
+import { readBoolean, readListLimit } from '../../helpers/parameters';
+import { listRecords } from '../../../../transport/pagination';
 import type { OperationResult } from '../operation';
 import { returnAllOrLimit } from '../../descriptions';
 
@@ -27,8 +27,8 @@ export const description = updateDisplayOptions({ show: { resource: ['contact'],
 export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const simplify = readBoolean(this, 'simplify', itemIndex, { label: 'Simplify', fallback: false });
 	const records = await listRecords(this, 'contactList', { ...readListLimit(this, itemIndex), itemIndex });
-	const simplify = this.getNodeParameter('simplify', itemIndex, false) as boolean;
 	return { records: simplify ? records.map(simplified) : records };
 }
 

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { itemError } from '../../helpers/parameters';
-import type { CustomRoute } from '../../../../transport';
+import { itemError, readEntries, readText, textValue } from '../../helpers/parameters';
+import type { CustomRoute } from '../../../../transport/request';
 
 /** The inputs of Make an API Call that only it has: method, path and query. */
 
-export const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'];
+export const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 export const METHODS_WITH_BODY = ['DELETE', 'PATCH', 'POST', 'PUT'];
 
 /**
@@ -37,23 +37,22 @@ function hasControlCharacter(text: string): boolean {
 
 /** The method may come from an expression, so it is checked like any other input. */
 export function readMethod(ctx: IExecuteFunctions, itemIndex: number): CustomRoute['method'] {
-	const raw = String(ctx.getNodeParameter('method', itemIndex, 'GET') ?? '');
-	const method = raw.trim().toUpperCase();
-	if (!METHODS.includes(method)) {
+	const raw = readText(ctx, 'method', itemIndex, { label: 'method' }) ?? 'GET';
+	const method = raw.toUpperCase() as CustomRoute['method'];
+	if (!(METHODS as readonly string[]).includes(method)) {
 		throw itemError(ctx, itemIndex, `the method "${raw}" is not supported`, `Use one of ${METHODS.join(', ')}.`);
 	}
-	return method as CustomRoute['method'];
+	return method;
 }
 
 export function readPath(ctx: IExecuteFunctions, itemIndex: number): string {
-	const raw = String(ctx.getNodeParameter('path', itemIndex, '') ?? '');
-	const path = raw.trim();
+	const path = readText(ctx, 'path', itemIndex, { label: 'path' }) ?? '';
 	const problem = pathProblem(path);
 	if (problem) {
 		throw itemError(
 			ctx,
 			itemIndex,
-			`the path "${raw}" is refused: ${problem}`,
+			`the path "${path}" is refused: ${problem}`,
 			"Enter a path relative to the credential's Base URL, e.g. /api/contacts/. To call another service, use the HTTP Request node.",
 		);
 	}
@@ -61,13 +60,12 @@ export function readPath(ctx: IExecuteFunctions, itemIndex: number): string {
 	return path.replace(/\{/g, '%7B').replace(/\}/g, '%7D');
 }
 
+/** Query parameters: each name and value is text (a number as its digits); an object or a list fails naming it. */
 export function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const collection = ctx.getNodeParameter('queryParameters', itemIndex, {}) as IDataObject;
-	const pairs = (collection.parameter ?? []) as IDataObject[];
 	const qs: IDataObject = {};
-	for (const pair of pairs) {
-		const name = String(pair.name ?? '').trim();
-		if (name) qs[name] = pair.value as string;
+	for (const pair of readEntries(ctx, 'queryParameters', itemIndex, { label: 'Query Parameters', entry: 'parameter' })) {
+		const name = textValue(ctx, pair.name, itemIndex, { label: 'query parameter name' });
+		if (name) qs[name] = textValue(ctx, pair.value, itemIndex, { label: `query parameter "${name}"`, keepSpaces: true }) ?? '';
 	}
 	return Object.keys(qs).length ? qs : undefined;
 }

@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readJsonParameter, readListLimit } from '../../helpers/parameters';
-import { apiRequest, asRecord, asRecords, listRecords } from '../../../../transport';
+import { readBoolean, readJson, readListLimit, readOption } from '../../helpers/parameters';
+import { asRecord, asRecords } from '../../../../transport/envelope';
+import { listRecords } from '../../../../transport/pagination';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 import { METHODS_WITH_BODY, readMethod, readPath, readQuery } from './request.input';
 import { returnAllOrLimit } from '../../descriptions';
@@ -110,19 +112,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const path = readPath(this, itemIndex);
 	const qs = readQuery(this, itemIndex);
 	const body = METHODS_WITH_BODY.includes(method)
-		? (readJsonParameter(this, 'jsonBody', itemIndex, {
+		? (readJson(this, 'jsonBody', itemIndex, {
 				expect: 'objectOrArray',
 				label: 'the JSON body',
 				example: 'Enter a JSON object such as {"firstname": "Ada"}.',
 			}) as IDataObject | IDataObject[] | undefined)
 		: undefined;
 
-	if (method === 'GET' && (this.getNodeParameter('paginate', itemIndex, false) as boolean)) {
+	if (method === 'GET' && readBoolean(this, 'paginate', itemIndex, { label: 'Paginate', fallback: false })) {
 		return { records: await listRecords(this, { method, path }, { qs, ...readListLimit(this, itemIndex), itemIndex }) };
 	}
 
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const fullEnvelope = options.response === 'envelope';
+	const fullEnvelope = readOption(this, 'options.response', itemIndex, { label: 'Response', values: ['data', 'envelope'], fallback: 'data' }) === 'envelope';
 	// Full Envelope: the whole answer as one item; Data Only: one item per record of a list.
 	if (fullEnvelope) {
 		return { records: [await apiRequest(this, { method, path, parse: asRecord }, { qs, body, itemIndex, fullEnvelope })] };

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readRequiredText } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport';
+import { readText } from '../../helpers/parameters';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 
 const properties: INodeProperties[] = [
@@ -24,8 +24,9 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const mediaId = readRequiredText(this, 'mediaId', itemIndex, {
+	const mediaId = readText(this, 'mediaId', itemIndex, {
 		label: 'media ID',
+		required: true,
 		description: 'Enter the media_id returned by Media > Upload, or map it from the input item.',
 	});
 	const answer = await apiRequest(this, 'mediaDelete', { pathParams: { id: mediaId }, itemIndex });

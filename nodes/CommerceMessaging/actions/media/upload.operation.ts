@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { multipartFile, readBinaryFile } from '../../helpers/binary';
-import { itemError } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport';
+import { itemError, readBoolean, readText } from '../../helpers/parameters';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 
 const properties: INodeProperties[] = [
@@ -50,10 +50,10 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const propertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim();
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const propertyName = readText(this, 'binaryPropertyName', itemIndex, { label: 'Input Binary Field', required: true });
+	const keepBinary = readBoolean(this, 'options.keepBinary', itemIndex, { label: 'Keep Binary Data', fallback: false });
 	const file = await readBinaryFile(this, itemIndex, propertyName);
-	const fileName = typeof options.fileName === 'string' && options.fileName.trim() ? options.fileName.trim() : file.fileName;
+	const fileName = readText(this, 'options.fileName', itemIndex, { label: 'File Name' }) ?? file.fileName;
 	const upload = { ...file, fileName };
 
 	const { mediaId, fields, data } = await apiRequest(this, 'mediaUpload', {
@@ -79,6 +79,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	};
 	// The file is not passed on unless asked: a media_id is what later steps use, and binaries are heavy.
 	const item: INodeExecutionData = { json };
-	if (options.keepBinary === true) item.binary = this.getInputData()[itemIndex].binary;
+	if (keepBinary) item.binary = this.getInputData()[itemIndex].binary;
 	return { items: [item] };
 }

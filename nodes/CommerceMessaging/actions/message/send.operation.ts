@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { pauseBetweenBatches } from '../../helpers/batching';
-import { compact, phoneParameter, readRequiredText, withCustomFields } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport';
+import { BatchPacer, readBatching } from '../../helpers/batching';
+import { compact, readBoolean, readPhone, readText, readWholeNumber, withCustomFields } from '../../helpers/parameters';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 import { batchingOption, customFieldsOption, phoneField } from '../../descriptions';
 
@@ -74,36 +74,38 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-// Rule L2: even without options, items go out in batches of 50 with a one-second pause.
-export const beforeItem = pauseBetweenBatches;
+/** Rule L2: even without options, items go out in batches of 50 with a one-second pause. */
+export async function prepare(this: IExecuteFunctions): Promise<BatchPacer> {
+	return new BatchPacer(readBatching(this));
+}
+
+export async function beforeItem(this: IExecuteFunctions, itemIndex: number, batches: BatchPacer, pause: (ms: number) => Promise<void>): Promise<void> {
+	await batches.waitTurn(itemIndex, pause);
+}
 
 /** One recipient's messages reach the service in input order, never overlapping. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
-	return phoneParameter(this, 'phone', itemIndex);
+	return readPhone(this, 'phone', itemIndex, { label: 'phone', required: true });
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const phone = phoneParameter(this, 'phone', itemIndex);
-	const message = readRequiredText(this, 'message', itemIndex, {
-		label: 'message text',
-		keepSpaces: true,
-		maxLength: MESSAGE_TEXT_MAX_LENGTH,
-		description: 'Enter the text to send, or map it from a field of the input item that is not empty.',
-	});
-	const { contactId, externalId, previewUrl, customFields } = this.getNodeParameter(
-		'additionalFields',
-		itemIndex,
-		{},
-	) as IDataObject;
 	const body = withCustomFields(
+		this,
+		'additionalFields.customFields',
+		itemIndex,
 		compact({
-			phone,
-			message,
-			contact_id: contactId as number | undefined,
-			external_id: externalId as string | undefined,
-			preview_url: previewUrl as boolean | undefined,
+			phone: readPhone(this, 'phone', itemIndex, { label: 'phone', required: true }),
+			message: readText(this, 'message', itemIndex, {
+				label: 'message text',
+				required: true,
+				keepSpaces: true,
+				maxLength: MESSAGE_TEXT_MAX_LENGTH,
+				description: 'Enter the text to send, or map it from a field of the input item that is not empty.',
+			}),
+			contact_id: readWholeNumber(this, 'additionalFields.contactId', itemIndex, { label: 'contact ID', min: 1, optional: true }),
+			external_id: readText(this, 'additionalFields.externalId', itemIndex, { label: 'external ID' }),
+			preview_url: readBoolean(this, 'additionalFields.previewUrl', itemIndex, { label: 'Preview URL' }),
 		}),
-		customFields,
 	);
 	return { records: [await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })] };
 }

@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { compact, itemError, readDate, readListLimit } from '../../helpers/parameters';
-import { iteratePages, listRecords, RETURN_ALL_PAGE_SIZE } from '../../../../transport';
+import { compact, itemError, readDate, readListLimit, readText } from '../../helpers/parameters';
+import { iteratePages, listRecords, RETURN_ALL_PAGE_SIZE } from '../../../../transport/pagination';
 import { orderCreatedMs, orderMatcher, type OrderFilters } from '../../helpers/orderFilters';
 import type { OperationResult } from '../operation';
-import { text } from '../../helpers/eventFields';
 import { returnAllOrLimit } from '../../descriptions';
 
 const properties: INodeProperties[] = [
@@ -48,15 +47,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Past synced orders, newest first, one output item per order. */
-/** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
+/** Past synced orders, newest first, one output item per order. A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
 export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const { limit } = readListLimit(this, itemIndex);
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs = compact({
-		status: text(filters.status),
+		status: readText(this, 'filters.status', itemIndex, { label: 'status filter' }),
 		date_from: readDate(this, 'filters.dateFrom', itemIndex, { label: 'Date From' }),
 		date_to: readDate(this, 'filters.dateTo', itemIndex, { label: 'Date To' }),
 	});

@@ -1,11 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { Deduplication, orderEvent, prepareDeduplication } from '../../helpers/deduplication';
-import { compact, readDate, readDecimal, readRequiredText, withCustomFields } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport';
-import type { OperationResult } from '../operation';
-import { customerReference, text } from '../../helpers/eventFields';
+import { orderEvent } from '../../helpers/deduplication';
+import { customerReference, eventPushOperation } from '../../helpers/eventPush';
+import { compact, readDate, readDecimal, readText, withCustomFields } from '../../helpers/parameters';
 import { customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 
 const properties: INodeProperties[] = [
@@ -99,51 +97,31 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** An order's events reach the service in input order, never overlapping: `paid` is never overtaken by `shipped`. */
-export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
-	return readRequiredText(this, 'orderId', itemIndex, { label: 'order ID' });
-}
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	deduplication: Deduplication,
-): Promise<OperationResult> {
-	const orderId = readRequiredText(this, 'orderId', itemIndex, { label: 'order ID' });
-	const status = readRequiredText(this, 'status', itemIndex, { label: 'status' });
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const body = withCustomFields(
-		compact({
-			order_id: orderId,
-			status,
-			total: readDecimal(this, 'additionalFields.total', itemIndex, { label: 'total', min: 0, optional: true }),
-			currency: text(additional.currency),
-			created_at: readDate(this, 'additionalFields.createdAt', itemIndex, { label: 'created at date' }),
-			customer: customerReference(
-				this,
-				itemIndex,
-				{ email: additional.customerEmail, contactId: additional.contactId },
-				'additionalFields.customerPhone',
-			),
-		}),
-		additional.customFields,
-	);
-
-	const identifiers = { order_id: orderId, status };
-	const output = await deduplication.send(itemIndex, orderEvent(orderId, status), identifiers, async () =>
-		await apiRequest(this, 'orderEvent', { body, itemIndex }),
-	);
-	return { records: [output] };
-}
-
-/** The run's deduplication; the events are read here only for claims in n8n's shared store (queue mode). */
-export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<Deduplication> {
-	return await prepareDeduplication(this, itemCount, (itemIndex) =>
-		orderEvent(
-			readRequiredText(this, 'orderId', itemIndex, { label: 'order ID' }),
-			readRequiredText(this, 'status', itemIndex, { label: 'status' }),
-		),
-	);
-}
-
-export { finishDeduplication as finish } from '../../helpers/deduplication';
+export const { orderingKey, prepare, execute, finish } = eventPushOperation({
+	route: 'orderEvent',
+	idParameter: 'orderId',
+	idLabel: 'order ID',
+	event(ctx: IExecuteFunctions, itemIndex: number) {
+		const orderId = readText(ctx, 'orderId', itemIndex, { label: 'order ID', required: true });
+		const status = readText(ctx, 'status', itemIndex, { label: 'status', required: true });
+		return { identity: orderEvent(orderId, status), identifiers: { order_id: orderId, status } };
+	},
+	body(ctx: IExecuteFunctions, itemIndex: number, identifiers) {
+		return withCustomFields(
+			ctx,
+			'additionalFields.customFields',
+			itemIndex,
+			compact({
+				...identifiers,
+				total: readDecimal(ctx, 'additionalFields.total', itemIndex, { label: 'total', min: 0, optional: true }),
+				currency: readText(ctx, 'additionalFields.currency', itemIndex, { label: 'currency' }),
+				created_at: readDate(ctx, 'additionalFields.createdAt', itemIndex, { label: 'created at date' }),
+				customer: customerReference(ctx, itemIndex, {
+					phone: 'additionalFields.customerPhone',
+					email: 'additionalFields.customerEmail',
+					contactId: 'additionalFields.contactId',
+				}),
+			}),
+		);
+	},
+});

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readRequiredText } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport';
+import { readText } from '../../helpers/parameters';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 import { customFieldsOption, priceOption, productFields, skuOption } from './shared';
 
@@ -42,18 +42,15 @@ export const description = updateDisplayOptions(
 
 /** Writes to one product reach the service in input order, never overlapping. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
-	return String(this.getNodeParameter('id', itemIndex, '') ?? '').trim();
+	return readText(this, 'id', itemIndex, { label: 'Product ID', required: true, description: NEEDS });
 }
 
+const NEEDS = "A product needs the shop's productId and a name.";
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const rawId = this.getNodeParameter('id', itemIndex, '') as unknown;
-	const needs = "A product needs the shop's productId and a name.";
-	// An integer id from an expression stays a number, as the shop sent it; text ids are kept as text.
-	const id =
-		typeof rawId === 'number' && Number.isInteger(rawId)
-			? rawId
-			: readRequiredText(this, 'id', itemIndex, { label: 'Product ID', description: needs });
-	const name = readRequiredText(this, 'name', itemIndex, { label: 'name', description: needs });
+	// A productId from an expression is sent as text, as typed (a number as its digits).
+	const id = readText(this, 'id', itemIndex, { label: 'Product ID', required: true, description: NEEDS });
+	const name = readText(this, 'name', itemIndex, { label: 'name', required: true, description: NEEDS });
 	const body = { ...productFields(this, 'additionalFields', itemIndex), id, name };
 	return { records: [await apiRequest(this, 'productCreate', { body, itemIndex })] };
 }

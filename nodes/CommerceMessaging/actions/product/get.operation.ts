@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../../transport';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 import { readProductId } from './shared';
 import { productLocator } from '../../descriptions';

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readListLimit } from '../../helpers/parameters';
-import { listRecords } from '../../../../transport';
+import { listRecords } from '../../../../transport/pagination';
 import type { OperationResult } from '../operation';
 import { returnAllOrLimit } from '../../descriptions';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { compact, itemError, readDecimal, withCustomFields } from '../../helpers/parameters';
+import { compact, readDecimal, readLocatorId, readText, withCustomFields } from '../../helpers/parameters';
 import { customFieldsOption as customFieldsFor } from '../../descriptions';
 
 /** Optional product fields, shared by Create (Additional Fields) and Update (Update Fields). */
@@ -28,18 +28,23 @@ export const skuOption: INodeProperties = {
 
 /** The productId from the resource locator (either mode), checked before any call. */
 export function readProductId(ctx: IExecuteFunctions, itemIndex: number): string {
-	const value = ctx.getNodeParameter('productId', itemIndex, '', { extractValue: true }) as unknown;
-	const productId = value === undefined || value === null ? '' : String(value).trim();
-	if (!productId) {
-		throw itemError(ctx, itemIndex, 'no product given', "Pick a product from the list or enter the shop's productId.");
-	}
-	return productId;
+	return readLocatorId(ctx, 'productId', itemIndex, {
+		label: 'product ID',
+		description: "Pick a product from the list or enter the shop's productId.",
+	});
 }
 
 /** The optional fields of `additionalFields` or `updateFields` as body fields: a decimal price, the rest as typed. */
 export function productFields(ctx: IExecuteFunctions, collection: string, itemIndex: number): IDataObject {
-	const { customFields, ...rest } = ctx.getNodeParameter(collection, itemIndex, {}) as IDataObject;
-	// A price from an expression may arrive as text ("49.90"); anything that is not a decimal number is refused.
-	const price = readDecimal(ctx, `${collection}.price`, itemIndex, { label: 'price', min: 0, optional: true, phrasing: 'field' });
-	return withCustomFields(compact({ ...rest, price }), customFields);
+	return withCustomFields(
+		ctx,
+		`${collection}.customFields`,
+		itemIndex,
+		compact({
+			name: readText(ctx, `${collection}.name`, itemIndex, { label: 'name' }),
+			// A price from an expression may arrive as text ("49.90"); anything that is not a decimal number is refused.
+			price: readDecimal(ctx, `${collection}.price`, itemIndex, { label: 'price', min: 0, optional: true, phrasing: 'field' }),
+			sku: readText(ctx, `${collection}.sku`, itemIndex, { label: 'SKU' }),
+		}),
+	);
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemError } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 import { customFieldsOption, priceOption, productFields, readProductId, skuOption } from './shared';
 import { productLocator } from '../../descriptions';

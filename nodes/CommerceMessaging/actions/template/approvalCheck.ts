@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { itemError } from '../../helpers/parameters';
 import { rejectionReason, templateTitle } from '../../helpers/template';
-import { apiRequest } from '../../../../transport';
+import { apiRequest } from '../../../../transport/request';
 
 /**
  * Each template's APPROVED check of one run, shared by the lanes: one request per template while it passes (a

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { itemError, phoneValue } from '../../helpers/parameters';
+import { itemError, phoneValue, readEntries, textValue } from '../../helpers/parameters';
 import { phoneField } from '../../descriptions';
 
 /** The buttons of Create Draft: their field, and their values read and checked before any call. */
@@ -59,24 +59,30 @@ export const buttonsOption: INodeProperties = {
 	],
 };
 
+const BUTTON_TYPES = ['PHONE_NUMBER', 'QUICK_REPLY', 'URL'] as const;
+
 /** The buttons as the service takes them, from `additionalFields.buttons`; undefined when there are none. */
-export function readButtons(ctx: IExecuteFunctions, value: unknown, itemIndex: number): IDataObject[] | undefined {
-	const entries = ((value as IDataObject | undefined)?.button ?? []) as IDataObject[];
+export function readButtons(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] | undefined {
+	const entries = readEntries(ctx, 'additionalFields.buttons', itemIndex, { label: 'Buttons', entry: 'button' });
 	if (!entries.length) return undefined;
 	return entries.map((entry, position) => {
-		const type = String(entry.type ?? 'QUICK_REPLY');
-		const text = String(entry.text ?? '').trim();
 		const button = `button ${position + 1}`;
+		const type = textValue(ctx, entry.type, itemIndex, { label: `${button} type` }) ?? 'QUICK_REPLY';
+		if (!(BUTTON_TYPES as readonly string[]).includes(type)) {
+			throw itemError(ctx, itemIndex, `${button} has the type "${type}"`, `Use one of ${BUTTON_TYPES.join(', ')}.`);
+		}
+		const text = textValue(ctx, entry.text, itemIndex, { label: `${button} text` });
 		if (!text) throw itemError(ctx, itemIndex, `${button} has no text`, 'Give every button the label it shows.');
 		if (type === 'URL') {
-			const url = String(entry.url ?? '').trim();
+			const url = textValue(ctx, entry.url, itemIndex, { label: `${button} URL` }) ?? '';
 			if (!/^https?:\/\/\S+$/i.test(url)) {
 				throw itemError(ctx, itemIndex, `${button} needs an http(s) URL, got "${url}"`, 'Use a full link, e.g. https://shop.example.com/orders/{{1}}.');
 			}
 			return { type, text, url };
 		}
 		if (type === 'PHONE_NUMBER') {
-			return { type, text, phone_number: phoneValue(ctx, String(entry.phoneNumber ?? ''), itemIndex, button) };
+			const phone = textValue(ctx, entry.phoneNumber, itemIndex, { label: `${button} phone number` }) ?? '';
+			return { type, text, phone_number: phoneValue(ctx, phone, itemIndex, button) };
 		}
 		return { type, text };
 	});

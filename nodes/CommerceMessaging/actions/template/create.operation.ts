@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { compact, itemError } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport';
+import { compact, itemError, readOption, readText } from '../../helpers/parameters';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 import { buttonsOption, readButtons } from './buttons';
 
@@ -97,12 +97,14 @@ export const description = updateDisplayOptions(
 );
 
 const NAME_PATTERN = /^[a-z0-9_]+$/;
+const CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
+const HEADER_TYPES = ['DOCUMENT', 'IMAGE', 'NONE', 'TEXT', 'VIDEO'] as const;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const name = String(this.getNodeParameter('name', itemIndex, '') ?? '').trim();
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const headerType = String(additional.headerType ?? 'NONE');
-	const headerText = String(additional.headerText ?? '').trim();
+	// Empty name or body are left to the service, whose validation error names the field (rule E3).
+	const name = readText(this, 'name', itemIndex, { label: 'template name' });
+	const headerType = readOption(this, 'additionalFields.headerType', itemIndex, { label: 'Header Type', values: HEADER_TYPES, fallback: 'NONE' });
+	const headerText = readText(this, 'additionalFields.headerText', itemIndex, { label: 'Header Text' });
 
 	// WhatsApp refuses other names at review time; saying so now saves a draft that can never be approved.
 	if (name && !NAME_PATTERN.test(name)) {
@@ -126,15 +128,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 
 	const body = compact({
-		// Empty name or body are left to the service, whose validation error names the field (rule E3).
 		name,
-		language: String(this.getNodeParameter('language', itemIndex, 'en') ?? '').trim(),
-		category: this.getNodeParameter('category', itemIndex, 'MARKETING') as string,
-		body: this.getNodeParameter('body', itemIndex, '') as string,
+		language: readText(this, 'language', itemIndex, { label: 'language' }),
+		category: readOption(this, 'category', itemIndex, { label: 'category', values: CATEGORIES, fallback: 'MARKETING' }),
+		body: readText(this, 'body', itemIndex, { label: 'body', keepSpaces: true }),
 		header_type: headerType === 'NONE' ? undefined : headerType,
 		header_text: headerText,
-		footer: String(additional.footer ?? '').trim(),
-		buttons: readButtons(this, additional.buttons, itemIndex),
+		footer: readText(this, 'additionalFields.footer', itemIndex, { label: 'footer' }),
+		buttons: readButtons(this, itemIndex),
 	});
 	return { records: [await apiRequest(this, 'templateCreate', { body, itemIndex })] };
 }

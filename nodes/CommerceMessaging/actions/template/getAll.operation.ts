@@ -1,10 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { compact, readListLimit } from '../../helpers/parameters';
-import { listRecords } from '../../../../transport';
+import { compact, readListLimit, readOption } from '../../helpers/parameters';
+import { listRecords } from '../../../../transport/pagination';
 import type { OperationResult } from '../operation';
 import { returnAllOrLimit } from '../../descriptions';
+
+const TEMPLATE_STATES = ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'] as const;
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit(),
@@ -39,6 +41,6 @@ export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const { limit } = readListLimit(this, itemIndex);
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	return { records: await listRecords(this, 'templateList', { limit, qs: compact({ state: filters.state }), itemIndex }) };
+	const state = readOption(this, 'filters.state', itemIndex, { label: 'state filter', values: TEMPLATE_STATES, fallback: '' });
+	return { records: await listRecords(this, 'templateList', { limit, qs: compact({ state }), itemIndex }) };
 }

@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { paceBatches, readBatching, type BatchingSettings } from '../../helpers/batching';
-import { compact, phoneParameter } from '../../helpers/parameters';
+import { BatchPacer, readBatching } from '../../helpers/batching';
+import { compact, readBoolean, readPhone, readText } from '../../helpers/parameters';
 import { templateIdParameter } from '../../helpers/template';
-import { apiRequest } from '../../../../transport';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 import { checkApprovedOnce, type ApprovalChecks } from './approvalCheck';
 import { readVariables } from './variables';
@@ -86,39 +86,34 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['send'] } }, properties);
 
 interface SendState {
-	batching: BatchingSettings;
+	batches: BatchPacer;
 	checks: ApprovalChecks;
 }
 
 export async function prepare(this: IExecuteFunctions): Promise<SendState> {
-	return { batching: readBatching(this), checks: new Map() };
+	return { batches: new BatchPacer(readBatching(this)), checks: new Map() };
 }
 
 /** Rule L2: a bulk send is spread out in batches with a pause between them, even without the option. */
-export async function beforeItem(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	state: SendState,
-	pause: (ms: number) => Promise<void>,
-): Promise<void> {
-	await paceBatches(this, itemIndex, state.batching, pause);
+export async function beforeItem(this: IExecuteFunctions, itemIndex: number, state: SendState, pause: (ms: number) => Promise<void>): Promise<void> {
+	await state.batches.waitTurn(itemIndex, pause);
 }
 
 /** One recipient's messages reach the service in input order, never overlapping. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
-	return phoneParameter(this, 'phone', itemIndex);
+	return readPhone(this, 'phone', itemIndex, { label: 'phone', required: true });
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, state: SendState): Promise<OperationResult> {
 	const id = templateIdParameter(this, itemIndex);
-	const phone = phoneParameter(this, 'phone', itemIndex);
-	const variables = readVariables(this, itemIndex);
-	const headerMediaId = String(this.getNodeParameter('headerMediaId', itemIndex, '') ?? '').trim();
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-
-	if (options.checkState === true) await checkApprovedOnce(this, state.checks, id, itemIndex);
-
-	const body = compact({ phone, variables, header_media_id: headerMediaId });
+	const body = compact({
+		phone: readPhone(this, 'phone', itemIndex, { label: 'phone', required: true }),
+		variables: readVariables(this, itemIndex),
+		header_media_id: readText(this, 'headerMediaId', itemIndex, { label: 'Header Media ID' }),
+	});
+	if (readBoolean(this, 'options.checkState', itemIndex, { label: 'Check State Before Sending', fallback: false })) {
+		await checkApprovedOnce(this, state.checks, id, itemIndex);
+	}
 	// Without the check, a DRAFT or PENDING template gets HTTP 400 with its state, shown by the transport (rule E4).
 	return { records: [await apiRequest(this, 'templateSend', { pathParams: { id }, body, itemIndex })] };
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdParameter } from '../../helpers/template';
-import { apiRequest } from '../../../../transport';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 import { templateLocator } from '../../descriptions';
 

@@ -1,15 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { itemError, readJsonParameter } from '../../helpers/parameters';
+import { itemError, readEntries, readJson, textValue } from '../../helpers/parameters';
 
 /**
  * The body variables of Send, in order, from the Template Variables list or from the Variables (JSON) option (not
  * both), checked before any call: WhatsApp refuses a template message with an empty variable.
  */
 export function readVariables(ctx: IExecuteFunctions, itemIndex: number): string[] | IDataObject | undefined {
-	const listed = (((ctx.getNodeParameter('templateVariables', itemIndex, {}) ?? {}) as IDataObject).variable ??
-		[]) as IDataObject[];
-	const json = readJsonParameter(ctx, 'options.variablesJson', itemIndex, {
+	const listed = readEntries(ctx, 'templateVariables', itemIndex, { label: 'Template Variables', entry: 'variable' });
+	const json = readJson(ctx, 'options.variablesJson', itemIndex, {
 		expect: 'objectOrArray',
 		label: 'Variables (JSON)',
 		showValue: true,
@@ -29,9 +28,13 @@ export function readVariables(ctx: IExecuteFunctions, itemIndex: number): string
 			'Use one of the two and leave the other empty.',
 		);
 	}
-	if (fromJson !== undefined && !Array.isArray(fromJson)) return fromJson;
+	if (fromJson !== undefined && !Array.isArray(fromJson)) {
+		const named = Object.entries(fromJson).map(([key, value]) => [key, textValue(ctx, value, itemIndex, { label: `variable ${key}`, required: true, keepSpaces: true })]);
+		return Object.fromEntries(named) as IDataObject;
+	}
 	const values = fromJson ?? listed.map((entry) => entry.value);
-	const strings = values.map((value) => (value === null || value === undefined ? '' : String(value)));
+	// Each value is text (a number from an expression as its digits); an object or a list fails naming the variable.
+	const strings = values.map((value, position) => textValue(ctx, value, itemIndex, { label: `variable {{${position + 1}}}`, keepSpaces: true }) ?? '');
 	const empty = strings.findIndex((value) => value.trim() === '');
 	if (empty !== -1) {
 		throw itemError(

@@ -1,9 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { formatDuration, rejectionReason, templateIdParameter, templateTitle } from '../../helpers/template';
-import { itemError } from '../../helpers/parameters';
-import { apiRequest, pause, type TemplateRecord } from '../../../../transport';
+import { itemError, readDecimal, readOption } from '../../helpers/parameters';
+import type { TemplateRecord } from '../../../../transport/envelope';
+import { pause } from '../../../../transport/pacing';
+import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 import { templateLocator } from '../../descriptions';
 
@@ -75,15 +77,11 @@ export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = templateIdParameter(this, itemIndex);
-	const initialSeconds = Number(this.getNodeParameter('initialInterval', itemIndex, 2));
-	const timeoutMinutes = Number(this.getNodeParameter('timeout', itemIndex, 60));
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	if (!(initialSeconds > 0) || !(timeoutMinutes >= 0)) {
-		throw itemError(
-			this,
-			itemIndex,
-			`the Initial Interval must be above 0 and the Timeout 0 or more (got ${initialSeconds} s and ${timeoutMinutes} min)`,
-		);
+	const initialSeconds = readDecimal(this, 'initialInterval', itemIndex, { label: 'Initial Interval', phrasing: 'field', min: 0, fallback: 2 });
+	const timeoutMinutes = readDecimal(this, 'timeout', itemIndex, { label: 'Timeout', phrasing: 'field', min: 0, fallback: 60 });
+	const onRejection = readOption(this, 'options.onRejection', itemIndex, { label: 'On Rejection', values: ['error', 'outputItem'], fallback: 'error' });
+	if (initialSeconds === 0) {
+		throw itemError(this, itemIndex, 'the Initial Interval must be above 0', 'Wait at least a moment between checks, e.g. 2 seconds.');
 	}
 
 	const timeoutMs = timeoutMinutes * 60_000;
@@ -95,7 +93,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			case 'APPROVED':
 				return { records: [{ ...template, approved: true }] };
 			case 'REJECTED':
-				return rejected(this, template, id, itemIndex, options.onRejection === 'outputItem');
+				return rejected(this, template, id, itemIndex, onRejection === 'outputItem');
 			case 'DRAFT':
 				throw itemError(
 					this,

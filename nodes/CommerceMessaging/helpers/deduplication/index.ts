@@ -1,13 +1,11 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { createHash } from 'crypto';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, getSession } from '../../../../transport';
-import { acceptedOutput } from '../eventFields';
-import { accountId, eventKey, type EventIdentity } from './eventKey';
-import { forgetProcessMemory } from './processMemory';
-import { ProcessStore } from './processStore';
-import { readDedupSettings, type DedupSettings } from './settings';
+import { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from '../../../../transport/auth';
+import { getSession } from '../../../../transport/session';
+import { itemError, readBoolean, readDecimal } from '../parameters';
+import { forgetProcessMemory, HASH_LENGTH, ProcessStore } from './processStore';
 import { forgetSharedState, SharedStore } from './sharedStore';
-import type { DedupEvent, DedupStore } from './store';
 
 /**
  * Rule V4: order and cart events are deduplicated on the client, so a retried item or a re-run workflow does not
@@ -18,26 +16,135 @@ import type { DedupEvent, DedupStore } from './store';
  * default); the item is output with `skipped: true` instead. An event is recorded only once the service accepted
  * it, so a failed send goes out on the next try and Retry On Fail sends only what did not get through. It holds
  * - within a run, and between runs of the node in one n8n process, also runs at the same time: the process
- *   memory (processMemory.ts), where a run claims an event before sending it and others wait for that send;
+ *   memory (processStore.ts), where a run claims an event before sending it and others wait for that send;
  * - across restarts: the memory's copy in the node's static data (processStore.ts), which n8n saves when an
  *   execution of an active workflow ends (not after manual runs);
  * - across n8n processes (queue-mode workers, several mains) only with Deduplicate Across Workers on: claims in
  *   n8n's database-backed store (sharedStore.ts), for a pause and three database calls per run.
  *
- * Its limits:
- * - the newest 10,000 events per node are kept (a key dropped inside its window is reported);
- * - n8n saves static data when an execution ends, and the last one saved wins; each copy holds what the process
- *   knew when its run ended, so after a restart the events recorded after that moment (by executions that ended
- *   before the last-saved one) can go out again;
- * - across processes: n8n's store is not atomic; two deliveries of one event at the same instant on two workers
- *   both go out when a store call takes longer than the claim's pause, and the store keeps the newest 3,600
- *   values (about one per event); older repeats are caught only where a worker's memory or static data has them.
+ * Its limits: the newest MAX_SENT_KEYS events per node are kept (a key dropped inside its window is reported); n8n
+ * saves static data when an execution ends and the last one saved wins, so after a restart the events recorded by
+ * executions that ended before the last-saved one can go out again; n8n's shared store is not atomic and keeps the
+ * newest SHARED_MAX_VALUES values, so two deliveries of one event at the same instant on two workers both go out
+ * when a store call outlasts the claim's pause, and older repeats are caught only where a worker remembers them.
  */
 
-/** Everything one run's deduplication holds. Settings come from the caller (one read per item), keys from `send`. */
+// Settings.
+
+/** The deduplication options of one item (descriptions/options.ts `deduplicationOptions`). */
+export interface DedupSettings {
+	enabled: boolean;
+	windowSeconds: number;
+	/** Also claim events in n8n's database, shared by all its processes (queue mode). */
+	acrossProcesses: boolean;
+}
+
+export const DEFAULT_WINDOW_HOURS = 24;
+const WINDOW_FORM = 'Use a number of hours above 0, e.g. 24.';
+
+/** Reads an item's deduplication options once; a bad value becomes that item's error, thrown when the item runs. */
+export function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number): DedupSettings | Error {
+	try {
+		const enabled = readBoolean(ctx, 'options.deduplicate', itemIndex, { label: 'Deduplicate', fallback: true });
+		if (!enabled) return { enabled, windowSeconds: 0, acrossProcesses: false };
+		const hours = readDecimal(ctx, 'options.deduplicationWindowHours', itemIndex, {
+			label: 'deduplication window',
+			min: 0,
+			fallback: DEFAULT_WINDOW_HOURS,
+			description: WINDOW_FORM,
+		});
+		if (hours === 0) throw itemError(ctx, itemIndex, '0 is not a valid deduplication window', WINDOW_FORM);
+		const acrossProcesses = readBoolean(ctx, 'options.deduplicateAcrossWorkers', itemIndex, { label: 'Deduplicate Across Workers', fallback: false });
+		return { enabled, windowSeconds: hours * 3600, acrossProcesses };
+	} catch (error) {
+		return error as Error;
+	}
+}
+
+// Events and their keys.
+
+/** What makes two events the same, before the account is added: the kind and the event's own ids. */
+export interface EventIdentity {
+	kind: 'order' | 'cart';
+	parts: string[];
+}
+
+export function orderEvent(orderId: string, status: string): EventIdentity {
+	return { kind: 'order', parts: [orderId, status] };
+}
+
+export function cartEvent(cartId: string, total: number): EventIdentity {
+	return { kind: 'cart', parts: [cartId, normaliseTotal(total)] };
+}
+
+/** 49.9, 49.90 and 49.900000001 are one total; binary float noise never makes two keys. */
+export function normaliseTotal(total: number): string {
+	return String(Number(total.toFixed(6)) + 0);
+}
+
+/**
+ * An event's readable label (shown on skipped items) and its stored hash, which holds the account: an event is a
+ * duplicate only for the account that accepted it. JSON keeps ("a:b","c") and ("a","b:c") apart.
+ */
+export function eventKey(account: string, event: EventIdentity): { label: string; hash: string } {
+	const hash = createHash('sha256')
+		.update(JSON.stringify([event.kind, account, ...event.parts]))
+		.digest('base64url')
+		.slice(0, HASH_LENGTH);
+	return { label: [event.kind, ...event.parts].join(':'), hash };
+}
+
+/**
+ * The service account a credential logs in to, hashed: its Base URL (as the URL standard writes it) and username,
+ * without the password (a new password is the same account) or the credential's name.
+ */
+export function accountWithoutPasswordKey(data: ICredentialDataDecryptedObject): string {
+	const { baseUrl, username } = readCredentials(data);
+	const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+	const canonical = url ? normalizeBaseUrl(`${url.protocol}//${url.host}${url.pathname}`) : baseUrl;
+	return createHash('sha256').update(JSON.stringify([canonical, username])).digest('base64url').slice(0, 16);
+}
+
+// The stores.
+
+/** One event as a store sees it: its hash (account included) and the window of the item asking. */
+export interface DedupEvent {
+	hash: string;
+	windowSeconds: number;
+}
+
+/** A store's answer to a claim. */
+export type Verdict =
+	/** This run now holds the event: nobody this store reaches sends it meanwhile. */
+	| { outcome: 'free' }
+	/** The service accepted the event within the window. */
+	| { outcome: 'sent'; sentAt: number }
+	/** Another execution holds the event and sends it. */
+	| { outcome: 'claimed' };
+
+/** What every store offers one run: claim before sending, then say how it went, then finish. */
+export interface DedupStore {
+	/** Before any send: claims a run's events at once; answers those it leaves to the next store (not known as sent). */
+	claimAll(events: DedupEvent[]): Promise<DedupEvent[]>;
+	/** Whether this run may send the event; when free, the run holds it until `accepted` or `release`. */
+	claim(event: DedupEvent): Promise<Verdict>;
+	/** The service accepted the event (this run's send, or one another store knows of). */
+	accepted(event: DedupEvent, sentAt: number): void;
+	/** The run does not send the event after all (its send failed, or another execution holds it). */
+	release(event: DedupEvent): Promise<void>;
+	/** The run ends (also when an item stopped it): save what it recorded, drop what it still holds. */
+	finish(): Promise<void>;
+}
+
+// One run.
+
+/** Everything one run's deduplication holds. Settings come from the caller (one read per item), keys from `sendOnce`. */
 export class Deduplication {
+	/** Events sent while n8n's shared store could not be reached: checked by this worker only. */
+	sentWithoutSharedStore = 0;
+
 	private constructor(
-		private readonly settings: ReadonlyArray<DedupSettings | Error | undefined>,
+		private readonly settings: ReadonlyArray<DedupSettings | Error>,
 		private readonly account: string,
 		private readonly nowSeconds: () => number,
 		private readonly processStore?: ProcessStore,
@@ -51,15 +158,11 @@ export class Deduplication {
 	 */
 	static async start(
 		ctx: IExecuteFunctions,
-		options: {
-			settings: ReadonlyArray<DedupSettings | Error | undefined>;
-			eventOf?: (itemIndex: number) => EventIdentity;
-			nowSeconds?: () => number;
-		},
+		options: { settings: ReadonlyArray<DedupSettings | Error>; eventOf?: (itemIndex: number) => EventIdentity; nowSeconds?: () => number },
 	): Promise<Deduplication> {
 		const { settings } = options;
 		const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
-		const enabled = settings.filter((s): s is DedupSettings => !(s instanceof Error) && s?.enabled === true);
+		const enabled = settings.filter((s): s is DedupSettings => !(s instanceof Error) && s.enabled);
 		const acrossProcesses = enabled.some((s) => s.acrossProcesses);
 		const account = enabled.length > 0 ? await readAccount(ctx, acrossProcesses) : undefined;
 		// None on, or no readable credential (no event can be sent then either: the sends report that).
@@ -88,17 +191,18 @@ export class Deduplication {
 
 	/**
 	 * Sends an event unless the same one was accepted through this account within the item's window (then answers
-	 * with a skipped item, so nothing silently disappears), and records it once the service accepted it.
+	 * with a skipped item, so nothing silently disappears), and records it once the service accepted it. An event
+	 * sent without n8n's shared store (it could not be reached, or this n8n has none) says so: `crossWorkerCheck: 'skipped'`.
 	 */
-	async send(
+	async sendOnce(
 		itemIndex: number,
 		event: EventIdentity,
 		identifiers: IDataObject,
-		send: () => Promise<unknown>,
+		send: () => Promise<IDataObject>,
 	): Promise<IDataObject> {
 		const settings = this.settings[itemIndex];
 		if (settings instanceof Error) throw settings;
-		if (!settings?.enabled || !this.processStore) return acceptedOutput(await send(), identifiers);
+		if (!settings?.enabled || !this.processStore) return await send();
 
 		const key = eventKey(this.account, event);
 		const stores = this.storesFor(settings);
@@ -119,18 +223,18 @@ export class Deduplication {
 			}
 		}
 
-		let data: unknown;
-		let accepted = false;
+		let output: IDataObject | undefined;
 		try {
-			data = await send();
-			accepted = true;
+			output = await send();
 		} finally {
 			// Not accepted: the claims go, so a waiting execution or the next try sends the event.
-			if (!accepted) for (const store of stores) await store.release(dedupEvent);
+			if (output === undefined) for (const store of stores) await store.release(dedupEvent);
 		}
 		const sentAt = this.nowSeconds();
 		for (const store of stores) store.accepted(dedupEvent, sentAt);
-		return acceptedOutput(data, identifiers);
+		if (!settings.acrossProcesses || (this.sharedStore && !this.sharedStore.isUnavailable)) return output;
+		this.sentWithoutSharedStore++;
+		return { ...output, crossWorkerCheck: 'skipped' };
 	}
 
 	/** Saves what the run recorded and drops the claims it still holds (the router runs it even after a failure). */
@@ -153,7 +257,7 @@ export class Deduplication {
 	private async claimAll(eventOf: (itemIndex: number) => EventIdentity): Promise<void> {
 		let open: DedupEvent[] = [];
 		this.settings.forEach((settings, itemIndex) => {
-			if (settings instanceof Error || !settings?.enabled || !settings.acrossProcesses) return;
+			if (settings instanceof Error || !settings.enabled || !settings.acrossProcesses) return;
 			try {
 				open.push({ hash: eventKey(this.account, eventOf(itemIndex)).hash, windowSeconds: settings.windowSeconds });
 			} catch {
@@ -165,31 +269,17 @@ export class Deduplication {
 }
 
 /**
- * The account the run's credential logs in to, read once. Usually from the run's transport session, whose read the
- * requests use too (in n8n 2.40.7 a `getCredentials` costs about 18 ms, as much as the rest of a one-event
- * execution). Not when the run claims across processes first: the session would then be read before the claim's
- * pause and hold a token that other workers may renew meanwhile (more logins), so it opens at the first request.
- * Undefined when the credential cannot be used (the sends then report why).
+ * The account the run's credential logs in to, read once: from the run's transport session, whose read the requests
+ * use too, unless the run claims across processes first (the session would then be opened before the claim's pause
+ * and hold a token other workers may renew meanwhile). Undefined when the credential cannot be used (the sends then
+ * report why).
  */
 async function readAccount(ctx: IExecuteFunctions, beforeAPause: boolean): Promise<string | undefined> {
 	try {
-		return accountId(beforeAPause ? await ctx.getCredentials(CREDENTIAL_TYPE) : (await getSession(ctx)).data);
+		return accountWithoutPasswordKey(beforeAPause ? await ctx.getCredentials(CREDENTIAL_TYPE) : (await getSession(ctx)).data);
 	} catch {
 		return undefined;
 	}
-}
-
-/**
- * The `prepare` hook of a deduplicated push operation: each item's options read once, and, for the items that
- * claim in n8n's shared store, their events (`eventOf` reads the item's ids).
- */
-export async function prepareDeduplication(
-	ctx: IExecuteFunctions,
-	itemCount: number,
-	eventOf: (itemIndex: number) => EventIdentity,
-): Promise<Deduplication> {
-	const settings = Array.from({ length: itemCount }, (_, itemIndex) => readDedupSettings(ctx, itemIndex));
-	return await Deduplication.start(ctx, { settings, eventOf });
 }
 
 /** Forgets all that this process holds (memory, claims, write-backs): a restarted process, for tests. */
@@ -198,13 +288,5 @@ export function forgetProcessState(): void {
 	forgetSharedState();
 }
 
-/** The `finish` hook of a deduplicated push operation. */
-export async function finishDeduplication(this: IExecuteFunctions, deduplication: Deduplication): Promise<void> {
-	await deduplication.finish();
-}
-
-export { accountId, cartEvent, eventKey, normaliseTotal, orderEvent, type EventIdentity, type EventKey } from './eventKey';
-export { DEFAULT_WINDOW_HOURS, dedupSettings, readDedupSettings, type DedupSettings } from './settings';
-export { MAX_SENT_KEYS } from './sentEventLog';
-export { SAVED_PROPERTY } from './processStore';
+export { MAX_SENT_KEYS, SAVED_PROPERTY } from './processStore';
 export { SHARED_MAX_VALUES } from './sharedStore';

@@ -1,33 +1,260 @@
+import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { decodeEntries } from './eventText';
-import { MAX_SENT_KEYS } from './sentEventLog';
-import { PROCESS_ID, PROCESS_STARTED_AT, nodeMemory, type NodeMemory } from './processMemory';
-import type { DedupEvent, DedupStore, Verdict } from './store';
+import { deduplicationMemories, MAX_DEDUPLICATION_EVENTS } from '../processState';
+import type { DedupEvent, DedupStore, Verdict } from './index';
+
+/**
+ * The store every deduplicating run uses: this process's memory of each node's accepted events, shared by all its
+ * executions, and its copy in the node's static data.
+ *
+ * Why a memory per process: n8n gives every execution its own copy of the workflow's static data, loaded when it
+ * starts and saved when it ends (the last one saved wins), so executions running at the same time cannot see each
+ * other's sends there. In memory they can: a send in flight is claimed before it starts (no await between the check
+ * and the claim), and an accepted event stays known for the life of the process. The static data copy is read back
+ * after a restart, and saved when a run recorded an event (n8n writes the workflow row then).
+ */
+
+/** Characters of a stored hash: 60 bits, so with 10,000 events kept a chance match is about 1e-14. */
+export const HASH_LENGTH = 10;
+
+/** Most accepted events one node keeps; beyond it the oldest are dropped (reported when still inside the window). */
+export const MAX_SENT_KEYS = 10_000;
+
+/** How far ahead of this clock a saved send may lie (a small clock correction) before it is taken as bogus. */
+export const FUTURE_TOLERANCE_SECONDS = 60;
 
 /** Property of the node's static data holding the saved copy of its memory. */
 export const SAVED_PROPERTY = 'deduplication';
-/** Where versions before account-scoped keys kept their map; its keys cannot match any more, so it goes. */
-const LEGACY_PROPERTY = 'sentEvents';
+
+// The saved form.
+
+/**
+ * The saved form of a node's accepted events, as small as it can be read back (n8n writes static data whole after
+ * every execution that recorded one). Oldest first, each event is its hash preceded by the seconds since the event
+ * before it, in base 16 written with 16 characters base64url does not use (and `~` before a time earlier than the
+ * one before, after a clock was set back), no digit at all for the same second. `first` is the first event's time.
+ */
+export interface EventText {
+	first: number;
+	events: string;
+}
+
+const DELTA_DIGITS = '!$%&()*+,.:;<=>?';
+const EARLIER = '~';
+
+/** Seconds after the event before, as the digits written before an event's hash ('' for the same second). */
+export function deltaText(seconds: number): string {
+	let text = '';
+	for (let left = Math.abs(Math.round(seconds)); left > 0; left = Math.floor(left / 16)) text = DELTA_DIGITS[left % 16] + text;
+	return seconds < 0 && text ? EARLIER + text : text;
+}
+
+/** The delta written at `from` in `text`: its value and how many characters it takes. */
+export function readDelta(text: string, from: number): { seconds: number; length: number } {
+	const earlier = text[from] === EARLIER;
+	let seconds = 0;
+	let at = earlier ? from + 1 : from;
+	for (let digit = DELTA_DIGITS.indexOf(text[at]); at < text.length && digit >= 0; digit = DELTA_DIGITS.indexOf(text[++at])) {
+		seconds = seconds * 16 + digit;
+	}
+	return { seconds: earlier ? -seconds : seconds, length: at - from };
+}
+
+export function encodeEntries(entries: Iterable<[string, number]>): EventText {
+	let events = '';
+	let first = 0;
+	let last = Number.NaN;
+	for (const [hash, sentAt] of entries) {
+		if (Number.isNaN(last)) {
+			first = last = sentAt;
+			events = hash;
+			continue;
+		}
+		events += deltaText(sentAt - last) + hash;
+		last = sentAt;
+	}
+	return { first, events };
+}
+
+const HASH = /^[A-Za-z0-9_-]+$/;
+
+/** The entries of `encodeEntries`, or undefined when the saved value is not such a text (edited or damaged state). */
+export function decodeEntries(saved: Partial<EventText> | undefined): Array<[string, number]> | undefined {
+	const { first, events } = saved ?? {};
+	if (typeof events !== 'string' || typeof first !== 'number' || !Number.isFinite(first)) return undefined;
+	const entries: Array<[string, number]> = [];
+	let sentAt = first;
+	for (let at = 0; at < events.length; ) {
+		const delta = entries.length > 0 ? readDelta(events, at) : { seconds: 0, length: 0 };
+		sentAt += delta.seconds;
+		at += delta.length;
+		const hash = events.slice(at, at + HASH_LENGTH);
+		if (hash.length !== HASH_LENGTH || !HASH.test(hash)) return undefined;
+		entries.push([hash, sentAt]);
+		at += HASH_LENGTH;
+	}
+	return entries;
+}
+
+// The log of one node's accepted events.
+
+/**
+ * Which events the service accepted, and when: event hash -> epoch seconds, oldest first, so the size cap drops the
+ * oldest in constant time. Its saved form is kept up to date as events come and go, so saving costs what changed.
+ */
+export class SentEventLog {
+	private byAge = new Map<string, number>();
+
+	private text: EventText = { first: 0, events: '' };
+	/** The send time of the last event in `text`. */
+	private textLast = 0;
+	/** Set when an event moved or the order was rebuilt: `text` is then made again when asked for. */
+	private textStale = false;
+
+	/** Keys the size cap dropped while still inside the window they were judged by: they could go out twice. */
+	droppedInWindow = 0;
+
+	constructor(private readonly maxKeys = MAX_SENT_KEYS) {}
+
+	get size(): number {
+		return this.byAge.size;
+	}
+
+	/** When the event was accepted, if that was less than `windowSeconds` ago. */
+	sentWithin(hash: string, windowSeconds: number, nowSeconds: number): number | undefined {
+		const sentAt = this.byAge.get(hash);
+		return sentAt !== undefined && nowSeconds - sentAt < windowSeconds ? sentAt : undefined;
+	}
+
+	/** An accepted event; a later acceptance of the same event starts its window again. Answers whether it was new. */
+	record(hash: string, sentAt: number, nowSeconds: number, windowSeconds: number): boolean {
+		const known = this.byAge.get(hash);
+		if (known !== undefined && known >= sentAt) return false;
+		if (known !== undefined) this.textStale = true;
+		this.byAge.delete(hash);
+		this.byAge.set(hash, sentAt);
+		if (!this.textStale) this.append(hash, sentAt);
+		this.cap(nowSeconds, windowSeconds);
+		return true;
+	}
+
+	/**
+	 * Joins entries another copy saved (another process, or this one before a restart), keeping the later time of
+	 * each event. Entries older than `maxAgeSeconds`, dated in the future (a clock set back, edited state: they would
+	 * block their event for longer than any window) or malformed are left out. Answers whether anything was new.
+	 */
+	merge(entries: Iterable<[string, number]>, nowSeconds: number, maxAgeSeconds: number): boolean {
+		let added = false;
+		const merged = new Map(this.byAge);
+		for (const [hash, sentAt] of entries) {
+			const live = Number.isFinite(sentAt) && nowSeconds - sentAt < maxAgeSeconds && sentAt <= nowSeconds + FUTURE_TOLERANCE_SECONDS;
+			if (!live || (merged.get(hash) ?? -Infinity) >= sentAt) continue;
+			merged.set(hash, sentAt);
+			added = true;
+		}
+		if (!added) return false;
+		this.byAge = new Map([...merged].sort((a, b) => a[1] - b[1]));
+		this.textStale = true;
+		this.cap(nowSeconds, maxAgeSeconds);
+		return true;
+	}
+
+	/** Forgets events older than `maxAgeSeconds` (the longest window asked for): the oldest, at the front. */
+	prune(nowSeconds: number, maxAgeSeconds: number): void {
+		for (const [hash, sentAt] of this.byAge) {
+			if (nowSeconds - sentAt < maxAgeSeconds) break;
+			this.dropOldest(hash);
+		}
+	}
+
+	entries(): IterableIterator<[string, number]> {
+		return this.byAge.entries();
+	}
+
+	/** The entries as `encodeEntries` writes them. */
+	encoded(): EventText {
+		if (this.textStale) {
+			this.text = encodeEntries(this.byAge.entries());
+			for (const [, sentAt] of this.byAge) this.textLast = sentAt;
+			this.textStale = false;
+		}
+		return this.text;
+	}
+
+	private cap(nowSeconds: number, windowSeconds: number): void {
+		while (this.byAge.size > this.maxKeys) {
+			const [oldest, oldestAt] = this.byAge.entries().next().value as [string, number];
+			this.dropOldest(oldest);
+			if (nowSeconds - oldestAt < windowSeconds) this.droppedInWindow++;
+		}
+	}
+
+	private append(hash: string, sentAt: number): void {
+		const delta = this.text.events === '' ? '' : deltaText(sentAt - this.textLast);
+		this.text = { first: this.text.events === '' ? sentAt : this.text.first, events: this.text.events + delta + hash };
+		this.textLast = sentAt;
+	}
+
+	/** The oldest event goes; the one after it becomes the first, its delta turned into `first`. */
+	private dropOldest(hash: string): void {
+		this.byAge.delete(hash);
+		if (this.textStale) return;
+		const next = readDelta(this.text.events, HASH_LENGTH);
+		this.text = { first: this.text.first + next.seconds, events: this.text.events.slice(HASH_LENGTH + next.length) };
+	}
+}
+
+// This process's memory of each node.
+
+/** Tells this process's saved copies from another's (a queue-mode worker, or this n8n before a restart). */
+export const PROCESS_ID = randomBytes(6).toString('base64url');
+export const PROCESS_STARTED_AT = Math.floor(Date.now() / 1000);
+
+export class NodeMemory {
+	readonly log = new SentEventLog();
+
+	/** Sends in flight, by event hash: resolves to whether the service accepted the event. */
+	readonly inFlight = new Map<string, Promise<boolean>>();
+
+	/** Tells the copies this memory saved from those saved by another memory (another process, or one dropped). */
+	readonly copyId = randomBytes(6).toString('base64url');
+
+	/** Whether n8n's log already says that another process runs this node (said once per memory). */
+	toldOfOtherProcess = false;
+}
+
+/** The node's memory; memories of other nodes go, least recently used first, while all of them hold too many events. */
+export function nodeMemory(nodeKey: string): NodeMemory {
+	const memory = (deduplicationMemories.get(nodeKey) as NodeMemory | undefined) ?? new NodeMemory();
+	deduplicationMemories.set(nodeKey, memory);
+	let total = 0;
+	for (const [, { log }] of deduplicationMemories) total += log.size;
+	deduplicationMemories.dropOldest((_key, old) => {
+		if (total <= MAX_DEDUPLICATION_EVENTS || old === memory) return false;
+		if (old.inFlight.size === 0) total -= old.log.size;
+		return true;
+	});
+	return memory;
+}
+
+/** Forgets everything: a restarted process, for tests. */
+export function forgetProcessMemory(): void {
+	deduplicationMemories.clear();
+}
+
+// One run's view.
 
 /** The saved copy of a node's memory, in its workflow's static data. */
-export interface SavedCopy {
-	/** The process that saved it (processMemory.ts PROCESS_ID). */
+interface SavedCopy extends EventText {
+	/** The process that saved it (PROCESS_ID). */
 	process: string;
 	/** The memory it is a copy of: a process skips reading back its own copy. */
 	copy: string;
 	/** When it was saved, epoch seconds. */
 	at: number;
-	/** eventText.ts: the send time of the first event, and the events. */
-	first: number;
-	events: string;
 }
 
-/**
- * One run's view of the process memory, the store every deduplicating run uses: claims in memory (no await
- * between the check and the claim, so two executions of this process never both find an event free), and the
- * memory saved to the node's static data when the run recorded an event (n8n writes the workflow row then).
- */
 export class ProcessStore implements DedupStore {
 	/** Events this run claimed: settles their in-flight promise (true: accepted). */
 	private readonly holds = new Map<string, { inFlight: Promise<boolean>; settle: (accepted: boolean) => void }>();
@@ -37,19 +264,16 @@ export class ProcessStore implements DedupStore {
 
 	private readonly dropsBefore: number;
 
-	/** When another process saved this node's copy while this one was running (epoch seconds), if it did. */
-	readonly otherProcessSavedAt: number | undefined;
-
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly memory: NodeMemory,
 		private readonly longestWindowSeconds: number,
 		private readonly nowSeconds: () => number,
 		private readonly acrossProcesses: boolean,
-		otherProcessSavedAt: number | undefined,
+		/** When another process saved this node's copy while this one was running (epoch seconds), if it did. */
+		private readonly otherProcessSavedAt: number | undefined,
 	) {
 		this.dropsBefore = memory.log.droppedInWindow;
-		this.otherProcessSavedAt = otherProcessSavedAt;
 	}
 
 	/**
@@ -123,10 +347,8 @@ export class ProcessStore implements DedupStore {
 	private save(): void {
 		const now = this.nowSeconds();
 		this.memory.log.prune(now, this.longestWindowSeconds);
-		const state = this.ctx.getWorkflowStaticData('node');
 		const copy: SavedCopy = { process: PROCESS_ID, copy: this.memory.copyId, at: now, ...this.memory.log.encoded() };
-		state[SAVED_PROPERTY] = copy as unknown as IDataObject;
-		if (LEGACY_PROPERTY in state) delete state[LEGACY_PROPERTY];
+		this.ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] = copy as unknown as IDataObject;
 	}
 
 	private reportDrops(): void {

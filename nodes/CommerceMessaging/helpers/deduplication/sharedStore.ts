@@ -1,15 +1,10 @@
 import { randomBytes } from 'crypto';
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 
-import {
-	CappedMap,
-	pause,
-	SHARED_STORE_CALLS_KEPT,
-	sharedLeftoversToRepeat,
-	sharedRecordsToRepeat,
-	sharedStoreCallTimes,
-} from '../../../../transport';
-import type { DedupEvent, DedupStore, Verdict } from './store';
+import type { CappedMap } from '../../../../transport/processState';
+import { pause } from '../../../../transport/pacing';
+import { SHARED_STORE_CALLS_KEPT, sharedLeftoversToRepeat, sharedRecordsToRepeat, sharedStoreCallTimes } from '../processState';
+import type { DedupEvent, DedupStore, Verdict } from './index';
 
 /**
  * Claims in n8n's database-backed deduplication store (`checkProcessedAndRecord` / `removeProcessed`, the store
@@ -57,7 +52,7 @@ const REPEAT_MS = 10 * 60_000;
 const REPEAT_MAX_VALUES = 500;
 
 /*
- * Per node, in transport/processState.ts: the records of events this process sent lately, written back with every
+ * Per node, in helpers/processState.ts: the records of events this process sent lately, written back with every
  * store call of this process (a call that read the row before a record was written and writes after its sender
  * read it back drops it), and the values it removed that can never become a record again (tokens, probes of a
  * period already past), removed again with each of its removals (a call that read the row before a removal and
@@ -149,6 +144,11 @@ export class SharedStore implements DedupStore {
 	async claim(event: DedupEvent): Promise<Verdict> {
 		if (!this.owned.has(event.hash) && !this.unavailable) await this.tryClaim([event]);
 		return this.owned.has(event.hash) || this.unavailable ? { outcome: 'free' } : { outcome: 'claimed' };
+	}
+
+	/** Whether a call failed: the run then goes on with this process's own check only. */
+	get isUnavailable(): boolean {
+		return this.unavailable;
 	}
 
 	accepted(event: DedupEvent): void {
