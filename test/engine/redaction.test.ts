@@ -93,3 +93,103 @@ describe('A6: what the service echoes never leaves the node', () => {
 		);
 	});
 });
+
+/**
+ * Every form a service may write a secret in: PHP's json_encode (`\/`), JSON `\u` escapes of every character, the
+ * Full Envelope's `message`, an object key (in an output, and in the stored error of a failed run), URL encoding
+ * (`%XX`, and `+` for a space). For the password, the plugin API key and the session token, each with characters
+ * those forms change.
+ */
+describe('A6: a secret echoed in any form never leaves the node', () => {
+	const SECRETS = {
+		password: 'pa/ss"wörd 1+2',
+		'plugin key': 'plugin/key "7"+x',
+		token: 'tok/en+va"lue 42/x',
+	} as const;
+	type SecretName = keyof typeof SECRETS;
+	const FORMS = ['php', 'unicode', 'envelope', 'key', 'error key', 'url'] as const;
+	type Form = (typeof FORMS)[number];
+
+	const unicode = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+	/** The answer of GET /api/echo?form=...&secret=... : the secret written in that form. */
+	function echo(form: Form, secret: string): { status: number; text: string } {
+		const success = (data: unknown, message?: string) => JSON.stringify({ status: 'success', ...(message ? { message } : {}), data });
+		switch (form) {
+			case 'php':
+				return { status: 200, text: success({ echo: `you sent ${secret}` }).replace(/\//g, '\\/') };
+			case 'unicode':
+				return { status: 200, text: `{"status":"success","data":{"echo":"${unicode(secret)}"}}` };
+			case 'envelope':
+				return { status: 200, text: success({ ok: true }, `Saved for ${secret}`) };
+			case 'key':
+				return { status: 200, text: success({ [secret]: true, ok: 1 }) };
+			case 'error key':
+				return { status: 400, text: JSON.stringify({ status: 'error', code: 'BAD', message: 'Refused', data: { [secret]: 'x' } }) };
+			case 'url':
+				return { status: 200, text: success({ link: `https://x.example/?p=${encodeURIComponent(secret)}&q=${new URLSearchParams({ s: secret }).toString()}` }) };
+		}
+	}
+
+	/** Everything a user, a log or n8n's database could see of a run, errors with all their own properties. */
+	const everything = (value: unknown) =>
+		JSON.stringify(value, (_key, entry) =>
+			entry instanceof Error ? Object.fromEntries(Object.getOwnPropertyNames(entry).map((name) => [name, (entry as unknown as Record<string, unknown>)[name]])) : entry,
+		);
+
+	/** The forms of a secret that could survive in an output: as it is (JSON-escaped by the output), URL-encoded. */
+	const tracesOf = (secret: string) => [
+		JSON.stringify(secret).slice(1, -1),
+		encodeURIComponent(secret),
+		encodeURIComponent(secret).toLowerCase(),
+		new URLSearchParams({ s: secret }).toString().slice(2),
+		secret.split('/')[0].length >= 4 ? secret.split('/')[1] : secret,
+	];
+
+	let server: HostileServer;
+	beforeAll(async () => {
+		server = await startHostile((request: IncomingMessage, response: ServerResponse) => {
+			if (isLogin(request)) {
+				request.resume();
+				response.writeHead(200, { 'content-type': 'application/json' });
+				response.end(JSON.stringify({ token: SECRETS.token }));
+				return true;
+			}
+			const url = new URL(request.url ?? '', 'http://x');
+			const { status, text } = echo(url.searchParams.get('form') as Form, SECRETS[url.searchParams.get('secret') as SecretName]);
+			response.writeHead(status, { 'content-type': 'application/json' });
+			response.end(text);
+			return true;
+		});
+	});
+	afterAll(async () => await server.close());
+
+	const cases = (Object.keys(SECRETS) as SecretName[]).flatMap((secret) => FORMS.map((form) => [secret, form] as const));
+
+	it.each(cases)('A6: the %s, echoed as %s, is redacted wherever it would show', async (secret, form) => {
+		const engine = new Engine({
+			baseUrl: server.url,
+			username: 'alice@shop.test',
+			password: SECRETS.password,
+			pluginIntegration: true,
+			pluginApiKey: SECRETS['plugin key'],
+			pluginPlatformType: 'custom',
+			pluginBaseUri: 'https://shop.example.com',
+		});
+		const result = await engine.run({
+			parameters: {
+				resource: 'customApiCall',
+				operation: 'request',
+				method: 'GET',
+				path: '/api/echo',
+				queryParameters: { parameter: [{ name: 'form', value: form }, { name: 'secret', value: secret }] },
+				options: { response: 'envelope' },
+			},
+		});
+		const seen = everything({ items: result.items, error: result.error, run: result.run });
+		if (form === 'error key') expect(result.error?.message).toMatch(/Refused/);
+		else expect(result.error).toBeUndefined();
+		expect(seen).toContain('[redacted]');
+		for (const trace of tracesOf(SECRETS[secret])) expect(seen).not.toContain(trace);
+	});
+});
