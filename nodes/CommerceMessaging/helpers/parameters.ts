@@ -259,7 +259,7 @@ export function readBoolean(ctx: ParameterContext, name: string, itemIndex: numb
 export function readBoolean(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; fallback?: boolean }): boolean | undefined {
 	const raw = valueOf(ctx, name, itemIndex, options.fallback ?? null);
 	if (typeof raw === 'boolean') return raw;
-	if (raw === undefined || raw === null || raw === '') return options.fallback;
+	if (isEmpty(raw)) return options.fallback;
 	if (typeof raw === 'string' && /^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
 	throw wrongKind(ctx, itemIndex, options.label, 'true or false', raw);
 }
@@ -272,7 +272,7 @@ export function readOption<T extends string>(
 	options: { label: string; values: readonly T[]; fallback: T },
 ): T {
 	const raw = valueOf(ctx, name, itemIndex, options.fallback);
-	if (raw === undefined || raw === null || raw === '') return options.fallback;
+	if (isEmpty(raw)) return options.fallback;
 	if (typeof raw === 'string' && (options.values as readonly string[]).includes(raw)) return raw as T;
 	if (typeof raw !== 'string') throw wrongKind(ctx, itemIndex, options.label, `one of ${options.values.join(', ')}`, raw);
 	throw itemError(ctx, itemIndex, `the ${options.label} ${shown(raw)} is not one of ${options.values.join(', ')}`, `Choose one of ${options.values.join(', ')}.`);
