@@ -346,3 +346,192 @@ describe('5xx are retried by status, whatever their body', () => {
 		expect(sandbox.state.requests.slice(before).filter((r: { path: string }) => r.path === '/api/v1/order/')).toHaveLength(1);
 	});
 });
+
+describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB))', () => {
+	/** A list whose records are `recordBytes` each, served `perPage` at a time however many are asked, never ending. */
+	const largeRecords = (recordBytes: number, perPage: number) => {
+		const filler = 'r'.repeat(recordBytes);
+		return (request: IncomingMessage, response: ServerResponse): boolean => {
+			if (isLogin(request)) return false;
+			const page = Number(new URL(request.url ?? '', 'http://x').searchParams.get('page'));
+			const records = Array.from({ length: perPage }, (_, i) => ({ id: (page - 1) * perPage + i + 1, note: filler }));
+			json(response, 200, { status: 'success', data: { items: records, total: 1_000_000 } });
+			return true;
+		};
+	};
+
+	it('L3: Return All over pages of large records stops at Max List Size (MB), counting what was read, with an error naming it', async () => {
+		await withHostile(largeRecords(10 * 1024, 100), async (server) => {
+			const engine = new Engine(hostileCredentials(server));
+			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { maxListMegabytes: 5, concurrency: 1 } } });
+			expect(result.error?.message).toBe('The list goes on beyond 5 MB of answers, the most read in one go (Request Options > Max List Size (MB))');
+			expect(result.items).toHaveLength(0);
+			// About 1 MB a page: the sixth passes the ceiling, far below Max Records.
+			expect(server.calls()).toHaveLength(6);
+		});
+	});
+
+	it('L3: the default ceiling is 256 MB of answers', async () => {
+		await withHostile(largeRecords(1024 * 1024, 10), async (server) => {
+			const engine = new Engine(hostileCredentials(server));
+			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { concurrency: 1 } } });
+			expect(result.error?.message).toMatch(/^The list goes on beyond 256 MB of answers/);
+			// 10 MB a page: the 26th passes 256 MB.
+			expect(server.calls()).toHaveLength(26);
+		});
+	}, 60_000);
+
+	it('L3: a trigger poll holds to it as well', async () => {
+		await withHostile(largeRecords(10 * 1024, 100), async (server) => {
+			const harness = new PollHarness(hostileCredentials(server), { event: 'newOrChangedProduct', requestOptions: { maxListMegabytes: 2 } });
+			const activation = await harness.activate();
+			expect(activation.error?.message).toMatch(/^The list goes on beyond 2 MB of answers/);
+		});
+	});
+
+	it('L3: a list of exactly Max Records records is read whole; one more fails', async () => {
+		for (const [records, fails] of [[2_500, false], [2_501, true]] as const) {
+			await withHostile(
+				(request, response) => {
+					if (isLogin(request)) return false;
+					const query = new URL(request.url ?? '', 'http://x').searchParams;
+					const page = Number(query.get('page'));
+					const limit = Number(query.get('limit'));
+					const ids = Array.from({ length: limit }, (_, i) => (page - 1) * limit + i + 1).filter((id) => id <= records);
+					json(response, 200, { status: 'success', data: { items: ids.map((id) => ({ id })), total: records } });
+					return true;
+				},
+				async (server) => {
+					const engine = new Engine(hostileCredentials(server));
+					const result = await engine.run({ parameters: { ...allContacts, requestOptions: { maxRecords: 2_500 } } });
+					if (fails) expect(result.error?.message).toMatch(/^The list goes on beyond 2,500 records/);
+					else {
+						expect(result.error).toBeUndefined();
+						expect(result.items).toHaveLength(2_500);
+					}
+				},
+			);
+		}
+	});
+});
+
+describe('Answers n8n can always store: nested at most 100 levels', () => {
+	const nestedJson = (depth: number, inner: string) => `${'{"a":'.repeat(depth)}${inner}${'}'.repeat(depth)}`;
+	const answering = (status: number, text: string) => (request: IncomingMessage, response: ServerResponse) => {
+		if (isLogin(request)) return false;
+		response.writeHead(status, { 'content-type': 'application/json' });
+		response.end(text);
+		return true;
+	};
+	const call = { resource: 'customApiCall', operation: 'request', method: 'GET', path: '/api/deep/', requestOptions: { maxAttempts: 1 } };
+
+	it('E1: an answer nested 100 levels deep is taken; 101 levels fail with a clear error, in a success or an error body', async () => {
+		await withHostile(answering(200, `{"status":"success","data":${nestedJson(99, '1')}}`), async (server) => {
+			const result = await new Engine(hostileCredentials(server)).run({ parameters: call });
+			expect(result.error).toBeUndefined();
+		});
+		for (const [status, text] of [
+			[200, `{"status":"success","data":${nestedJson(100, '1')}}`],
+			[500, `{"status":"error","message":"deep","data":${nestedJson(6_000, '"x"')}}`],
+		] as const) {
+			await withHostile(answering(status, text), async (server) => {
+				const result = await new Engine(hostileCredentials(server)).run({ parameters: call });
+				expect(result.error?.message).toBe("The service's answer is nested more than 100 levels deep, more than n8n can store and show");
+				// The run and its error are storable: n8n writes them as JSON.
+				expect(() => JSON.stringify(result.run)).not.toThrow();
+			});
+		}
+	});
+
+	it('A1: a login answer nested too deep is refused as no login answer', async () => {
+		await withHostile(
+			(request, response) => {
+				if (!isLogin(request)) return false;
+				request.resume();
+				response.writeHead(200, { 'content-type': 'application/json' });
+				response.end(`{"token":"${fakeJwt()}","x":${nestedJson(500, '1')}}`);
+				return true;
+			},
+			async (server) => {
+				const result = await new Engine(hostileCredentials(server)).run({ parameters: listContacts });
+				expect(result.error?.message).toMatch(/^Login to the Commerce Messaging service failed: the answer is nested more than 100 levels deep/);
+			},
+		);
+	});
+});
+
+describe('Deadlines that tell the truth', () => {
+	it('L1: the request after a login gets its own Timeout: an answer dripping past it after a quick login is cut there', async () => {
+		await withHostile(
+			(request, response) => {
+				if (isLogin(request)) return false;
+				// About 3 s of drip: past the 2 s Timeout, but within the login's and the request's added up.
+				drip(response, JSON.stringify({ status: 'success', data: [{ id: 1, note: 'x'.repeat(40) }] }), 50);
+				return true;
+			},
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const result = await engine.run({ parameters: { ...listContacts, requestOptions: { timeoutSeconds: 2, maxAttempts: 1 } } });
+				expect(result.error?.message).toMatch(/^The service did not answer in time: the request timed out after 2 s/);
+				expect(server.logins()).toHaveLength(1);
+			},
+		);
+	}, 30_000);
+
+	it('L1: the Timeout starts again once the login is done: a slow login and a slow answer, each within it, succeed', async () => {
+		await withHostile(
+			(request, response) => {
+				const delay = 1_200;
+				if (isLogin(request)) {
+					request.resume();
+					setTimeout(() => json(response, 200, { token: fakeJwt() }), delay);
+				} else setTimeout(() => json(response, 200, { status: 'success', data: [{ id: 1 }] }), delay);
+				return true;
+			},
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const result = await engine.run({ parameters: { ...listContacts, requestOptions: { timeoutSeconds: 2, maxAttempts: 1 } } });
+				expect(result.error).toBeUndefined();
+				expect(result.items).toHaveLength(1);
+			},
+		);
+	}, 30_000);
+
+	it("E5: an item that only waited behind another item's Retry-After says it waited for the service's rate limit", async () => {
+		const answered = new Set<string>();
+		await withHostile(
+			async (request, response) => {
+				if (isLogin(request)) return false;
+				const chunks: Buffer[] = [];
+				for await (const chunk of request) chunks.push(chunk as Buffer);
+				const orderId = String(JSON.parse(Buffer.concat(chunks).toString('utf8')).order_id);
+				const first = !answered.has(orderId);
+				answered.add(orderId);
+				const refuse = (retryAfter: string) => {
+					response.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
+					response.end('{"status":"error","code":"RATE_LIMITED","message":"Slow down"}');
+				};
+				// Item 0: a Retry-After of 2 s, which holds every lane. Item 1: fine, after a moment, so item 2 starts
+				// while the hold lasts. Item 2 (it waited for item 0's Retry-After): one longer than its budget has left.
+				if (orderId === 'BOUND-0' && first) refuse('2');
+				else if (orderId === 'BOUND-2') refuse('30');
+				else setTimeout(() => json(response, 200, { status: 'success', data: { accepted: true } }), 300);
+				return true;
+			},
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server));
+				const result = await engine.run({
+					parameters: { ...pushOrder, options: { deduplicate: false }, requestOptions: { concurrency: 2, maxRetryWaitSeconds: 10 } },
+					items: orders(3),
+					continueOnFail: true,
+				});
+				const third = result.items[2].json;
+				expect(third.error).toMatch(/^Rate limited by the service: Slow down/);
+				expect(third.description).toMatch(/^It was sent once, after waiting \d+(\.\d)? s in all for the service's rate limit; the service asked to wait 30 s/);
+				expect(third.description).not.toMatch(/retried with backoff|sent \d+ times/);
+				expect(result.items[0].json.error).toBeUndefined();
+				expect(result.items[1].json.error).toBeUndefined();
+			},
+		);
+	}, 30_000);
+});
