@@ -165,7 +165,10 @@ export class CommerceMessagingApi implements ICredentialType {
 		return { sessionToken, loginReceivedAt: Date.now(), sessionTokenSeal: sealFor(credentials) };
 	}
 
-	/** Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. */
+	/**
+	 * Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. A token
+	 * issued for the account before an edit of the credential is never sent: n8n is asked for a fresh login first.
+	 */
 	authenticate: IAuthenticate = async (
 		data: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -174,15 +177,15 @@ export class CommerceMessagingApi implements ICredentialType {
 		assertCredentialFieldsUsable(credentials);
 		assertHeaderValueSafe('Session Token', credentials.sessionToken);
 		assertSignsOwnService(credentials.baseUrl, requestOptions);
+		if (!isSealedFor(data.sessionTokenSeal, credentials)) {
+			// n8n logs in again (preAuthentication) and signs the request anew when signing fails the way a refused
+			// token does: nothing is sent until then, whatever a service answers a request without a token (401 or 403).
+			throw Object.assign(new Error('The session token was issued before the credential was edited: logging in again'), {
+				response: { status: 401 },
+			});
+		}
 		const { headers: plugin } = pluginHeaders(credentials);
-		// A token issued for the account before an edit of the credential is never sent: without it the service
-		// answers 401, after which n8n logs in again with the fields as they are now and repeats the request.
-		const sealed = isSealedFor(data.sessionTokenSeal, credentials);
-		requestOptions.headers = {
-			...(requestOptions.headers ?? {}),
-			...plugin,
-			...(sealed ? { Authorization: `Bearer ${credentials.sessionToken}` } : {}),
-		};
+		requestOptions.headers = { ...(requestOptions.headers ?? {}), ...plugin, Authorization: `Bearer ${credentials.sessionToken}` };
 		// Never follow a redirect with these headers: n8n would re-send them to wherever it points. Both forms: n8n's
 		// httpRequest options, and the legacy request options that the HTTP Request node uses.
 		requestOptions.disableFollowRedirect = true;

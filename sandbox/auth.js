@@ -108,6 +108,8 @@ class Auth {
 	authenticate(req) {
 		const header = req.headers.authorization;
 		if (header === undefined || header === '') {
+			// Symfony without an authentication entry point answers an anonymous call 403 "Access Denied".
+			if (this.config.missingToken === '403') throw new ApiError(403, 'ACCESS_DENIED', 'Access Denied.');
 			throw new ApiError(401, 'JWT_MISSING', 'JWT Token not found: send the header "Authorization: Bearer <token>".');
 		}
 		const match = typeof header === 'string' ? BEARER.exec(header) : null;

@@ -33,6 +33,7 @@
  *   errorCodes: ErrorCodes,
  *   listShape: ListShape,
  *   orderHistoryFilters: 'applied' | 'ignored',
+ *   missingToken: '401' | '403',
  * }} SandboxConfig
  * @typedef {{ id: number, username: string, password: string, apiAccess: boolean, pluginKey: string | null }} User
  * @typedef {{

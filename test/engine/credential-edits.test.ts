@@ -97,20 +97,56 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 		expect(served.every((r) => r.userId === userIdOf(OTHER.username) && r.status === 200)).toBe(true);
 	});
 
-	it('A6: n8n\'s own request helper with the edited credential (as the HTTP Request node uses it) never sends the old token', async () => {
-		const engine = new Engine(credentialsFor(sandbox, DEMO), { [SIGNED_REQUEST]: new SignedRequest() });
-		const read = { nodeType: SIGNED_REQUEST, parameters: { url: `${sandbox.url}/api/contacts/?limit=1`, helper: 'http' } };
-		expect((await engine.run(read)).error).toBeUndefined();
-		editStoredCredential(engine, { username: OTHER.username, password: OTHER.password });
-		const start = sandbox.state.requests.length;
-		const result = await engine.run(read);
-		expect(result.error).toBeUndefined();
-		// The request without the old token is refused, n8n logs in with the edited fields and sends it again.
-		const calls = requestsSince(start).filter((r) => r.path === '/api/contacts/');
-		expect(calls.map((r) => [r.status, r.authorization])).toEqual([
-			[401, false],
-			[200, true],
-		]);
-		expect(calls[1].userId).toBe(userIdOf(OTHER.username));
+	it.each(['http', 'legacy'])(
+		"A6: n8n's %s request helper with the edited credential (as the HTTP Request node uses it) logs in first and never sends the old token",
+		async (helper) => {
+			const engine = new Engine(credentialsFor(sandbox, DEMO), { [SIGNED_REQUEST]: new SignedRequest() });
+			const read = { nodeType: SIGNED_REQUEST, parameters: { url: `${sandbox.url}/api/contacts/?limit=1`, helper } };
+			expect((await engine.run(read)).error).toBeUndefined();
+			editStoredCredential(engine, { username: OTHER.username, password: OTHER.password });
+			const start = sandbox.state.requests.length;
+			const logins = engine.logins;
+			const result = await engine.run(read);
+			expect(result.error).toBeUndefined();
+			// Signing refuses the old token the way the service would, so n8n logs in with the edited fields before
+			// anything is sent: one request, with the new account's token.
+			const calls = requestsSince(start).filter((r) => r.path === '/api/contacts/');
+			expect(calls.map((r) => [r.status, r.authorization, r.userId])).toEqual([[200, true, userIdOf(OTHER.username)]]);
+			expect(engine.logins).toBe(logins + 1);
+		},
+	);
+
+	describe('a service that answers a call without a token with 403, not 401', () => {
+		beforeAll(() => sandbox.setConfig({ missingToken: '403' }));
+		afterAll(() => sandbox.setConfig({ missingToken: '401' }));
+
+		it('A3: after an edit the node logs in once and is served as the new user', async () => {
+			// A user this process holds no token for, so the run must log in.
+			sandbox.addUser({ username: 'edited@shop.test', password: 'edited-password', apiAccess: true });
+			const engine = await loggedIn();
+			editStoredCredential(engine, { username: 'edited@shop.test', password: 'edited-password' });
+			const start = sandbox.state.requests.length;
+			const result = await engine.run({ parameters: listContacts });
+			expect(result.error).toBeUndefined();
+			expect(requestsSince(start).map((r) => [r.path, r.status])).toEqual([
+				['/api/login_check', 200],
+				['/api/contacts/', 200],
+			]);
+			expect(engine.logins).toBe(2);
+		});
+
+		it.each(['http', 'legacy'])("A3: after an edit n8n's %s request helper (the HTTP Request node's path) logs in once and succeeds", async (helper) => {
+			const engine = new Engine(credentialsFor(sandbox, DEMO), { [SIGNED_REQUEST]: new SignedRequest() });
+			const read = { nodeType: SIGNED_REQUEST, parameters: { url: `${sandbox.url}/api/contacts/?limit=1`, helper } };
+			expect((await engine.run(read)).error).toBeUndefined();
+			editStoredCredential(engine, { username: OTHER.username, password: OTHER.password });
+			const start = sandbox.state.requests.length;
+			const result = await engine.run(read);
+			expect(result.error).toBeUndefined();
+			expect(requestsSince(start).map((r) => [r.path, r.status])).toEqual([
+				['/api/login_check', 200],
+				['/api/contacts/', 200],
+			]);
+		});
 	});
 });

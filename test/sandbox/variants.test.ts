@@ -172,6 +172,20 @@ describe('sandbox variants: tokens', () => {
 		expect(sb.loginCount()).toBe(logins + 1);
 	});
 
+	it('A2: missingToken "403": a call without a token is answered 403 ACCESS_DENIED; a refused token stays 401', async () => {
+		expectJsendError(await call(sb, 'GET', '/api/contacts/'), 401, 'JWT_MISSING');
+		sb.setConfig({ missingToken: '403' });
+		try {
+			const res = await call(sb, 'GET', '/api/contacts/');
+			expectJsendError(res, 403, 'ACCESS_DENIED');
+			expect(res.json.message).toBe('Access Denied.');
+			expectJsendError(await call(sb, 'GET', '/api/contacts/', { token: 'not.a.token' }), 401, 'JWT_INVALID');
+			expect((await call(sb, 'GET', '/api/contacts/', { token: await login(sb) })).status).toBe(200);
+		} finally {
+			sb.setConfig({ missingToken: '401' });
+		}
+	});
+
 	it('A3: POST /__sandbox/revoke-tokens', async () => {
 		const token = await login(sb);
 		expect((await call(sb, 'POST', '/__sandbox/revoke-tokens')).json).toEqual({ ok: true });
