@@ -11,7 +11,7 @@ import type {
 	IDeduplicationOutput,
 } from 'n8n-workflow';
 
-import { forgetProcessState, SHARED_MAX_VALUES } from '../../nodes/CommerceMessaging/helpers/deduplication';
+import { forgetProcessState } from '../../nodes/CommerceMessaging/helpers/deduplication';
 import { Engine } from '../../tools/harness/engine';
 import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
@@ -24,6 +24,10 @@ import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/
 class RowStore implements IDataDeduplicator {
 	readonly rows = new Map<string, string[]>();
 	writes = 0;
+	/** Every call, with when it started: `check` (checkProcessedAndRecord) or `remove`, and the values it carried. */
+	readonly calls: Array<{ kind: 'check' | 'remove'; at: number; items: string[] }> = [];
+	/** Set to make every call fail, as when n8n's database cannot be reached. */
+	failing = false;
 
 	constructor(private readonly gapMs = 0) {}
 
@@ -45,6 +49,8 @@ class RowStore implements IDataDeduplicator {
 		context: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
+		this.calls.push({ kind: 'check', at: Date.now(), items: items.map(String) });
+		if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
 		const id = this.id(scope, context);
 		const read = [...(this.rows.get(id) ?? [])];
 		await this.roundTrip();
@@ -69,6 +75,8 @@ class RowStore implements IDataDeduplicator {
 		scope: DeduplicationScope,
 		context: ICheckProcessedContextData,
 	): Promise<void> {
+		this.calls.push({ kind: 'remove', at: Date.now(), items: items.map(String) });
+		if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
 		const id = this.id(scope, context);
 		const read = [...(this.rows.get(id) ?? [])];
 		await this.roundTrip();
@@ -131,7 +139,7 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 		expect(store.writes).toBe(writes);
 	});
 
-	it('V4: the node\'s row keeps one value per sent event (tokens and probes go at the end of the run), at most SHARED_MAX_VALUES', async () => {
+	it('V4: the node\'s row keeps one value per sent event (tokens and probes go at the end of the run), at most 3,600 (docs/deduplication.md)', async () => {
 		const before = rowOfNode().length;
 		const run = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('ROW-1', 'ROW-2', 'ROW-3') });
 		expect(run.error).toBeUndefined();
@@ -139,12 +147,11 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 
 		// A full row: the oldest values make room for the new records.
 		const [id] = [...store.rows.entries()].find(([key]) => key.endsWith('n:subject')) ?? [];
-		store.rows.set(String(id), Array.from({ length: SHARED_MAX_VALUES }, (_, i) => `old-${i}`));
+		store.rows.set(String(id), Array.from({ length: 3_600 }, (_, i) => `old-${i}`));
 		forgetProcessState();
 		const full = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('ROW-4', 'ROW-5') });
 		expect(full.error).toBeUndefined();
-		expect(SHARED_MAX_VALUES * 27).toBeLessThanOrEqual(100_000);
-		expect(rowOfNode().length).toBeLessThanOrEqual(SHARED_MAX_VALUES);
+		expect(rowOfNode().length).toBeLessThanOrEqual(3_600);
 		expect(rowOfNode().filter((value) => !value.startsWith('old-'))).toHaveLength(2);
 	});
 
@@ -200,5 +207,54 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 		expect(repeat.error).toBeUndefined();
 		expect(repeat.items.every((item) => item.json.skipped === true)).toBe(true);
 		expect(sentTo('OV-').sort()).toEqual([...ids].sort());
+	});
+
+	it('V4: a claim is written, paused on (at least 0.3 s, docs/deduplication.md) and read back before the event is sent', async () => {
+		const from = store.calls.length;
+		const started = Date.now();
+		const run = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('PAUSE-1') });
+		expect(run.error).toBeUndefined();
+		const sentAt = (sandbox.state.requests as Array<{ path: string; at: number; method: string }>).find(
+			(r) => r.method === 'POST' && r.path === ORDER_PATH && r.at >= started,
+		)?.at;
+		const [claim, readBack] = store.calls.slice(from).filter((call) => call.kind === 'check');
+		// The claim carries the event's record and the run's token; the read-back asks for that token again.
+		const token = claim.items.find((value) => value.startsWith('#'));
+		expect(token).toBeDefined();
+		expect(readBack.items).toContain(token);
+		expect(readBack.at - claim.at).toBeGreaterThanOrEqual(300);
+		expect(sentAt).toBeGreaterThanOrEqual(readBack.at);
+	});
+
+	it("V4: a send that failed releases its claim in n8n's shared store at once, not at the end of the run", async () => {
+		sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: '500', times: 1 });
+		// The second event's answer comes late: the run is still under way when the first one's claim must be gone.
+		sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: 'slow', delayMs: 1_500, times: 1 });
+		const from = store.calls.length;
+		const run = await new Engine(credentialsFor(sandbox)).run({
+			parameters: { ...pushOrder, requestOptions: { concurrency: 1 } },
+			items: orders('REL-1', 'REL-2'),
+			continueOnFail: true,
+		});
+		expect(run.items[0].json.error).toMatch(/HTTP 500/);
+		expect(run.items[1].json.error).toBeUndefined();
+		const lateAnswer = (sandbox.state.requests as Array<{ path: string; at: number; fault?: string }>).filter((r) => r.fault === 'slow').at(-1);
+		const removals = store.calls.slice(from).filter((call) => call.kind === 'remove');
+		expect(removals[0].at).toBeLessThan((lateAnswer?.at ?? 0) + 1_500);
+	});
+
+	it("V4: when n8n's shared store cannot be reached, the events still go out and each such item says the cross-worker check was skipped", async () => {
+		store.failing = true;
+		try {
+			const run = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('OPEN-1', 'OPEN-2') });
+			expect(run.error).toBeUndefined();
+			expect(sentTo('OPEN-')).toEqual(['OPEN-1', 'OPEN-2']);
+			expect(run.items.map((item) => item.json.crossWorkerCheck)).toEqual(['skipped', 'skipped']);
+		} finally {
+			store.failing = false;
+		}
+		forgetProcessState();
+		const reached = await new Engine(credentialsFor(sandbox)).run({ parameters: pushOrder, items: orders('OPEN-3') });
+		expect(reached.items[0].json.crossWorkerCheck).toBeUndefined();
 	});
 });
