@@ -1,5 +1,9 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, not inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/node-usable-as-tool -- test code: runs in jest, not inside n8n (a test-only node among it) */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport/request';
 
 import { Engine, visibleText } from '../../tools/harness/engine';
 import { drip, fakeJwt, startHostile, type HostileServer } from '../../tools/harness/hostile';
@@ -248,6 +252,22 @@ describe('Answers and requests have a size limit', () => {
 		);
 	}, 30_000);
 
+	it('A1: a login answer over 256 KB (the login\'s own cap, far below the 16 MB of other answers) is refused', async () => {
+		await withHostile(
+			(request, response) => {
+				if (!isLogin(request)) return false;
+				request.resume();
+				json(response, 200, { token: fakeJwt(), padding: 'p'.repeat(300 * 1024) });
+				return true;
+			},
+			async (server) => {
+				const result = await new Engine(hostileCredentials(server)).run({ parameters: listContacts });
+				expect(result.error?.message).toBe('Login to the Commerce Messaging service failed: the answer is larger than 256 KB, which no login answer is');
+				expect(server.calls()).toHaveLength(0);
+			},
+		);
+	});
+
 	it('X1: a custom call with a 10 MB path fails at once, before anything is sent', async () => {
 		await withHostile(
 			() => false,
@@ -325,6 +345,44 @@ describe('Path ids are one segment (V5, T5, M4)', () => {
 			expect(sandbox.state.requests.slice(before).filter((r: { method: string }) => r.method === 'DELETE')).toEqual([]);
 		}
 	});
+});
+
+describe("The transport's own check of a custom path, behind the operation's input check", () => {
+	/** A test-only node that hands a path to the transport as it is, without Other Endpoint's input check. */
+	class RawCall implements INodeType {
+		description: INodeTypeDescription = {
+			displayName: 'Raw Call',
+			name: 'rawCall',
+			group: ['transform'],
+			version: 1,
+			description: 'Calls the transport with a custom path as given',
+			defaults: { name: 'Raw Call' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			credentials: [{ name: 'commerceMessagingApi', required: true }],
+			properties: [{ displayName: 'Path', name: 'path', type: 'string', default: '' }],
+		};
+
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			const path = this.getNodeParameter('path', 0) as string;
+			return [[{ json: { answer: (await apiRequest(this, { method: 'DELETE', path })) as IDataObject } }]];
+		}
+	}
+
+	it.each(['/api/v1/products/../contacts/', '/api/v1/%2e%2e/contacts/', '/api/v1/products/%2E./x', '/api/./contacts/'])(
+		'X1: the transport refuses %s itself: nothing is sent',
+		async (path) => {
+			await withHostile(
+				() => false,
+				async (server) => {
+					const engine = new Engine(hostileCredentials(server), { 'test.rawCall': new RawCall() });
+					const result = await engine.run({ nodeType: 'test.rawCall', parameters: { path } });
+					expect(result.error?.message).toMatch(/^The path ".*" contains the segment "(\.|%2e|%2E){1,2}"/);
+					expect(server.requests).toHaveLength(0);
+				},
+			);
+		},
+	);
 });
 
 describe('5xx are retried by status, whatever their body', () => {

@@ -3,7 +3,7 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetProcessState, MAX_SENT_KEYS, orderEvent } from '../../nodes/CommerceMessaging/helpers/deduplication';
+import { forgetProcessState, orderEvent } from '../../nodes/CommerceMessaging/helpers/deduplication';
 import { encodeEntries } from '../../nodes/CommerceMessaging/helpers/deduplication/processStore';
 import { Engine, pairedInputs, type RunResult } from '../../tools/harness/engine';
 import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
@@ -139,7 +139,7 @@ describe('Deduplication under concurrency and retries, run by n8n\'s engine agai
 	it('V4: a key the size cap drops while still inside its window is reported in the output hints and the log', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const now = Math.floor(Date.now() / 1000);
-		const entries = Array.from({ length: MAX_SENT_KEYS }, (_, i): [string, number] => [
+		const entries = Array.from({ length: 10_000 }, (_, i): [string, number] => [
 			hashOf(credentialsFor(sandbox), orderEvent(`FULL-${i}`, 'paid')),
 			now - 3600 + (i % 3000),
 		]);
@@ -156,7 +156,7 @@ describe('Deduplication under concurrency and retries, run by n8n\'s engine agai
 			expect(hints[0].type).toBe('warning');
 			expect(hints[0].message).toMatch(/kept only the newest 10,000 sent events: 2 older ones still inside the deduplication window were forgotten/);
 			expect(warn.mock.calls.some(([message]) => /2 older ones still inside the deduplication window/.test(String(message)))).toBe(true);
-			expect(savedHashes(engine.staticData)).toHaveLength(MAX_SENT_KEYS);
+			expect(savedHashes(engine.staticData)).toHaveLength(10_000);
 
 			// A run that drops nothing inside its window says nothing (another workflow: its own memory and state).
 			forgetProcessState();

@@ -145,4 +145,16 @@ describe('Request Options: every value the panel accepts works, a value that can
 			expect(server.requests).toHaveLength(0);
 		});
 	});
+
+	it('Concurrency: by default (documented: 32) 32 items are in flight at once', async () => {
+		const slow = answerAfter(300);
+		await withServer(slow, async (server) => {
+			const result = await new Engine(credentials(server)).run({
+				parameters: { resource: 'order', operation: 'pushEvent', orderId: '={{ $json.orderId }}', status: 'paid' },
+				items: Array.from({ length: 40 }, (_, i) => ({ json: { orderId: `LANES-${i}` } })),
+			});
+			expect(result.error).toBeUndefined();
+			expect(slow.mostInFlight).toBe(32);
+		});
+	}, 30_000);
 });

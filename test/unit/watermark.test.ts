@@ -119,6 +119,15 @@ describe('Trigger look-back watermark (pure logic, New Order)', () => {
 		expect(pastLookBack(state, read, all, 10 * MIN, undefined, 20).records).toEqual([]);
 	});
 
+	it('V1: the documented cap keeps 5,000 ids of the look-back window (docs/trigger.md)', () => {
+		const state = startLookBack({ at: at(0), ids: [] });
+		const read = (count: number) => Array.from({ length: count }, (_, i) => item(`c${i}`, at(i / 1000)));
+		expect(pastLookBack(state, read(5_000), all, 10 * MIN).narrowed).toBe(false);
+		const over = pastLookBack(state, read(5_001), all, 10 * MIN);
+		expect(over.narrowed).toBe(true);
+		expect(over.state.seen).toHaveLength(5_000);
+	});
+
 	it('V1: a state stored before the look-back, or with a damaged window, starts the window at its mark', () => {
 		const mark = { at: at(0), ids: ['a', 'b'] };
 		expect(readLookBackState({ mark })).toEqual(startLookBack(mark));

@@ -13,6 +13,9 @@ import { templateLocator } from '../../descriptions';
 const GROWTH = 1.5;
 const MAX_INTERVAL_MS = 60_000;
 
+/** The wait after `intervalMs`. */
+export const nextInterval = (intervalMs: number) => Math.min(intervalMs * GROWTH, MAX_INTERVAL_MS);
+
 const properties: INodeProperties[] = [
 	{
 		...templateLocator,
@@ -71,8 +74,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Rule T3: poll the submitted template until the review is over, with growing intervals. */
-/** A long wait per item, kept one at a time. */
+/** Rule T3: poll the submitted template until the review is over, with growing intervals; a long wait per item, one at a time. */
 export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
@@ -115,7 +117,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			);
 		}
 		await pause(this, Math.min(intervalMs, timeoutMs - waitedMs));
-		intervalMs = Math.min(intervalMs * GROWTH, MAX_INTERVAL_MS);
+		intervalMs = nextInterval(intervalMs);
 	}
 }
 

@@ -1,0 +1,40 @@
+import { RunPacer } from '../../transport/pacing';
+
+/**
+ * Rules E5 and L1 across the lanes of one run (transport/pacing.ts), on a fake clock: after a Retry-After every lane
+ * waits it out, and from then on the lanes start no faster than the rate the service sustained in the run.
+ */
+describe('The run pacer', () => {
+	const ctx = { getNode: () => ({ id: '1', name: 'Commerce Messaging', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} }) };
+
+	const T0 = 1_000_000;
+	beforeEach(() => jest.useFakeTimers({ now: T0 }));
+	afterEach(() => jest.useRealTimers());
+
+	it('E5/L1: after a Retry-After has been waited out, lanes start one per interval of the sustained rate', async () => {
+		const pacer = new RunPacer();
+		await pacer.waitTurn(ctx);
+		// 20 requests accepted in the run's first 2 s; then the service asks every lane to wait until 2.5 s.
+		for (let i = 0; i < 20; i++) pacer.countAccepted();
+		jest.setSystemTime(T0 + 2_000);
+		pacer.holdAllUntil(T0 + 2_500);
+		const starts: number[] = [];
+		const lanes = [0, 1, 2].map(async () => {
+			await pacer.waitTurn(ctx);
+			starts.push(Date.now() - T0);
+		});
+		await jest.advanceTimersByTimeAsync(2_000);
+		await Promise.all(lanes);
+		// 2,500 ms of run for 20 accepted requests: one start per 125 ms from the end of the wait on.
+		expect(starts).toEqual([2_500, 2_625, 2_750]);
+		expect(pacer.heldMs).toBe(500);
+	});
+
+	it('E5: without a Retry-After the lanes are not paced', async () => {
+		const pacer = new RunPacer();
+		for (let i = 0; i < 20; i++) pacer.countAccepted();
+		const starts: number[] = [];
+		await Promise.all([0, 1, 2].map(async () => starts.push(await pacer.waitTurn(ctx))));
+		expect(starts).toEqual([0, 0, 0]);
+	});
+});
