@@ -1,8 +1,212 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ServiceFailure } from './envelope';
 import type { SettingNames } from './settings';
+
+/**
+ * Everything about a failure, and only the failure path runs it: the service's error answers classified (rules
+ * E2-E5, A3-A5), the login's and the network's failures typed, and each worded for the user as an n8n error that
+ * names what to do. Decisions are made from these types, never from a message's words.
+ */
+
+// The service's refusals.
+
+export type FailureKind =
+	| 'rateLimit'
+	/** Any refusal of the token itself: expired, revoked, signed with a rotated key, missing (rule A3). */
+	| 'tokenRefused'
+	| 'apiAccess'
+	/** The products area's plugin headers are missing or wrong (rule A5). */
+	| 'pluginAuth'
+	| 'validation'
+	| 'templateNotApproved'
+	/** HTTP 5xx: a failure on the service's side that may pass. */
+	| 'unavailable'
+	| 'service';
+
+export interface ServiceFailure {
+	kind: FailureKind;
+	httpStatus: number;
+	message: string;
+	code?: string;
+	data?: unknown;
+	/** From the Retry-After header, in ms (either of its forms). */
+	retryAfterMs?: number;
+	/** Field names a validation failure points at (rule E3). */
+	fields?: string[];
+	/** The template state an E4 answer carries. */
+	state?: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
+
+/** An answer that is not a success: `envelope` is its parsed body, undefined when the body is not JSON. */
+export function readFailure(
+	statusCode: number,
+	envelope: IDataObject | undefined,
+	body: string,
+	retryAfter: string | undefined,
+	now: number,
+): ServiceFailure {
+	const retryAfterMs = parseRetryAfter(retryAfter, now);
+	const ok = statusCode >= 200 && statusCode < 300;
+	if (!envelope) {
+		const looks = /^\s*</.test(body) ? 'an HTML page' : 'a body that is not JSON';
+		const plain = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+		return {
+			kind: statusCode === 429 ? 'rateLimit' : statusCode >= 500 ? 'unavailable' : 'service',
+			httpStatus: statusCode,
+			message: ok ? 'The service answered with a body that is not valid JSON' : `The service answered HTTP ${statusCode} with ${looks}${plain ? `: "${plain.slice(0, 120)}"` : ''}`,
+			retryAfterMs,
+		};
+	}
+	const code = envelope.code === undefined || envelope.code === null ? undefined : String(envelope.code);
+	const message =
+		text(envelope.message) ??
+		text((envelope.error as IDataObject | undefined)?.message) ??
+		(ok ? `The service reported status "${String(envelope.status)}"` : `The service answered HTTP ${statusCode}`);
+	const failure: ServiceFailure = { kind: classify(statusCode, code, message, envelope.data), httpStatus: statusCode, message, code, data: envelope.data, retryAfterMs };
+	if (failure.kind === 'validation') failure.fields = validationFields(envelope.data);
+	if (failure.kind === 'templateNotApproved') failure.state = stateOf(envelope.data) ?? /\b(DRAFT|PENDING|REJECTED|APPROVED)\b/.exec(message)?.[1];
+	return failure;
+}
+
+function classify(statusCode: number, code: string | undefined, message: string, data: unknown): FailureKind {
+	const upperCode = (code ?? '').toUpperCase();
+	const refusal = statusCode === 401 || statusCode === 403 || upperCode === '401' || upperCode === '403';
+	if (statusCode === 429 || upperCode === '429' || /RATE_?LIMIT|TOO_MANY/.test(upperCode)) return 'rateLimit';
+	if (upperCode === 'API_ACCESS_DISABLED' || (refusal && /api.?access/i.test(message))) return 'apiAccess';
+	if (upperCode === 'PLUGIN_AUTH_REQUIRED' || (refusal && /x-api-key|x-platform-type|x-base-uri|plugin/i.test(message))) return 'pluginAuth';
+	// Any other 401 is about the token (expired, revoked, rotated signing key, "JWT Token not found", no body).
+	if (statusCode === 401 || upperCode === '401' || /^JWT_|TOKEN_EXPIRED|TOKEN_INVALID/.test(upperCode)) return 'tokenRefused';
+	// Rule E4 names no code, only HTTP 400 with the current state: a service whose codes are numbers is read by that.
+	if (upperCode === 'TEMPLATE_NOT_APPROVED' || (statusCode === 400 && /^(DRAFT|PENDING|REJECTED)$/i.test(stateOf(data) ?? ''))) {
+		return 'templateNotApproved';
+	}
+	if (/VALIDATION|INVALID_PHONE/.test(upperCode) || statusCode === 422) return 'validation';
+	// Decided by the status alone: a 5xx with a JSON body is as passing as one with an HTML page.
+	return statusCode >= 500 ? 'unavailable' : 'service';
+}
+
+const stateOf = (data: unknown) => text(data && typeof data === 'object' ? (data as IDataObject).state : undefined);
+
+/** Field names from the likely validation shapes: violations[], errors{} / errors[], fields, or a plain map. */
+export function validationFields(data: unknown): string[] {
+	if (!data || typeof data !== 'object') return [];
+	const source = data as IDataObject;
+	const fromList = (list: unknown[]) =>
+		list
+			.map((entry) => {
+				if (typeof entry === 'string') return entry;
+				const item = (entry ?? {}) as IDataObject;
+				return text(item.propertyPath) ?? text(item.field) ?? text(item.name);
+			})
+			.filter((name): name is string => !!name);
+	for (const key of ['violations', 'errors', 'fields']) {
+		const value = source[key];
+		if (Array.isArray(value)) return fromList(value);
+		if (value && typeof value === 'object') return Object.keys(value);
+	}
+	if (Array.isArray(data)) return fromList(data);
+	return Object.keys(source).filter((key) => key !== 'state');
+}
+
+/**
+ * Retry-After is either delay-seconds (digits only) or an HTTP date (a day name first). Anything else ("-5",
+ * "12, 13") is ignored, so the caller falls back to its own backoff instead of retrying at once.
+ */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+	if (value === undefined) return undefined;
+	const trimmed = value.trim();
+	if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+	if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /.test(trimmed)) return undefined;
+	const date = Date.parse(trimmed);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The credential fields a plugin-header refusal asks for: the ones still empty. */
+export function pluginFieldsMissing(credentials: { pluginIntegration: boolean; pluginApiKey: string; pluginPlatformType: string; pluginBaseUri: string }): string[] {
+	if (!credentials.pluginIntegration) return ['Plugin Integration (switch it on)', 'Plugin API Key', 'Platform Type', 'Shop Base URI'];
+	return [
+		['Plugin API Key', credentials.pluginApiKey],
+		['Platform Type', credentials.pluginPlatformType],
+		['Shop Base URI', credentials.pluginBaseUri],
+	]
+		.filter(([, value]) => !value.trim())
+		.map(([label]) => label);
+}
+
+// The login's and the network's failures.
+
+/** Why the login n8n runs on the way failed (login.ts throws it), as a kind the transport decides on. */
+export type LoginFailureKind =
+	/** No connection (refused, no such host): nothing was sent; a later item may try again. */
+	| 'unreachable'
+	/** The service did not answer within the run's Timeout: the run does not try again. */
+	| 'timeout'
+	/** HTTP 5xx or 429: the service is busy; a later item may try again. */
+	| 'busy'
+	/** The service refused the login (wrong password, unknown user, ...). */
+	| 'refused'
+	/** A redirect (never followed with the password). */
+	| 'redirect'
+	/** An answer without a usable token. */
+	| 'badAnswer'
+	/** The execution was cancelled while logging in. */
+	| 'cancelled';
+
+/** Failures that may pass: the next item of the run tries again. The others are the run's answer for every item. */
+const PASSING: ReadonlySet<LoginFailureKind> = new Set(['unreachable', 'busy']);
+
+/** A failed login. Its message is worded for the user and never contains the password (rule A6). */
+export class LoginFailure extends Error {
+	constructor(
+		readonly kind: LoginFailureKind,
+		reason: string,
+	) {
+		super(`Login to the Commerce Messaging service failed: ${reason}`);
+		this.name = 'LoginFailure';
+	}
+
+	get passing(): boolean {
+		return PASSING.has(this.kind);
+	}
+}
+
+/** The login failure behind an error n8n's helper threw (it wraps what the credential's login threw). */
+export function findLoginFailure(error: unknown): LoginFailure | undefined {
+	const seen = new Set<unknown>();
+	let current = error;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		// By shape as well: a credential loaded apart from the node could carry its own copy of this class.
+		const candidate = current as Partial<LoginFailure>;
+		if (current instanceof LoginFailure || (candidate.name === 'LoginFailure' && typeof candidate.kind === 'string')) {
+			return current as LoginFailure;
+		}
+		seen.add(current);
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/** The system error code of a failed request, wherever n8n or the HTTP library put it. */
+export const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
+
+export function networkErrorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	let current = error as { code?: unknown; cause?: unknown } | undefined;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		if (typeof current.code === 'string' && /^E[A-Z_]+$/.test(current.code)) return current.code;
+		current = current.cause as typeof current;
+	}
+	const message = (error as Error)?.message ?? '';
+	if (/socket hang up/i.test(message)) return 'ECONNRESET';
+	if (/timeout of \d+ms exceeded|timed out/i.test(message)) return 'ETIMEDOUT';
+	return undefined;
+}
+
+// The errors the user sees.
 
 /**
  * What an error says beyond its message, for the Continue On Fail error item: written by serviceError and by the
@@ -91,8 +295,8 @@ export interface RequestHistory {
 	backoffMs: number;
 	/** Waits before its turn for the service's rate limit (a Retry-After, its own or another lane's, and the pacing after it), ms. */
 	rateLimitWaitMs: number;
-	/** Attempts that failed and were tried again. */
-	retries: number;
+	/** Attempts tried again after an error other than a rate limit. */
+	errorRetries: number;
 }
 
 /** What a failed request went through, for its error's description. */

@@ -1,80 +1,23 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
+import { findLoginFailure, networkErrorCode, TIMEOUT_CODES, type LoginFailure } from './errors';
 import { MAX_WAIT_MS } from './settings';
 
 /**
- * One HTTP exchange, bounded in time and size, for the API requests and the login alike: the request leaves through
- * n8n's own HTTP helpers (`send`), and the answer comes back as text, or as a typed reason why there is none.
- *
- * The deadline covers the whole exchange, from connecting to the last byte: the HTTP library's own timeout only
- * bounds idle time, so a server dripping one byte at a time would otherwise hold the request for as long as it
- * likes. The answer is read as a stream with a size ceiling, so a huge answer costs at most the ceiling in memory,
- * and an answer nested deeper than n8n can store (its JSON.stringify overflows near 5,000 levels) is refused.
+ * One HTTP exchange through n8n's own HTTP helpers (`send`), for the API requests and the login alike, bounded: a
+ * deadline from connecting to the last byte (the library's own timeout bounds only idle time, so a server dripping
+ * one byte at a time would hold it for ever), a size ceiling while the answer streams in, and a depth ceiling
+ * (n8n's JSON.stringify overflows near 5,000 levels, so a deeper answer could not be stored).
  */
 
 /** The deepest answer taken: far beyond any real answer, far below what n8n can store and show. */
 export const MAX_ANSWER_DEPTH = 100;
 
-/**
- * Why the login n8n runs on the way failed (login.ts throws it), as a kind the transport decides on, never by the
- * message's words.
- */
-export type LoginFailureKind =
-	/** No connection (refused, no such host): nothing was sent; a later item may try again. */
-	| 'unreachable'
-	/** The service did not answer within the run's Timeout: the run does not try again. */
-	| 'timeout'
-	/** HTTP 5xx or 429: the service is busy; a later item may try again. */
-	| 'busy'
-	/** The service refused the login (wrong password, unknown user, ...). */
-	| 'refused'
-	/** A redirect (never followed with the password). */
-	| 'redirect'
-	/** An answer without a usable token. */
-	| 'badAnswer'
-	/** The execution was cancelled while logging in. */
-	| 'cancelled';
-
-/** Failures that may pass: the next item of the run tries again. The others are the run's answer for every item. */
-const PASSING: ReadonlySet<LoginFailureKind> = new Set(['unreachable', 'busy']);
-
-/** A failed login. Its message is worded for the user and never contains the password (rule A6). */
-export class LoginFailure extends Error {
-	constructor(
-		readonly kind: LoginFailureKind,
-		reason: string,
-	) {
-		super(`Login to the Commerce Messaging service failed: ${reason}`);
-		this.name = 'LoginFailure';
-	}
-
-	get passing(): boolean {
-		return PASSING.has(this.kind);
-	}
-}
-
-/** The login failure behind an error n8n's helper threw (it wraps what the credential's login threw). */
-export function findLoginFailure(error: unknown): LoginFailure | undefined {
-	const seen = new Set<unknown>();
-	let current = error;
-	while (current && typeof current === 'object' && !seen.has(current)) {
-		// By shape as well: a credential loaded apart from the node could carry its own copy of this class.
-		const candidate = current as Partial<LoginFailure>;
-		if (current instanceof LoginFailure || (candidate.name === 'LoginFailure' && typeof candidate.kind === 'string')) {
-			return current as LoginFailure;
-		}
-		seen.add(current);
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
-}
-
 export interface HttpRequest {
 	method: IHttpRequestMethods;
 	url: string;
 	qs?: IDataObject;
-	headers?: IDataObject;
-	/** JSON text, sent as it is with Content-Type application/json (written once by the caller). */
+	/** JSON text, sent as it is (written once by the caller). */
 	body?: string;
 	/** Built anew for every attempt, so a retry never re-sends a consumed body. */
 	formData?: () => FormData;
@@ -87,59 +30,28 @@ export interface HttpAnswer {
 	text: string;
 }
 
-export interface NetworkFailure {
-	kind: 'network';
-	/** The system's error code (ECONNRESET, ...) when there is one. */
-	code?: string;
-	reason: string;
-	/** The deadline passed: the service may or may not have received the request. */
-	timedOut: boolean;
-	/** How long the attempt waited before it failed (ms), for messages. */
-	waitedMs: number;
-}
-
-export interface TooLarge {
-	kind: 'tooLarge';
-	limitBytes: number;
-}
-
-export interface TooDeep {
-	kind: 'tooDeep';
-	limit: number;
-}
-
-/** The execution was cancelled while the request was under way. */
-export interface Cancelled {
-	kind: 'cancelled';
-}
-
-/** The credential's login, which n8n's helper runs before the request when the token field is empty, failed. */
-export interface LoginFailed {
-	kind: 'loginFailed';
-	failure: LoginFailure;
-}
-
-/** Something thrown on the way out that is none of the above: kept as is. */
-export interface Thrown {
-	kind: 'thrown';
-	error: unknown;
-}
-
-export type Exchange = HttpAnswer | NetworkFailure | TooLarge | TooDeep | Cancelled | LoginFailed | Thrown;
+/** The answer as text, or why there is none. */
+export type Exchange =
+	| HttpAnswer
+	/** No connection, or the deadline passed (`timedOut`: the service may have the request); `waitedMs` for messages. */
+	| { kind: 'network'; code?: string; reason: string; timedOut: boolean; waitedMs: number }
+	| { kind: 'tooLarge'; limitBytes: number }
+	| { kind: 'tooDeep'; limit: number }
+	| { kind: 'cancelled' }
+	/** The login n8n's helper ran on the way (the token field was empty) failed. */
+	| { kind: 'loginFailed'; failure: LoginFailure }
+	| { kind: 'thrown'; error: unknown };
 
 export interface ExchangeLimits {
 	timeoutMs: number;
 	maxAnswerBytes: number;
 	/** The execution's cancel signal. */
 	cancel?: AbortSignal;
-	/** The attempt's deadline, when its caller restarts it (after a login on the way); else one of `timeoutMs`. */
+	/** The attempt's deadline when its caller restarts it (after a login on the way); else one of `timeoutMs`. */
 	deadline?: Deadline;
 }
 
-/**
- * An attempt's deadline, which can start over: a request that logs in on its way first waits for the login (which
- * has a deadline of its own), then gets its own Timeout from the moment the login is done.
- */
+/** A deadline that can start over: a request that logs in on its way gets its own Timeout once the login is done. */
 export class Deadline {
 	private readonly controller = new AbortController();
 	private timer?: AbortSignal;
@@ -153,7 +65,7 @@ export class Deadline {
 		return this.controller.signal;
 	}
 
-	/** How long the attempt has waited since the deadline last started. */
+	/** Since the deadline last started. */
 	get waitedMs(): number {
 		return Date.now() - this.startedAt;
 	}
@@ -174,46 +86,33 @@ export type Sender = (options: IHttpRequestOptions, signal: AbortSignal) => Prom
 export async function exchange(send: Sender, request: HttpRequest, limits: ExchangeLimits): Promise<Exchange> {
 	const deadline = limits.deadline ?? new Deadline(limits.timeoutMs);
 	const signal = limits.cancel ? AbortSignal.any([limits.cancel, deadline.signal]) : deadline.signal;
-	const ended = (): Exchange | undefined => {
-		if (limits.cancel?.aborted) return { kind: 'cancelled' };
-		if (!deadline.signal.aborted) return undefined;
-		const waitedMs = deadline.waitedMs;
-		return { kind: 'network', code: 'ETIMEDOUT', reason: `no complete answer within ${waitedMs} ms`, timedOut: true, waitedMs };
-	};
 	try {
 		// The race bounds the exchange even where an HTTP library would not honour the signal.
 		const response = await untilAborted(send(requestOptions(request, limits.timeoutMs, signal), signal), signal);
-		const { statusCode, headers, body } = response as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
-		const text = await readText(body, headers ?? {}, limits.maxAnswerBytes, signal);
+		const { statusCode, headers = {}, body } = response as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
+		const text = await readText(body, headers, limits.maxAnswerBytes, signal);
 		if (text === undefined) return { kind: 'tooLarge', limitBytes: limits.maxAnswerBytes };
 		if (nestedDeeperThan(text, MAX_ANSWER_DEPTH)) return { kind: 'tooDeep', limit: MAX_ANSWER_DEPTH };
-		return { kind: 'answer', status: statusCode, headers: headers ?? {}, text };
+		return { kind: 'answer', status: statusCode, headers, text };
 	} catch (error) {
-		const end = ended();
-		if (end) return end;
+		if (limits.cancel?.aborted) return { kind: 'cancelled' };
+		const waitedMs = deadline.waitedMs;
+		if (deadline.signal.aborted) return { kind: 'network', code: 'ETIMEDOUT', reason: `no complete answer within ${waitedMs} ms`, timedOut: true, waitedMs };
 		const loginFailure = findLoginFailure(error);
 		if (loginFailure) return { kind: 'loginFailed', failure: loginFailure };
 		const code = networkErrorCode(error);
-		if (code) return { kind: 'network', code, reason: code, timedOut: TIMEOUT_CODES.has(code), waitedMs: deadline.waitedMs };
-		return { kind: 'thrown', error };
+		return code ? { kind: 'network', code, reason: code, timedOut: TIMEOUT_CODES.has(code), waitedMs } : { kind: 'thrown', error };
 	}
 }
 
-/**
- * Whether JSON text nests deeper than `limit` (brackets inside strings do not count): one pass over the text, which
- * JSON.parse would accept at any depth.
- */
+/** Whether JSON text nests deeper than `limit` (brackets in strings do not count): JSON.parse takes any depth. */
 export function nestedDeeperThan(text: string, limit: number): boolean {
 	let depth = 0;
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
 		if (code === 0x22) {
 			// A string: skip to its closing quote, past escaped characters.
-			for (at++; at < text.length; at++) {
-				const inner = text.charCodeAt(at);
-				if (inner === 0x5c) at++;
-				else if (inner === 0x22) break;
-			}
+			for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
 		} else if (code === 0x5b || code === 0x7b) {
 			if (++depth > limit) return true;
 		} else if (code === 0x5d || code === 0x7d) {
@@ -224,31 +123,26 @@ export function nestedDeeperThan(text: string, limit: number): boolean {
 }
 
 function requestOptions(request: HttpRequest, timeoutMs: number, signal: AbortSignal): IHttpRequestOptions {
-	const options: IHttpRequestOptions = {
+	const json = request.body !== undefined && !request.formData;
+	return {
 		method: request.method,
 		url: request.url,
 		qs: request.qs,
-		headers: { Accept: 'application/json', ...(request.headers ?? {}) },
+		headers: { Accept: 'application/json', ...(json ? { 'Content-Type': 'application/json' } : {}) },
+		// A FormData gets its multipart boundary from the HTTP library (rule M1).
+		body: request.formData ? request.formData() : request.body,
 		// Read by readText with a ceiling: an HTML page or broken JSON is reported, not thrown.
 		encoding: 'stream',
 		json: false,
 		returnFullResponse: true,
-		// Status handling is the transport's (JSend, retries, one re-login), not n8n's generic 401 retry.
+		// Statuses are the transport's (JSend, retries, one re-login); redirects are judged by address.ts, never
+		// followed blindly with the credentials.
 		ignoreHttpStatusErrors: true,
-		// Redirects are judged by the transport (address.ts), never followed blindly with the credentials.
 		disableFollowRedirect: true,
 		// The library's idle timeout, as a second fence behind the deadline.
 		timeout: timeoutMs,
 		abortSignal: signal,
 	};
-	if (request.formData) {
-		// The multipart boundary is set by the HTTP library from the FormData itself (rule M1).
-		options.body = request.formData();
-	} else if (request.body !== undefined) {
-		options.body = request.body;
-		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
-	}
-	return options;
 }
 
 async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -272,66 +166,38 @@ interface Readable {
 	destroy(error?: Error): unknown;
 }
 
-const isReadable = (body: unknown): body is Readable =>
-	!!body && typeof (body as Readable).on === 'function' && typeof (body as Readable).destroy === 'function';
-
 /** The answer as text, or undefined when it is larger than `maxBytes` (it is then not read any further). */
-async function readText(
-	body: unknown,
-	headers: Record<string, unknown>,
-	maxBytes: number,
-	signal: AbortSignal,
-): Promise<string | undefined> {
+async function readText(body: unknown, headers: Record<string, unknown>, maxBytes: number, signal: AbortSignal): Promise<string | undefined> {
 	if (body === undefined || body === null) return '';
 	if (typeof body === 'string') return Buffer.byteLength(body) > maxBytes ? undefined : body;
 	if (Buffer.isBuffer(body)) return body.length > maxBytes ? undefined : body.toString('utf8');
-	if (!isReadable(body)) return JSON.stringify(body);
-	const declared = Number(headers['content-length']);
-	if (Number.isFinite(declared) && declared > maxBytes) {
-		body.destroy();
+	const stream = body as Readable;
+	if (typeof stream.on !== 'function' || typeof stream.destroy !== 'function') return JSON.stringify(body);
+	if (Number(headers['content-length']) > maxBytes) {
+		stream.destroy();
 		return undefined;
 	}
 	return await new Promise<string | undefined>((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let bytes = 0;
-		const stop = () => {
-			body.destroy();
-			reject(signal.reason);
-		};
-		if (signal.aborted) return stop();
-		signal.addEventListener('abort', stop, { once: true });
 		const settle = (finish: () => void) => {
 			signal.removeEventListener('abort', stop);
 			finish();
 		};
-		body.on('data', (chunk) => {
+		const stop = () => {
+			stream.destroy();
+			settle(() => reject(signal.reason));
+		};
+		if (signal.aborted) return stop();
+		signal.addEventListener('abort', stop, { once: true });
+		stream.on('data', (chunk) => {
 			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
 			bytes += buffer.length;
-			if (bytes > maxBytes) {
-				body.destroy();
-				settle(() => resolve(undefined));
-				return;
-			}
-			chunks.push(buffer);
+			if (bytes <= maxBytes) return void chunks.push(buffer);
+			stream.destroy();
+			settle(() => resolve(undefined));
 		});
-		body.on('end', () => settle(() => resolve(Buffer.concat(chunks).toString('utf8'))));
-		body.on('error', (error) => settle(() => reject(error)));
+		stream.on('end', () => settle(() => resolve(Buffer.concat(chunks).toString('utf8'))));
+		stream.on('error', (error) => settle(() => reject(error)));
 	});
-}
-
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
-
-/** The system error code of a failed request, wherever n8n or the HTTP library put it. */
-export function networkErrorCode(error: unknown): string | undefined {
-	const seen = new Set<unknown>();
-	let current = error as { code?: unknown; cause?: unknown } | undefined;
-	while (current && typeof current === 'object' && !seen.has(current)) {
-		seen.add(current);
-		if (typeof current.code === 'string' && /^E[A-Z_]+$/.test(current.code)) return current.code;
-		current = current.cause as typeof current;
-	}
-	const message = (error as Error)?.message ?? '';
-	if (/socket hang up/i.test(message)) return 'ECONNRESET';
-	if (/timeout of \d+ms exceeded|timed out/i.test(message)) return 'ETIMEDOUT';
-	return undefined;
 }

@@ -43,8 +43,8 @@ export class RunPacer {
 
 	private firstStartAt = 0;
 
-	/** How long the run was held for Retry-After answers in all (wall time, each moment counted once), ms. */
-	heldMs = 0;
+	/** `held.rateLimitHeldMs` adds up how long the run was held for Retry-After answers (wall time, each moment once). */
+	constructor(private readonly held: { rateLimitHeldMs: number }) {}
 
 	/** Waits until this lane may send; answers how long it waited for the service's rate limit (ms). */
 	async waitTurn(ctx: PausableContext): Promise<number> {
@@ -71,7 +71,7 @@ export class RunPacer {
 	/** The service asked every lane to hold back until `at` (a Retry-After). */
 	holdAllUntil(at: number): void {
 		const now = Date.now();
-		if (at > Math.max(now, this.pausedUntil)) this.heldMs += at - Math.max(now, this.pausedUntil);
+		if (at > Math.max(now, this.pausedUntil)) this.held.rateLimitHeldMs += at - Math.max(now, this.pausedUntil);
 		this.pausedUntil = Math.max(this.pausedUntil, at);
 		this.paced = true;
 	}

@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { readListPage, type ListPage } from './envelope';
 import { apiRequest, type CustomRoute, type RequestSpec } from './request';
 import type { ListRouteName } from './routes';
-import { settingsOf, type ApiContext } from './session';
+import { activityOf, settingsOf, type ApiContext } from './session';
 
 /**
  * Page size asked of the service by callers that may stop early (iteratePages: the trigger's polls). Its default
@@ -94,6 +94,7 @@ export class PageReader {
 				}
 			},
 		});
+		activityOf(this.ctx).pagesRead++;
 		// A list route answers the page its parser read, a custom route (Other Endpoint) raw data: both read alike.
 		const { records, total } = readListPage(data);
 		if (records.length === 0) return { records, total, served: 0, repeated: false };
@@ -174,6 +175,7 @@ export async function* iteratePages(
 		servedSoFar += read.served;
 		const last = read.total !== undefined ? servedSoFar >= read.total : read.served < longestPage;
 		longestPage = Math.max(longestPage, read.served);
+		if (!last && wanted() <= 0) activityOf(ctx).listsCutAtLimit++;
 		return !last && wanted() > 0;
 	};
 

@@ -5,7 +5,8 @@ import { Address, assertPlainPath, RequestRefused } from './address';
 import { CREDENTIAL_TYPE } from './auth';
 import { serviceError, type RequestHistory } from './errors';
 import { Deadline, exchange, type Exchange } from './http';
-import { attemptTimeoutMs, decideRetry, judge, mayRetry, type Outcome, type RetryableFailure } from './outcome';
+import { judge, type Outcome } from './outcome';
+import { decideRetry, mayRetry, type RetryableFailure } from './retry';
 import { pause } from './pacing';
 import { route as makeRoute, ROUTES, type Route, type RouteAnswer, type RouteName } from './routes';
 import { getSession, type ApiContext, type RetryKind, type Session } from './session';
@@ -87,7 +88,7 @@ async function sendWithRetries(
 	const address = new Address(session.baseUrl, route, spec.pathParams, spec.qs);
 	const body = serialisedBody(spec.body);
 	const started = Date.now();
-	const history: RequestHistory = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, retries: 0 };
+	const history: RequestHistory = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, errorRetries: 0 };
 	let failures = 0;
 	let reloggedIn = false;
 	for (;;) {
@@ -101,12 +102,11 @@ async function sendWithRetries(
 		history.attempts++;
 		history.rateLimitWaitMs += turn.rateLimitWaitMs;
 		const outcome = judge(turn.exchange, { node: ctx.getNode(), route, address, session, itemIndex: spec.itemIndex, history });
-		const status = turn.exchange.kind === 'answer' ? turn.exchange.status : undefined;
-		session.logRequest(ctx, { route: routeName, method: route.method, status, attempt: history.attempts, durationMs: Date.now() - attemptStarted, itemIndex: spec.itemIndex });
+		logAttempt(ctx, { method: route.method, route: routeName, status: turn.exchange.kind === 'answer' ? turn.exchange.status : turn.exchange.kind, attempt: history.attempts, durationMs: Date.now() - attemptStarted, itemIndex: spec.itemIndex });
 		switch (outcome.kind) {
 			case 'done':
 				session.pacer.countAccepted();
-				session.activity.requestDone(history.retries > 0);
+				if (history.errorRetries > 0) session.activity.retriedThenDone++;
 				address.served();
 				return outcome;
 			case 'moved':
@@ -123,8 +123,9 @@ async function sendWithRetries(
 				failures++;
 				const decision = decideRetry(settings, failures, Date.now() - started, outcome.retryAfterMs);
 				if (!decision.retry) throw outcome.error(decision.reason);
-				history.retries++;
-				session.activity.retrying(retryKind(outcome.retry, turn.exchange));
+				const kind = retryKind(outcome.retry, turn.exchange);
+				session.activity.retries.set(kind, (session.activity.retries.get(kind) ?? 0) + 1);
+				if (kind !== 'rate limit' && history.errorRetries++ === 0) session.activity.retriedRequests++;
 				// A Retry-After holds every lane of the run (the pacer waits for it); a plain backoff only this one.
 				if (outcome.retryAfterMs !== undefined) session.pacer.holdAllUntil(Date.now() + decision.delayMs);
 				else {
@@ -134,6 +135,14 @@ async function sendWithRetries(
 			}
 		}
 	}
+}
+
+/**
+ * One line per attempt in n8n's log, at debug level (shown only when n8n logs at debug): the route's name, never its
+ * address, body or headers, so no secret and no customer data.
+ */
+function logAttempt(ctx: ApiContext, line: { method: string; route: string; status: number | string; attempt: number; durationMs: number; itemIndex?: number }): void {
+	ctx.logger?.debug(`Commerce Messaging: ${line.method} ${line.route} -> ${line.status}`, { node: ctx.getNode().name, ...line });
 }
 
 /** Why an attempt is tried again, as the run's activity counts it. */
@@ -189,4 +198,13 @@ function serialisedBody(body: RequestSpec['body']): string | undefined {
 		);
 	}
 	return text;
+}
+
+/**
+ * How long the next attempt may take: its timeout, cut to what the budget has left (at least a second). A budget of
+ * 0 means no retries: the one attempt keeps its whole timeout.
+ */
+export function attemptTimeoutMs(settings: RetrySettings, elapsedMs: number): number {
+	if (settings.maxTotalWaitMs === 0) return settings.timeoutMs;
+	return Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
 }

@@ -67,8 +67,14 @@ for (const major of [2, 1]) {
         }
         return ok;
       };
-      // Activation: n8n runs the trigger once to record where "now" is.
+      // Activation: n8n runs the trigger once to record where "now" is. That poll reads two pages (the first, for the
+      // total, then the last): a contact added between them would count as one that existed at activation, so the
+      // contacts are added once the poll is over (no page asked for a second).
       expect(await waitFor(() => contactPolls() > 0, 60_000)).toBe(true);
+      for (let seen = -1; seen !== contactPolls(); ) {
+        seen = contactPolls();
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
       const pollsAtActivation = contactPolls();
 
       const first = ['+4915800000001', '+4915800000002', '+4915800000003'];

@@ -250,6 +250,12 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 			expect(run.error).toBeUndefined();
 			expect(sentTo('OPEN-')).toEqual(['OPEN-1', 'OPEN-2']);
 			expect(run.items.map((item) => item.json.crossWorkerCheck)).toEqual(['skipped', 'skipped']);
+			const hints = (run.run.data.resultData.runData['Commerce Messaging'][0] as { hints?: Array<{ message: string; type?: string }> }).hints ?? [];
+			expect(hints).toContainEqual({
+				message: "Deduplicate Across Workers could not reach n8n's shared store: 2 event(s) went out with this worker's own check only (crossWorkerCheck: skipped on each).",
+				type: 'warning',
+				location: 'outputPane',
+			});
 		} finally {
 			store.failing = false;
 		}

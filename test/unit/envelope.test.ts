@@ -1,4 +1,5 @@
-import { parseRetryAfter, readEnvelope, validationFields } from '../../transport/envelope';
+import { readEnvelope } from '../../transport/envelope';
+import { parseRetryAfter, validationFields } from '../../transport/errors';
 
 const response = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({
 	statusCode,

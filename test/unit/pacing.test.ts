@@ -12,7 +12,8 @@ describe('The run pacer', () => {
 	afterEach(() => jest.useRealTimers());
 
 	it('E5/L1: after a Retry-After has been waited out, lanes start one per interval of the sustained rate', async () => {
-		const pacer = new RunPacer();
+		const held = { rateLimitHeldMs: 0 };
+		const pacer = new RunPacer(held);
 		await pacer.waitTurn(ctx);
 		// 20 requests accepted in the run's first 2 s; then the service asks every lane to wait until 2.5 s.
 		for (let i = 0; i < 20; i++) pacer.countAccepted();
@@ -27,11 +28,11 @@ describe('The run pacer', () => {
 		await Promise.all(lanes);
 		// 2,500 ms of run for 20 accepted requests: one start per 125 ms from the end of the wait on.
 		expect(starts).toEqual([2_500, 2_625, 2_750]);
-		expect(pacer.heldMs).toBe(500);
+		expect(held.rateLimitHeldMs).toBe(500);
 	});
 
 	it('E5: without a Retry-After the lanes are not paced', async () => {
-		const pacer = new RunPacer();
+		const pacer = new RunPacer({ rateLimitHeldMs: 0 });
 		for (let i = 0; i < 20; i++) pacer.countAccepted();
 		const starts: number[] = [];
 		await Promise.all([0, 1, 2].map(async () => starts.push(await pacer.waitTurn(ctx))));

@@ -1,4 +1,5 @@
-import { attemptTimeoutMs, decideRetry } from '../../transport/outcome';
+import { attemptTimeoutMs } from '../../transport/request';
+import { decideRetry } from '../../transport/retry';
 import { DEFAULT_RETRY } from '../../transport/settings';
 
 describe('retry policy', () => {

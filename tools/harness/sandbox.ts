@@ -29,6 +29,7 @@ export interface Sandbox {
 	approveNow(id: string | number): void;
 	rejectNow(id: string | number, reason: string): void;
 	addUser(user: Record<string, unknown>): void;
+	revokeTokens(): void;
 }
 
 export const startSandbox = (options: Record<string, unknown> = {}) =>

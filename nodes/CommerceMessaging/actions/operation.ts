@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 /**
  * What an operation answers for one item, said outright so the router pairs it without guessing: records, each
@@ -30,4 +30,6 @@ export interface Operation<State = unknown> {
 	orderingKey?(this: IExecuteFunctions, itemIndex: number): string | undefined;
 	/** One item at a time whatever Request Options > Concurrency says (lists page with it instead; long waits). */
 	oneItemAtATime?: true;
+	/** What the run did that the user should know of (router.ts shows it above the output): a skip, a wait. */
+	hints?(this: IExecuteFunctions, state: State, itemCount: number): NodeExecutionHint[];
 }

@@ -1,5 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
+import { formatSeconds } from '../../../transport/errors';
 import { readSettingNumber, settingError } from './parameters';
 
 /**
@@ -58,6 +59,13 @@ export class BatchPacer {
 	heldMs = 0;
 
 	constructor(readonly settings: BatchingSettings) {}
+
+	/** A hint when batching made the run wait (router.ts shows it). */
+	hints(): NodeExecutionHint[] {
+		if (this.heldMs < 1_000) return [];
+		const { batchSize, batchIntervalMs } = this.settings;
+		return [{ message: `Waited ${formatSeconds(this.heldMs)} in all between batches (Options > Batching: ${batchSize} items, then ${batchIntervalMs.toLocaleString('en-US')} ms).` }];
+	}
 
 	/** Waits until the item's batch may start. */
 	async waitTurn(itemIndex: number, pause: (ms: number) => Promise<void>): Promise<void> {

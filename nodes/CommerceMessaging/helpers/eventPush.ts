@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { apiRequest } from '../../../transport/request';
 import { Deduplication, readDedupSettings, type EventIdentity } from './deduplication';
@@ -48,6 +48,22 @@ export function eventPushOperation(push: EventPush) {
 		/** Saves what the run recorded and drops the claims it still holds (the router runs it even after a failure). */
 		async finish(this: IExecuteFunctions, deduplication: Deduplication): Promise<void> {
 			await deduplication.finish();
+		},
+
+		hints(this: IExecuteFunctions, deduplication: Deduplication, itemCount: number): NodeExecutionHint[] {
+			const hints: NodeExecutionHint[] = [];
+			if (deduplication.skipped > 0) {
+				hints.push({
+					message: `${deduplication.skipped} of ${itemCount} items were skipped as duplicates: the same event was sent before, within the deduplication window (the items say when). To send them again, turn off Options > Deduplicate, or shorten the window.`,
+				});
+			}
+			if (deduplication.sentWithoutSharedStore > 0) {
+				hints.push({
+					message: `Deduplicate Across Workers could not reach n8n's shared store: ${deduplication.sentWithoutSharedStore} event(s) went out with this worker's own check only (crossWorkerCheck: skipped on each).`,
+					type: 'warning',
+				});
+			}
+			return hints;
 		},
 	};
 }

@@ -5,11 +5,11 @@ import { setErrorContext, type ServiceErrorContext } from '../../../transport/er
 import { toE164 } from './phone';
 
 /**
- * The one reading layer of both nodes: every parameter is read here, by its kind (text, number, boolean, option,
- * JSON, date, phone, collection), and a value of the wrong kind fails its item before any API call, with a
- * NodeOperationError that carries the itemIndex and names the field and what it got. An expression that gives an
- * object or a list to a text or number field is therefore never sent as "[object Object]" or "1,2"; a number given
- * to a text field (an id) is sent as its digits.
+ * The one reading layer of both nodes: every parameter is read here by its kind (text, number, switch, option, JSON,
+ * date, phone, list of fields), and a value of the wrong kind fails its item before any API call, naming the field
+ * and what it got (an item's NodeOperationError carries its itemIndex). So an expression that gives an object or a
+ * list to a text or number field is never sent as "[object Object]" or "1,2"; a number given to text (an id) is sent
+ * as its digits, as the contract types ids.
  */
 
 export type ParameterContext = IExecuteFunctions | IPollFunctions;
@@ -25,10 +25,9 @@ function valueOf(ctx: ParameterContext, name: string, itemIndex: number, fallbac
 }
 
 /**
- * The run's context with one difference: each parameter of each item is evaluated once. n8n evaluates a parameter's
- * expressions at every read (in n8n 2.x in an isolated engine), and one item's parameters are needed in several
- * places (its ordering key, its deduplication key, its body): the first read is kept for the run. A field of a
- * collection is taken from the collection read whole. Values are handed on as read: no operation changes one.
+ * The run's context, but each parameter of each item is evaluated once: n8n evaluates expressions at every read (in
+ * n8n 2.x in an isolated engine), and an item's parameters are needed in several places (ordering key, deduplication
+ * key, body). A field of a collection is taken from the collection read whole. No operation changes a value it read.
  */
 export function readingParametersOnce(ctx: IExecuteFunctions): IExecuteFunctions {
 	const read = ctx.getNodeParameter.bind(ctx) as ReadParameter;
@@ -37,30 +36,19 @@ export function readingParametersOnce(ctx: IExecuteFunctions): IExecuteFunctions
 		const key = `${itemIndex}\u0000${name}\u0000${options === undefined ? '' : JSON.stringify(options)}`;
 		if (kept.has(key)) return kept.get(key);
 		const dot = name.indexOf('.');
-		const value =
-			dot > 0 && options === undefined
-				? fieldOf(getNodeParameter(name.slice(0, dot), itemIndex, {}), name.slice(dot + 1), fallback)
-				: read(name, itemIndex, fallback, options);
+		let value = dot > 0 && options === undefined ? getNodeParameter(name.slice(0, dot), itemIndex, {}) : read(name, itemIndex, fallback, options);
+		if (dot > 0 && options === undefined) {
+			for (const part of name.slice(dot + 1).split('.')) value = isPlainObject(value) ? value[part] : undefined;
+			if (value === undefined) value = fallback;
+		}
 		kept.set(key, value);
 		return value;
 	};
 	return Object.create(ctx, { getNodeParameter: { value: getNodeParameter } }) as IExecuteFunctions;
 }
 
-function fieldOf(collection: unknown, path: string, fallback: unknown): unknown {
-	let value: unknown = collection;
-	for (const part of path.split('.')) value = isPlainObject(value) ? value[part] : undefined;
-	return value === undefined ? fallback : value;
-}
-
 /** An error of one item ("Item N: ..."; a trigger's poll has no items). `context` goes to the Continue On Fail item. */
-export function itemError(
-	ctx: ParameterContext,
-	itemIndex: number,
-	message: string,
-	description?: string,
-	context?: ServiceErrorContext,
-): NodeOperationError {
+export function itemError(ctx: ParameterContext, itemIndex: number, message: string, description?: string, context?: ServiceErrorContext) {
 	const text = isPoll(ctx) ? message.charAt(0).toUpperCase() + message.slice(1) : `Item ${itemIndex}: ${message}`;
 	const error = new NodeOperationError(ctx.getNode(), text, { itemIndex, description });
 	if (context) setErrorContext(error, context);
@@ -73,8 +61,7 @@ export function shown(value: unknown): string {
 	return text.length > 80 ? `${text.slice(0, 80)}...` : text;
 }
 
-const isPlainObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
@@ -87,41 +74,37 @@ export function kindOf(value: unknown): string {
 }
 
 /** A value of the wrong kind: the field, what it must be, and what it got. */
-function wrongKind(ctx: ParameterContext, itemIndex: number, label: string, expected: string, value: unknown) {
-	return itemError(
+const wrongKind = (ctx: ParameterContext, itemIndex: number, label: string, expected: string, value: unknown) =>
+	itemError(
 		ctx,
 		itemIndex,
 		`the ${label} must be ${expected}, not ${kindOf(value)} (${shown(value)})`,
 		'An expression gave a value of another kind. Map a single value, e.g. {{ $json.order.id }} rather than {{ $json.order }}.',
 	);
-}
 
-/** 4096 -> "4,096", for limits in messages. */
 const count = (value: number) => value.toLocaleString('en-US');
 
 export interface TextOptions {
-	/** How messages name the field, e.g. "order ID" -> "the order ID is empty". */
+	/** How messages name the field: "order ID" -> "the order ID is empty". */
 	label: string;
 	/** Whether an empty value fails the item (else it reads as undefined: the field is left out). */
 	required?: boolean;
 	/** What to do about an empty value; the default asks to set the field. */
 	description?: string;
-	/** Whether the value is kept as typed (a message text) rather than trimmed (ids pasted from sheets). */
+	/** Kept as typed (a message text) rather than trimmed (ids pasted from sheets). */
 	keepSpaces?: boolean;
-	/** The most characters the service takes; a longer text fails with both numbers. */
+	/** The most characters the service takes. */
 	maxLength?: number;
 }
 
-/**
- * Text: text as typed, or a number from an expression as its digits (the contract types ids as strings). An object,
- * a list or a boolean fails; empty text (or only spaces, or null) fails a required field and leaves out another.
- */
-export function readText(ctx: ParameterContext, name: string, itemIndex: number, options: TextOptions & { required: true }): string;
-export function readText(ctx: ParameterContext, name: string, itemIndex: number, options: TextOptions): string | undefined;
-export function readText(ctx: ParameterContext, name: string, itemIndex: number, options: TextOptions): string | undefined {
-	const raw = valueOf(ctx, name, itemIndex, '');
-	return textValue(ctx, raw, itemIndex, options);
-}
+type Read<T, O> = {
+	(ctx: ParameterContext, name: string, itemIndex: number, options: O & { required: true }): T;
+	(ctx: ParameterContext, name: string, itemIndex: number, options: O): T | undefined;
+};
+
+/** Text: as typed, or a number as its digits; an object, a list or a boolean fails; empty is left out unless required. */
+export const readText: Read<string, TextOptions> = (ctx, name, itemIndex, options) =>
+	textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, options) as string;
 
 /** readText for a value that is not a parameter of its own (a field of a list entry, a resource locator's value). */
 export function textValue(ctx: ParameterContext, raw: unknown, itemIndex: number, options: TextOptions): string | undefined {
@@ -149,39 +132,32 @@ export function textValue(ctx: ParameterContext, raw: unknown, itemIndex: number
 
 /** The id a resource locator holds (picked from the list or typed), required, as text. */
 export function readLocatorId(ctx: IExecuteFunctions, name: string, itemIndex: number, options: TextOptions): string {
-	const raw = valueOf(ctx, name, itemIndex, '', { extractValue: true });
-	return textValue(ctx, raw, itemIndex, { ...options, required: true }) as string;
+	return textValue(ctx, valueOf(ctx, name, itemIndex, '', { extractValue: true }), itemIndex, { ...options, required: true }) as string;
 }
 
-/** A phone number, as E.164, checked before any API call (rules C2 and E3 cost no request when it is wrong). */
-export function readPhone(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; required: true }): string;
-export function readPhone(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; required?: boolean }): string | undefined;
-export function readPhone(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; required?: boolean }): string | undefined {
+/** A phone number as E.164, checked before any call (rules C2 and E3 cost no request when it is wrong). */
+export const readPhone: Read<string, { label: string }> = (ctx, name, itemIndex, options: { label: string; required?: boolean }) => {
 	const raw = textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, { label: options.label });
-	if (raw === undefined && !options.required) return undefined;
-	return phoneValue(ctx, raw ?? '', itemIndex);
-}
+	return (raw === undefined && !options.required ? undefined : phoneValue(ctx, raw ?? '', itemIndex)) as string;
+};
 
-/** A phone number that is not a parameter of its own (e.g. one of a list of buttons); `where` says which one. */
+/** A phone number that is not a parameter of its own (e.g. a button's); `where` says which one. */
 export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number, where?: string): string {
 	const phone = toE164(raw);
-	if (!phone) {
-		throw itemError(
-			ctx,
-			itemIndex,
-			`${where ? `${where}: ` : ''}"${raw}" is not an international phone number`,
-			'Use the E.164 format: a plus, the country code and the number, e.g. +4915123456789.',
-		);
-	}
-	return phone;
+	if (phone) return phone;
+	throw itemError(
+		ctx,
+		itemIndex,
+		`${where ? `${where}: ` : ''}"${raw}" is not an international phone number`,
+		'Use the E.164 format: a plus, the country code and the number, e.g. +4915123456789.',
+	);
 }
 
 export interface NumberOptions {
 	/** How messages name the field, e.g. "cart total". */
 	label: string;
-	/** Smallest value accepted. */
 	min?: number;
-	/** Whether an absent or empty value gives undefined (an optional field) instead of an error. */
+	/** An absent or empty value gives undefined instead of an error. */
 	optional?: boolean;
 	/** 'value' (the default): `"forty" is not a valid cart total`; 'field': `the price "12,90" is not a decimal number`. */
 	phrasing?: 'value' | 'field';
@@ -191,25 +167,27 @@ export interface NumberOptions {
 	fallback?: number;
 }
 
-/** A number or text from an expression; anything else (an object, a list, a boolean) fails naming its kind. */
-function numberInput(ctx: ParameterContext, raw: unknown, itemIndex: number, label: string): number | string | undefined {
+/** A number or text from an expression; anything else fails naming its kind. */
+function numberInput(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number | string | undefined {
+	const raw = valueOf(ctx, name, itemIndex, options.fallback ?? null);
 	if (typeof raw === 'number' || typeof raw === 'string') return raw;
 	if (raw === undefined || raw === null) return undefined;
-	throw wrongKind(ctx, itemIndex, label, 'a number', raw);
+	throw wrongKind(ctx, itemIndex, options.label, 'a number', raw);
 }
 
+type ReadNumber = {
+	(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions & { optional: true }): number | undefined;
+	(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number;
+};
+
 /**
- * A decimal amount (money): a number, or text such as "12" or "12.50" from an expression, sent as a JSON number.
- * Hex ("0x1F"), exponents ("1e3"), commas, "Infinity" and empty text are refused, though JavaScript would read
- * some of them as numbers: a shop never writes money that way, so it is a mapping mistake.
+ * A decimal amount (money): a number, or "12" / "12.50" from an expression, sent as a JSON number. Hex, exponents,
+ * commas and "Infinity" are refused, though JavaScript reads some as numbers: a shop never writes money that way.
  */
-export function readDecimal(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions & { optional: true }): number | undefined;
-export function readDecimal(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number;
-export function readDecimal(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number | undefined {
-	const raw = numberInput(ctx, valueOf(ctx, name, itemIndex, options.fallback ?? null), itemIndex, options.label);
-	if (options.optional && isEmpty(raw)) return undefined;
-	const text = typeof raw === 'string' ? raw.trim() : undefined;
-	const value = typeof raw === 'number' ? raw : text !== undefined && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+export const readDecimal: ReadNumber = (ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions) => {
+	const raw = numberInput(ctx, name, itemIndex, options);
+	if (options.optional && isEmpty(raw)) return undefined as never;
+	const value = typeof raw === 'number' ? raw : /^-?\d+(\.\d+)?$/.test(raw?.trim() ?? '') ? Number(raw) : NaN;
 	if (Number.isFinite(value) && (options.min === undefined || value >= options.min)) return value;
 	const min = options.min === 0 ? ' of 0 or more' : options.min !== undefined ? ` of ${options.min} or more` : '';
 	const quoted = typeof raw === 'string' ? shown(raw) : `"${shown(raw ?? '')}"`;
@@ -221,67 +199,47 @@ export function readDecimal(ctx: ParameterContext, name: string, itemIndex: numb
 			: `${quoted} is not a valid ${options.label}`,
 		options.description ?? `Use a decimal number${min} with a dot as the decimal separator, e.g. 49.90.`,
 	);
-}
+};
 
-/**
- * A whole number such as an id or a limit: an integer, or digits as text from an expression. 1.5, "abc", "" and
- * numbers below `min` fail; with `optional`, an empty value is undefined.
- */
-export function readWholeNumber(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions & { optional: true }): number | undefined;
-export function readWholeNumber(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number;
-export function readWholeNumber(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number | undefined {
-	const raw = numberInput(ctx, valueOf(ctx, name, itemIndex, options.fallback ?? null), itemIndex, options.label);
-	if (options.optional && isEmpty(raw)) return undefined;
-	const text = typeof raw === 'string' ? raw.trim() : undefined;
-	const value = typeof raw === 'number' ? raw : text !== undefined && /^\d+$/.test(text) ? Number(text) : NaN;
+/** A whole number such as an id or a limit: an integer, or digits as text; 1.5, "abc" and numbers below `min` fail. */
+export const readWholeNumber: ReadNumber = (ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions) => {
+	const raw = numberInput(ctx, name, itemIndex, options);
+	if (options.optional && isEmpty(raw)) return undefined as never;
+	const value = typeof raw === 'number' ? raw : /^\d+$/.test(raw?.trim() ?? '') ? Number(raw) : NaN;
 	const min = options.min ?? 0;
 	if (Number.isSafeInteger(value) && value >= min) return value;
-	// A whole number is 0, 1, 2...; 0 for a field that starts at 1 is named as below the minimum.
+	// 0 for a field that starts at 1 is named as below the minimum.
 	const problem = Number.isSafeInteger(value) && value >= 0 ? `is below the minimum of ${min}` : 'is not a whole number';
 	throw itemError(ctx, itemIndex, `the ${options.label} ${shown(raw ?? null)} ${problem}`, options.description ?? `Use a whole number of ${min} or more.`);
-}
+};
 
 /** Return All + Limit (descriptions/ returnAllOrLimit): no limit for Return All, else a whole number >= 1. */
 export function readListLimit(ctx: IExecuteFunctions, itemIndex: number): { limit?: number } {
 	if (readBoolean(ctx, 'returnAll', itemIndex, { label: 'Return All', fallback: false })) return {};
-	const limit = readWholeNumber(ctx, 'limit', itemIndex, {
-		label: 'Limit',
-		min: 1,
-		fallback: 50,
-		description: 'Set Limit to how many results to return at most, a whole number such as 50, or turn on Return All.',
-	});
-	return { limit };
+	const description = 'Set Limit to how many results to return at most, a whole number such as 50, or turn on Return All.';
+	return { limit: readWholeNumber(ctx, 'limit', itemIndex, { label: 'Limit', min: 1, fallback: 50, description }) };
 }
 
-/** A switch: true or false (also as the text "true" or "false" from an expression); not set gives `fallback`. */
-export function readBoolean(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; fallback: boolean }): boolean;
-export function readBoolean(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string }): boolean | undefined;
-export function readBoolean(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; fallback?: boolean }): boolean | undefined {
+/** A switch: true or false (also as the text "true" or "false"); not set gives `fallback`. */
+export function readBoolean<F extends boolean | undefined>(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; fallback?: F }): boolean | F {
 	const raw = valueOf(ctx, name, itemIndex, options.fallback ?? null);
 	if (typeof raw === 'boolean') return raw;
-	if (isEmpty(raw)) return options.fallback;
+	if (isEmpty(raw)) return options.fallback as F;
 	if (typeof raw === 'string' && /^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
 	throw wrongKind(ctx, itemIndex, options.label, 'true or false', raw);
 }
 
-/** One of a list of values (an options parameter, or an expression that should give one of its values). */
-export function readOption<T extends string>(
-	ctx: ParameterContext,
-	name: string,
-	itemIndex: number,
-	options: { label: string; values: readonly T[]; fallback: T },
-): T {
+/** One of a list of values (an options parameter, or an expression that should give one); not set gives `fallback`. */
+export function readOption<T extends string>(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; values: readonly T[]; fallback: T }): T {
 	const raw = valueOf(ctx, name, itemIndex, options.fallback);
 	if (isEmpty(raw)) return options.fallback;
 	if (typeof raw === 'string' && (options.values as readonly string[]).includes(raw)) return raw as T;
-	if (typeof raw !== 'string') throw wrongKind(ctx, itemIndex, options.label, `one of ${options.values.join(', ')}`, raw);
-	throw itemError(ctx, itemIndex, `the ${options.label} ${shown(raw)} is not one of ${options.values.join(', ')}`, `Choose one of ${options.values.join(', ')}.`);
+	const values = options.values.join(', ');
+	if (typeof raw !== 'string') throw wrongKind(ctx, itemIndex, options.label, `one of ${values}`, raw);
+	throw itemError(ctx, itemIndex, `the ${options.label} ${shown(raw)} is not one of ${values}`, `Choose one of ${values}.`);
 }
 
-/**
- * A date and time from the picker or an expression, as ISO 8601 in UTC; no zone means the workflow's. Empty is
- * undefined: every date of the node is optional.
- */
+/** A date and time from the picker or an expression, as ISO 8601 in UTC (no zone: the workflow's); empty is undefined. */
 export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, options: { label: string }): string | undefined {
 	const raw = valueOf(ctx, name, itemIndex, null);
 	if (isEmpty(raw)) return undefined;
@@ -292,19 +250,11 @@ export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number
 	} catch {
 		// Reported below with the item and the value.
 	}
-	throw itemError(
-		ctx,
-		itemIndex,
-		`${typeof raw === 'string' ? shown(raw) : `"${shown(raw)}"`} is not a valid ${options.label}`,
-		'Use an ISO 8601 date and time, e.g. 2025-01-31T18:30:00Z.',
-	);
+	const quoted = typeof raw === 'string' ? shown(raw) : `"${shown(raw)}"`;
+	throw itemError(ctx, itemIndex, `${quoted} is not a valid ${options.label}`, 'Use an ISO 8601 date and time, e.g. 2025-01-31T18:30:00Z.');
 }
 
-const JSON_KINDS = {
-	object: 'a JSON object',
-	array: 'a JSON array',
-	objectOrArray: 'a JSON object or array',
-} as const;
+const JSON_KINDS = { object: 'a JSON object', array: 'a JSON array', objectOrArray: 'a JSON object or array' } as const;
 
 export interface JsonOptions<K extends keyof typeof JSON_KINDS> {
 	expect: K;
@@ -312,24 +262,16 @@ export interface JsonOptions<K extends keyof typeof JSON_KINDS> {
 	label: string;
 	/** "the line items are", not "is". */
 	plural?: boolean;
-	/** The right form, for the description, e.g. `Enter a JSON object, e.g. {"order_id": "ORD-1001"}.` */
+	/** The right form, for the description. */
 	example: string;
-	/** Whether a value of the wrong kind is quoted in the message ("got {...}") rather than only named ("not an array"). */
+	/** Quote a value of the wrong kind ("got {...}") rather than only name it ("not an array"). */
 	showValue?: boolean;
 }
 
 type JsonOf<K> = K extends 'object' ? IDataObject : K extends 'array' ? unknown[] : IDataObject | unknown[];
 
-/**
- * A JSON parameter: JSON text as typed, or a value an expression already gave. Empty is undefined (callers pick
- * their default); broken JSON and values of the wrong kind fail.
- */
-export function readJson<K extends keyof typeof JSON_KINDS>(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	options: JsonOptions<K>,
-): JsonOf<K> | undefined {
+/** JSON text as typed, or a value an expression gave. Empty is undefined; broken JSON and the wrong kind fail. */
+export function readJson<K extends keyof typeof JSON_KINDS>(ctx: IExecuteFunctions, name: string, itemIndex: number, options: JsonOptions<K>): JsonOf<K> | undefined {
 	const raw = valueOf(ctx, name, itemIndex, null);
 	if (isEmpty(raw)) return undefined;
 	let value = raw;
@@ -341,24 +283,13 @@ export function readJson<K extends keyof typeof JSON_KINDS>(
 		}
 	}
 	const isArray = Array.isArray(value);
-	const isObject = isPlainObject(value);
-	const fits = options.expect === 'array' ? isArray : options.expect === 'object' ? isObject : isArray || isObject;
-	if (!fits) {
-		const kind = typeof value === 'string' ? 'a string' : kindOf(value);
-		throw itemError(
-			ctx,
-			itemIndex,
-			`${options.label} must be ${JSON_KINDS[options.expect]}, ${options.showValue ? `got ${shown(value)}` : `not ${kind}`}`,
-			options.example,
-		);
-	}
-	return value as JsonOf<K>;
+	const fits = options.expect === 'array' ? isArray : options.expect === 'object' ? isPlainObject(value) : isArray || isPlainObject(value);
+	if (fits) return value as JsonOf<K>;
+	const kind = typeof value === 'string' ? 'a string' : kindOf(value);
+	throw itemError(ctx, itemIndex, `${options.label} must be ${JSON_KINDS[options.expect]}, ${options.showValue ? `got ${shown(value)}` : `not ${kind}`}`, options.example);
 }
 
-/**
- * The entries of a list of fields (a fixedCollection such as Custom Fields or Buttons: `additionalFields.customFields`
- * with entries under `field`), each an object; none when it is not set.
- */
+/** The entries of a list of fields (a fixedCollection: `additionalFields.customFields`, entries under `field`). */
 export function readEntries(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; entry: string }): IDataObject[] {
 	const collection = valueOf(ctx, name, itemIndex, {});
 	if (isEmpty(collection)) return [];
@@ -368,19 +299,6 @@ export function readEntries(ctx: ParameterContext, name: string, itemIndex: numb
 	const wrong = list.find((entry) => !isPlainObject(entry));
 	if (wrong !== undefined) throw wrongKind(ctx, itemIndex, options.label, 'a list of fields', wrong);
 	return list as IDataObject[];
-}
-
-/**
- * "Custom Fields" (name/value pairs) as body fields. A name is text; a value goes as the JSON it is (text, a
- * number, an object or a list mapped on purpose).
- */
-export function readCustomFields(ctx: IExecuteFunctions, name: string, itemIndex: number): IDataObject {
-	const fields: IDataObject = {};
-	for (const pair of readEntries(ctx, name, itemIndex, { label: 'Custom Fields', entry: 'field' })) {
-		const fieldName = textValue(ctx, pair.name, itemIndex, { label: 'custom field name' });
-		if (fieldName !== undefined) fields[fieldName] = pair.value;
-	}
-	return fields;
 }
 
 /** Drops empty strings and empty objects that n8n collections leave behind, so the service never sees "". */
@@ -394,15 +312,23 @@ export function compact(fields: IDataObject): IDataObject {
 	return result;
 }
 
-/** "Custom Fields" merged into a body: a name already set by a named parameter wins. */
+/**
+ * "Custom Fields" (name/value pairs) merged into a body, a name set by a named parameter winning. A name is text; a
+ * value goes as the JSON it is (text, a number, or an object or a list mapped on purpose).
+ */
 export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex: number, body: IDataObject): IDataObject {
-	return { ...readCustomFields(ctx, name, itemIndex), ...body };
+	const fields: IDataObject = {};
+	for (const pair of readEntries(ctx, name, itemIndex, { label: 'Custom Fields', entry: 'field' })) {
+		const fieldName = textValue(ctx, pair.name, itemIndex, { label: 'custom field name' });
+		if (fieldName !== undefined) fields[fieldName] = pair.value;
+	}
+	return { ...fields, ...body };
 }
 
 /**
- * A number of a run-wide setting (Request Options, Batching: read once per run, from the first item), as a number
- * or digits from an expression; undefined when it is not set. A value of another kind, or an expression that
- * fails, fails the run with an error naming the setting (`label`, as the panel shows it): never a silent default.
+ * A number of a run-wide setting (Request Options, Batching: read once per run, from the first item); undefined when
+ * it is not set. Another kind, or an expression that fails, fails the run naming the setting as the panel labels it:
+ * never a silent default.
  */
 export function readSettingNumber(ctx: ParameterContext, name: string, label: string): number | undefined {
 	let raw: unknown;

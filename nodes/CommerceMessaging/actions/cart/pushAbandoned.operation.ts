@@ -102,7 +102,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export const { orderingKey, prepare, execute, finish } = eventPushOperation({
+export const { orderingKey, prepare, execute, finish, hints } = eventPushOperation({
 	route: 'cartEvent',
 	idParameter: 'cartId',
 	idLabel: 'cart ID',

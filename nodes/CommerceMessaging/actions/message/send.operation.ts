@@ -83,6 +83,8 @@ export async function beforeItem(this: IExecuteFunctions, itemIndex: number, bat
 	await batches.waitTurn(itemIndex, pause);
 }
 
+export const hints = (batches: BatchPacer) => batches.hints();
+
 /** One recipient's messages reach the service in input order, never overlapping. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
 	return readPhone(this, 'phone', itemIndex, { label: 'phone', required: true });

@@ -97,7 +97,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export const { orderingKey, prepare, execute, finish } = eventPushOperation({
+export const { orderingKey, prepare, execute, finish, hints } = eventPushOperation({
 	route: 'orderEvent',
 	idParameter: 'orderId',
 	idLabel: 'order ID',

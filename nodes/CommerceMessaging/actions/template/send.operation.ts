@@ -99,6 +99,8 @@ export async function beforeItem(this: IExecuteFunctions, itemIndex: number, sta
 	await state.batches.waitTurn(itemIndex, pause);
 }
 
+export const hints = (state: SendState) => state.batches.hints();
+
 /** One recipient's messages reach the service in input order, never overlapping. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
 	return readPhone(this, 'phone', itemIndex, { label: 'phone', required: true });

@@ -140,6 +140,9 @@ export interface DedupStore {
 
 /** Everything one run's deduplication holds. Settings come from the caller (one read per item), keys from `sendOnce`. */
 export class Deduplication {
+	/** Items answered with `skipped: true`: their event was sent before. */
+	skipped = 0;
+
 	/** Events sent while n8n's shared store could not be reached: checked by this worker only. */
 	sentWithoutSharedStore = 0;
 
@@ -207,7 +210,10 @@ export class Deduplication {
 		const key = eventKey(this.account, event);
 		const stores = this.storesFor(settings);
 		const dedupEvent: DedupEvent = { hash: key.hash, windowSeconds: settings.windowSeconds };
-		const skipped = { ...identifiers, skipped: true, reason: 'duplicate', dedupKey: key.label };
+		const skipped = (why: IDataObject) => {
+			this.skipped++;
+			return { ...identifiers, skipped: true, reason: 'duplicate', dedupKey: key.label, ...why };
+		};
 		const held: DedupStore[] = [];
 		for (const store of stores) {
 			const verdict = await store.claim(dedupEvent);
@@ -216,10 +222,10 @@ export class Deduplication {
 			} else if (verdict.outcome === 'sent') {
 				// Sent through this process: a claim another store holds for it is that send's record.
 				for (const other of stores) if (other !== store) other.accepted(dedupEvent, verdict.sentAt);
-				return { ...skipped, firstSentAt: new Date(verdict.sentAt * 1000).toISOString() };
+				return skipped({ firstSentAt: new Date(verdict.sentAt * 1000).toISOString() });
 			} else {
 				for (const other of held) await other.release(dedupEvent);
-				return { ...skipped, claimedBy: 'another execution' };
+				return skipped({ claimedBy: 'another execution' });
 			}
 		}
 

@@ -99,18 +99,9 @@ export function decodeEntries(saved: Partial<EventText> | undefined): Array<[str
 
 // The log of one node's accepted events.
 
-/**
- * Which events the service accepted, and when: event hash -> epoch seconds, oldest first, so the size cap drops the
- * oldest in constant time. Its saved form is kept up to date as events come and go, so saving costs what changed.
- */
+/** Which events the service accepted, and when: hash -> epoch seconds, oldest first (the cap drops the oldest). */
 export class SentEventLog {
 	private byAge = new Map<string, number>();
-
-	private text: EventText = { first: 0, events: '' };
-	/** The send time of the last event in `text`. */
-	private textLast = 0;
-	/** Set when an event moved or the order was rebuilt: `text` is then made again when asked for. */
-	private textStale = false;
 
 	/** Keys the size cap dropped while still inside the window they were judged by: they could go out twice. */
 	droppedInWindow = 0;
@@ -131,10 +122,8 @@ export class SentEventLog {
 	record(hash: string, sentAt: number, nowSeconds: number, windowSeconds: number): boolean {
 		const known = this.byAge.get(hash);
 		if (known !== undefined && known >= sentAt) return false;
-		if (known !== undefined) this.textStale = true;
 		this.byAge.delete(hash);
 		this.byAge.set(hash, sentAt);
-		if (!this.textStale) this.append(hash, sentAt);
 		this.cap(nowSeconds, windowSeconds);
 		return true;
 	}
@@ -145,8 +134,8 @@ export class SentEventLog {
 	 * block their event for longer than any window) or malformed are left out. Answers whether anything was new.
 	 */
 	merge(entries: Iterable<[string, number]>, nowSeconds: number, maxAgeSeconds: number): boolean {
-		let added = false;
 		const merged = new Map(this.byAge);
+		let added = false;
 		for (const [hash, sentAt] of entries) {
 			const live = Number.isFinite(sentAt) && nowSeconds - sentAt < maxAgeSeconds && sentAt <= nowSeconds + FUTURE_TOLERANCE_SECONDS;
 			if (!live || (merged.get(hash) ?? -Infinity) >= sentAt) continue;
@@ -155,7 +144,6 @@ export class SentEventLog {
 		}
 		if (!added) return false;
 		this.byAge = new Map([...merged].sort((a, b) => a[1] - b[1]));
-		this.textStale = true;
 		this.cap(nowSeconds, maxAgeSeconds);
 		return true;
 	}
@@ -164,7 +152,7 @@ export class SentEventLog {
 	prune(nowSeconds: number, maxAgeSeconds: number): void {
 		for (const [hash, sentAt] of this.byAge) {
 			if (nowSeconds - sentAt < maxAgeSeconds) break;
-			this.dropOldest(hash);
+			this.byAge.delete(hash);
 		}
 	}
 
@@ -172,36 +160,17 @@ export class SentEventLog {
 		return this.byAge.entries();
 	}
 
-	/** The entries as `encodeEntries` writes them. */
+	/** The saved form of the entries (encodeEntries), written when n8n saves the node's static data. */
 	encoded(): EventText {
-		if (this.textStale) {
-			this.text = encodeEntries(this.byAge.entries());
-			for (const [, sentAt] of this.byAge) this.textLast = sentAt;
-			this.textStale = false;
-		}
-		return this.text;
+		return encodeEntries(this.byAge.entries());
 	}
 
 	private cap(nowSeconds: number, windowSeconds: number): void {
-		while (this.byAge.size > this.maxKeys) {
-			const [oldest, oldestAt] = this.byAge.entries().next().value as [string, number];
-			this.dropOldest(oldest);
+		for (const [oldest, oldestAt] of this.byAge) {
+			if (this.byAge.size <= this.maxKeys) break;
+			this.byAge.delete(oldest);
 			if (nowSeconds - oldestAt < windowSeconds) this.droppedInWindow++;
 		}
-	}
-
-	private append(hash: string, sentAt: number): void {
-		const delta = this.text.events === '' ? '' : deltaText(sentAt - this.textLast);
-		this.text = { first: this.text.events === '' ? sentAt : this.text.first, events: this.text.events + delta + hash };
-		this.textLast = sentAt;
-	}
-
-	/** The oldest event goes; the one after it becomes the first, its delta turned into `first`. */
-	private dropOldest(hash: string): void {
-		this.byAge.delete(hash);
-		if (this.textStale) return;
-		const next = readDelta(this.text.events, HASH_LENGTH);
-		this.text = { first: this.text.first + next.seconds, events: this.text.events.slice(HASH_LENGTH + next.length) };
 	}
 }
 
