@@ -14,20 +14,12 @@ import { logIn } from '../transport/login';
 import { ROUTES } from '../transport/routes';
 import { isSealedFor, sealFor } from '../transport/tokens';
 
-/**
- * Rule A6, for every request this credential signs (the node's, and n8n's HTTP Request node's): the token and the
- * plugin headers go only to the Base URL's origin, and the request never follows a redirect with them.
- */
+/** Rule A6, for every request this credential signs (the node's, and n8n's HTTP Request node's): only to the Base URL's origin. */
 function assertSignsOwnService(baseUrl: string, requestOptions: IHttpRequestOptions): void {
 	const legacy = requestOptions as IHttpRequestOptions & { uri?: string | URL; baseUrl?: string };
 	const target = requestOptions.url ?? legacy.uri;
 	const base = requestOptions.baseURL ?? legacy.baseUrl;
-	let origin: string | undefined;
-	try {
-		origin = new URL(String(target), base || undefined).origin;
-	} catch {
-		origin = undefined;
-	}
+	const origin = URL.canParse(String(target), base || undefined) ? new URL(String(target), base || undefined).origin : undefined;
 	const own = new URL(baseUrl).origin;
 	if (origin !== own) {
 		throw new Error(
@@ -43,11 +35,8 @@ const API_CALL_REFUSED =
 
 export class CommerceMessagingApi implements ICredentialType {
 	name = 'commerceMessagingApi';
-
 	displayName = 'Commerce Messaging API';
-
 	icon = { light: 'file:commerceMessaging.svg', dark: 'file:commerceMessaging.dark.svg' } as const;
-
 	documentationUrl = 'https://github.com/n8n-nodes-commerce-messaging/n8n-nodes-commerce-messaging#credentials';
 
 	properties: INodeProperties[] = [
@@ -71,39 +60,13 @@ export class CommerceMessagingApi implements ICredentialType {
 			description: 'The account must have API access enabled (User.hasApiAccess) in the administration area',
 			hint: 'The account needs "API access" switched on in the service\'s administration area',
 		},
-		{
-			displayName: 'Password',
-			name: 'password',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-		},
-		{
-			// Filled by preAuthentication; n8n renews it when it is empty or after a 401.
-			displayName: 'Session Token',
-			name: 'sessionToken',
-			type: 'hidden',
-			typeOptions: { expirable: true, password: true },
-			default: '',
-		},
-		{
-			// Which account the token above was issued for (a salted hash of Base URL, username and password): n8n
-			// keeps hidden fields when the credential is edited, so a token for the old account is never sent.
-			displayName: 'Session Token Seal',
-			name: 'sessionTokenSeal',
-			type: 'hidden',
-			typeOptions: { password: true },
-			default: '',
-		},
-		{
-			// When (local clock, ms) the token above was received: its expiry is judged from this plus its lifetime,
-			// so a service clock hours off never causes a login per request (rule A3).
-			displayName: 'Login Received At',
-			name: 'loginReceivedAt',
-			type: 'hidden',
-			default: 0,
-		},
+		{ displayName: 'Password', name: 'password', type: 'string', typeOptions: { password: true }, default: '', required: true },
+		// Filled by preAuthentication; n8n renews it when it is empty or after a 401.
+		{ displayName: 'Session Token', name: 'sessionToken', type: 'hidden', typeOptions: { expirable: true, password: true }, default: '' },
+		// The account the token was issued for (transport/tokens.ts sealFor): n8n keeps hidden fields through an edit.
+		{ displayName: 'Session Token Seal', name: 'sessionTokenSeal', type: 'hidden', typeOptions: { password: true }, default: '' },
+		// When (local clock, ms) the token was received: its expiry is judged from this plus its lifetime (rule A3).
+		{ displayName: 'Login Received At', name: 'loginReceivedAt', type: 'hidden', default: 0 },
 		{
 			// Heads the optional group below: what it is for and when it is needed.
 			displayName:
@@ -160,15 +123,12 @@ export class CommerceMessagingApi implements ICredentialType {
 		const credentials = readCredentials(data);
 		// Every field is checked before the password leaves n8n.
 		assertCredentialFieldsUsable(credentials);
-		// The node's run hands its Timeout to the login through this data object (transport/processState.ts).
+		// The node's run hands its Timeout to the login through this data object (transport/login.ts loginLimits).
 		const sessionToken = await logIn(this, credentials, data);
 		return { sessionToken, loginReceivedAt: Date.now(), sessionTokenSeal: sealFor(credentials) };
 	}
 
-	/**
-	 * Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. A token
-	 * issued for the account before an edit of the credential is never sent: n8n is asked for a fresh login first.
-	 */
+	/** Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. */
 	authenticate: IAuthenticate = async (
 		data: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -178,25 +138,20 @@ export class CommerceMessagingApi implements ICredentialType {
 		assertHeaderValueSafe('Session Token', credentials.sessionToken);
 		assertSignsOwnService(credentials.baseUrl, requestOptions);
 		if (!isSealedFor(data.sessionTokenSeal, credentials)) {
-			// n8n logs in again (preAuthentication) and signs the request anew when signing fails the way a refused
-			// token does: nothing is sent until then, whatever a service answers a request without a token (401 or 403).
+			// A token issued before the credential was edited is never sent: failing the way a refused token does makes
+			// n8n log in again and sign anew first, whatever a service answers a request without a token (401 or 403).
 			throw Object.assign(new Error('The session token was issued before the credential was edited: logging in again'), {
 				response: { status: 401 },
 			});
 		}
 		const { headers: plugin } = pluginHeaders(credentials);
 		requestOptions.headers = { ...(requestOptions.headers ?? {}), ...plugin, Authorization: `Bearer ${credentials.sessionToken}` };
-		// Never follow a redirect with these headers: n8n would re-send them to wherever it points. Both forms: n8n's
-		// httpRequest options, and the legacy request options that the HTTP Request node uses.
-		requestOptions.disableFollowRedirect = true;
-		Object.assign(requestOptions, { followRedirect: false, followAllRedirects: false });
-		return requestOptions;
+		// Never follow a redirect with these headers (n8n would re-send them to wherever it points), in both forms:
+		// n8n's httpRequest options and the legacy request options of the HTTP Request node.
+		return Object.assign(requestOptions, { disableFollowRedirect: true, followRedirect: false, followAllRedirects: false });
 	};
 
-	/**
-	 * Proves login (preAuthentication runs first) AND API access (rule A4): the contact list needs both. The only
-	 * place that probes API access; a run reports it from its first real call instead.
-	 */
+	/** Proves login (preAuthentication runs first) and API access (rule A4, probed only here): the contact list needs both. */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
@@ -209,23 +164,11 @@ export class CommerceMessagingApi implements ICredentialType {
 			ignoreHttpStatusErrors: true,
 		},
 		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'code', value: 'API_ACCESS_DISABLED', message: API_ACCESS_REFUSED },
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'status', value: 'error', message: API_CALL_REFUSED },
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'status', value: 'fail', message: API_CALL_REFUSED },
-			},
-			{
-				// A LexikJWT-style refusal without a JSend status: {"code":401,"message":"..."}.
-				type: 'responseSuccessBody',
-				properties: { key: 'code', value: 401, message: API_CALL_REFUSED },
-			},
+			{ type: 'responseSuccessBody', properties: { key: 'code', value: 'API_ACCESS_DISABLED', message: API_ACCESS_REFUSED } },
+			{ type: 'responseSuccessBody', properties: { key: 'status', value: 'error', message: API_CALL_REFUSED } },
+			{ type: 'responseSuccessBody', properties: { key: 'status', value: 'fail', message: API_CALL_REFUSED } },
+			// A LexikJWT-style refusal without a JSend status: {"code":401,"message":"..."}.
+			{ type: 'responseSuccessBody', properties: { key: 'code', value: 401, message: API_CALL_REFUSED } },
 		],
 	};
 }

@@ -1,17 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { learnedPaths } from './processState';
+import { judgeRedirect, type RedirectRefusal } from './redirects';
 import type { Route } from './routes';
 
 /**
- * Where one request goes: the route's path under the Base URL with its parameters filled in, and where it goes
- * next after a redirect or a 404 (shared by the API requests and the login).
- *
- * Rule A6: no request that carries credentials follows a redirect blindly (n8n would re-send the Authorization
- * header to another host, and a 307 re-posts a login body with its password). Every request is sent with
- * redirects off and a 3xx answer is judged here. Where the document contradicts itself about a path (its table
- * against its trailing-slash rule, `alternatePath`), the other reading is tried once after a 404 or a redirect to
- * it, and the reading the service serves is remembered for the process.
+ * Where one request goes (an API request or the login): the route's path under the Base URL with its ids filled in,
+ * and where next after a redirect (judged by redirects.ts) or a 404. Where the document contradicts itself about a
+ * path (`alternatePath`), the other reading is tried once after a 404 or a redirect to it, and the one the service
+ * serves is remembered for the process.
  */
 
 /** Longest request address (path and query) sent: longer ones are refused before sending, never retried. */
@@ -28,14 +25,10 @@ export class RequestRefused extends Error {
 	}
 }
 
-export type RedirectRefusal = { message: string; description: string };
-
 export class Address {
 	private path: string;
-
 	/** Set once a same-origin redirect of a read was followed: the absolute address it named. */
 	private redirectedTo?: string;
-
 	private triedOtherReading = false;
 
 	constructor(
@@ -44,9 +37,13 @@ export class Address {
 		private readonly pathParams: Record<string, string | number> = {},
 		private readonly qs?: IDataObject,
 	) {
-		this.path = servedPath(baseUrl, route);
+		this.path = learnedPaths.get(this.pathKey) ?? route.path;
 		// Checked at once, so a bad id or an oversized address fails before any login or wait.
 		this.target();
+	}
+
+	private get pathKey(): string {
+		return `${this.baseUrl} ${this.route.method} ${this.route.path}`;
 	}
 
 	/** The absolute URL and query string of the next attempt. */
@@ -54,50 +51,27 @@ export class Address {
 		const target = this.redirectedTo
 			? { url: this.redirectedTo, qs: new URL(this.redirectedTo).search ? undefined : this.qs }
 			: { url: `${this.baseUrl}${buildPath(this.path, this.pathParams)}`, qs: this.qs };
-		assertAddressLength(target.url, target.qs);
+		const query = target.qs ? new URLSearchParams(Object.entries(target.qs).map(([k, v]) => [k, String(v)])).toString() : '';
+		const length = target.url.length + (query ? query.length + 1 : 0);
+		if (length > MAX_URL_LENGTH) {
+			throw new RequestRefused(
+				`The request's address is ${length.toLocaleString('en-US')} characters long, over the limit of ${MAX_URL_LENGTH.toLocaleString('en-US')}`,
+				'Services refuse addresses this long. Shorten the path or the query parameters; send large data in the body instead.',
+			);
+		}
 		return target;
 	}
 
-	/**
-	 * A 3xx answer: undefined when the request goes on (to the other reading, or a same-origin read followed once),
-	 * or why it was refused. `follow` false: only the other reading is accepted (the login is never followed).
-	 */
+	/** A 3xx (redirects.ts): undefined when the request goes on, else why not; `follow` false: only the other reading (the login). */
 	redirected(statusCode: number, location: string | undefined, follow = true): RedirectRefusal | undefined {
-		const refuse = (where: string, why: string): RedirectRefusal => ({
-			message: `The service answered HTTP ${statusCode} with a redirect ${where}; it was not followed`,
-			description: `${why} Nothing was sent to the redirect target. If the service has moved, change the Base URL of the Commerce Messaging credential.`,
-		});
-		if (!location) return refuse('without a target', 'The answer named no Location.');
-		let target: URL;
-		try {
-			target = new URL(location, this.target().url);
-		} catch {
-			return refuse('to an address that is not a valid URL', 'The Location header could not be read.');
-		}
-		const base = new URL(this.baseUrl);
-		if (base.protocol === 'https:' && target.protocol !== 'https:') {
-			return refuse(`from https to ${target.protocol.replace(':', '')} (${target.host})`, 'Credentials are never sent without encryption.');
-		}
-		if (target.origin !== base.origin) {
-			return refuse(`to another host (${target.host})`, 'The session token, the plugin API key and the password are only ever sent to the Base URL.');
-		}
 		const other = this.otherReading();
 		const alreadyMoved = this.redirectedTo !== undefined || this.triedOtherReading;
-		if (other !== undefined && !alreadyMoved && target.pathname === new URL(`${this.baseUrl}${other}`).pathname) {
-			this.useOtherReading(other);
-			return undefined;
-		}
-		const read = this.route.method === 'GET' || this.route.method === 'HEAD';
-		if (follow && read && !alreadyMoved) {
-			this.redirectedTo = target.href;
-			return undefined;
-		}
-		return refuse(
-			`for a ${this.route.method} on the same host (${target.host})`,
-			alreadyMoved || !follow
-				? 'A read is followed at most once: a second redirect in a row looks like a loop.'
-				: 'Only reads are followed: repeating this request at another address could apply it twice.',
-		);
+		const { baseUrl, route } = this;
+		const verdict = judgeRedirect({ statusCode, location, from: this.target().url, baseUrl, method: route.method, otherReading: other, alreadyMoved, follow });
+		if (verdict.go === 'nowhere') return verdict.refusal;
+		if (verdict.go === 'to') this.redirectedTo = verdict.href;
+		else if (other !== undefined) this.useOtherReading(other);
+		return undefined;
 	}
 
 	/** A 404: true when the document's other reading of the path is tried next (once). */
@@ -111,9 +85,8 @@ export class Address {
 	/** The service answered: remember which reading of the path it serves. */
 	served(): void {
 		if (!this.triedOtherReading) return;
-		const key = pathKey(this.baseUrl, this.route);
-		if (this.path === this.route.path) learnedPaths.delete(key);
-		else learnedPaths.set(key, this.path);
+		if (this.path === this.route.path) learnedPaths.delete(this.pathKey);
+		else learnedPaths.set(this.pathKey, this.path);
 	}
 
 	private otherReading(): string | undefined {
@@ -125,12 +98,6 @@ export class Address {
 		this.triedOtherReading = true;
 		this.path = other;
 	}
-}
-
-const pathKey = (baseUrl: string, route: Route) => `${baseUrl} ${route.method} ${route.path}`;
-
-function servedPath(baseUrl: string, route: Route): string {
-	return learnedPaths.get(pathKey(baseUrl, route)) ?? route.path;
 }
 
 /**
@@ -150,28 +117,13 @@ export function buildPath(path: string, params: Record<string, string | number> 
 	});
 }
 
-/**
- * A path of the Other Endpoint call: relative to the Base URL, and without `.` or `..` segments (also percent-
- * encoded), which would make it name another address than the one written.
- */
+/** A path of the Other Endpoint call: no `.` or `..` segments (also percent-encoded), which would name another address. */
 export function assertPlainPath(path: string): void {
-	const segments = path.split(/[?#]/)[0].split('/');
-	const dotted = segments.find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+	const dotted = path.split(/[?#]/)[0].split('/').find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 	if (dotted !== undefined) {
 		throw new RequestRefused(
 			`The path "${path.slice(0, 200)}" contains the segment "${dotted}"`,
 			'"." and ".." segments would change which endpoint is called: write the path as the service names it.',
-		);
-	}
-}
-
-function assertAddressLength(url: string, qs: IDataObject | undefined): void {
-	const query = qs ? new URLSearchParams(Object.entries(qs).map(([k, v]) => [k, String(v)])).toString() : '';
-	const length = url.length + (query ? query.length + 1 : 0);
-	if (length > MAX_URL_LENGTH) {
-		throw new RequestRefused(
-			`The request's address is ${length.toLocaleString('en-US')} characters long, over the limit of ${MAX_URL_LENGTH.toLocaleString('en-US')}`,
-			'Services refuse addresses this long. Shorten the path or the query parameters; send large data in the body instead.',
 		);
 	}
 }

@@ -1,9 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-/**
- * Pure helpers shared by the credential (login, header injection) and the node's transport (token expiry,
- * plugin headers). Nothing here does I/O, so every rule about secrets and headers is checked in one place.
- */
+/** The credential's fields and their rules (A1, A5, A6), pure, for the credential (login, signing) and the transport alike. */
 
 export const CREDENTIAL_TYPE = 'commerceMessagingApi';
 
@@ -32,62 +29,37 @@ export function readCredentials(data: ICredentialDataDecryptedObject): CommerceM
 	};
 }
 
-export function normalizeBaseUrl(url: string): string {
-	return url.trim().replace(/\/+$/, '');
-}
+export const normalizeBaseUrl = (url: string) => url.trim().replace(/\/+$/, '');
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** True for the local emulator's hosts, the only ones where plain http is allowed. */
-export function isLoopbackHost(hostname: string): boolean {
-	return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
+/** The local emulator's hosts: the only ones where plain http is allowed. */
+export const isLoopbackHost = (hostname: string) => ['localhost', '127.0.0.1', '[::1]', '::1'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 
 /**
- * The token and the password travel to this URL, so it must be https. Plain http is allowed only for loopback
- * hosts, where the local emulator runs. A `user:pass@` part is refused (and never repeated in the message): it
- * would be sent along as Basic auth and shown wherever the URL is.
+ * The token and the password travel to this URL: https only (plain http for loopback hosts). A `user:pass@` part is
+ * refused, never repeated in the message: it would go along as Basic auth and show wherever the URL is.
  */
 export function assertSafeBaseUrl(baseUrl: string): void {
-	if (!URL.canParse(baseUrl)) {
-		throw new Error('The Base URL is not a valid URL. Use the form https://api.example.com');
-	}
+	if (!URL.canParse(baseUrl)) throw new Error('The Base URL is not a valid URL. Use the form https://api.example.com');
 	const parsed = new URL(baseUrl);
 	if (parsed.username || parsed.password) {
-		throw new Error(
-			'The Base URL must not contain a user name or password (user:pass@host). Put the username and password in their own fields.',
-		);
+		throw new Error('The Base URL must not contain a user name or password (user:pass@host). Put the username and password in their own fields.');
 	}
 	if (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) return;
-	throw new Error(
-		`The Base URL must use https (got "${parsed.protocol}//${parsed.host}"). Plain http is only allowed for localhost.`,
-	);
-}
-
-/**
- * A header value must be one line of ISO-8859-1: a CR or LF would let a credential field inject extra headers,
- * and HTTP clients silently drop or mangle other characters.
- */
-export function assertHeaderValueSafe(fieldLabel: string, value: string): void {
-	if (/[\r\n]/.test(value)) {
-		throw new Error(`The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`);
-	}
-	const outside = charactersOutsideHeaders(value);
-	if (outside !== undefined) {
-		throw new Error(
-			`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; found U+${outside.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`,
-		);
-	}
+	throw new Error(`The Base URL must use https (got "${parsed.protocol}//${parsed.host}"). Plain http is only allowed for localhost.`);
 }
 
 /** The first character a header value cannot carry (a control character, a line break, or beyond ISO-8859-1). */
-function charactersOutsideHeaders(value: string): string | undefined {
-	return [...value].find((character) => character.charCodeAt(0) > 0xff || character.charCodeAt(0) < 0x20);
-}
+const outsideHeaders = (value: string) => [...value].find((character) => character.charCodeAt(0) > 0xff || character.charCodeAt(0) < 0x20);
 
-/** Whether a value can be sent as a header as it is. */
-export function isHeaderValue(value: string): boolean {
-	return charactersOutsideHeaders(value) === undefined;
+export const isHeaderValue = (value: string) => outsideHeaders(value) === undefined;
+
+/** A header value is one line of ISO-8859-1: a CR or LF would inject headers, and clients mangle the rest. */
+export function assertHeaderValueSafe(fieldLabel: string, value: string): void {
+	if (/[\r\n]/.test(value)) throw new Error(`The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`);
+	const outside = outsideHeaders(value);
+	if (outside === undefined) return;
+	const code = outside.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+	throw new Error(`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; found U+${code})`);
 }
 
 export const PLUGIN_FIELDS = [
@@ -97,10 +69,7 @@ export const PLUGIN_FIELDS = [
 ] as const;
 
 /** The plugin secret-key headers (rule A5), or the labels of the fields still to fill in. */
-export function pluginHeaders(credentials: CommerceMessagingCredentials): {
-	headers: IDataObject;
-	missing: string[];
-} {
+export function pluginHeaders(credentials: CommerceMessagingCredentials): { headers: IDataObject; missing: string[] } {
 	const headers: IDataObject = {};
 	const missing: string[] = [];
 	for (const field of PLUGIN_FIELDS) {
@@ -115,10 +84,7 @@ export function pluginHeaders(credentials: CommerceMessagingCredentials): {
 	return { headers, missing };
 }
 
-/**
- * Every credential field checked before any login (rule A6): the Base URL, and the fields that become headers.
- * Throws an Error whose message names the field and never repeats a secret.
- */
+/** Every field checked before any login (rule A6): an Error naming the field, never repeating a secret. */
 export function assertCredentialFieldsUsable(credentials: CommerceMessagingCredentials): void {
 	assertSafeBaseUrl(credentials.baseUrl);
 	if (!credentials.pluginIntegration) return;
@@ -126,17 +92,14 @@ export function assertCredentialFieldsUsable(credentials: CommerceMessagingCrede
 }
 
 /** The values that must never appear in an output, an error or a log (rule A6). */
-export function credentialSecrets(credentials: CommerceMessagingCredentials): string[] {
-	return [credentials.password, credentials.pluginApiKey, credentials.sessionToken].filter((value) => value.length >= 4);
-}
+export const credentialSecrets = (credentials: CommerceMessagingCredentials) =>
+	[credentials.password, credentials.pluginApiKey, credentials.sessionToken].filter((value) => value.length >= 4);
 
-/** The login answer's shape is not shown: accept the usual places a JWT is put. */
+/** The login answer's shape is not shown: the usual places a JWT is put. */
 export function extractLoginToken(body: unknown): string | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const top = body as IDataObject;
 	const data = (top.data && typeof top.data === 'object' ? top.data : {}) as IDataObject;
-	for (const candidate of [top.token, top.access_token, top.jwt, data.token, data.access_token, data.jwt]) {
-		if (typeof candidate === 'string' && candidate.length > 0) return candidate;
-	}
-	return undefined;
+	const candidates = [top.token, top.access_token, top.jwt, data.token, data.access_token, data.jwt];
+	return candidates.find((candidate): candidate is string => typeof candidate === 'string' && candidate.length > 0);
 }

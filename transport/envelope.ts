@@ -3,9 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { readFailure, type ServiceFailure } from './errors';
 
 /**
- * Reads the service's answers (rules E1, E2): the JSend envelope, and the parsers each route of routes.ts names for
- * its `data`. Everything is parsed from raw text, so an HTML page or broken JSON becomes a readable failure
- * (errors.ts classifies it) instead of an exception.
+ * Reads the service's answers (rules E1, E2): the JSend envelope, from raw text (an HTML page or broken JSON becomes
+ * a failure errors.ts classifies, not an exception), and the parser each route of routes.ts names for its `data`.
  */
 
 export type Envelope = { ok: true; data: unknown; message?: string } | { ok: false; failure: ServiceFailure };
@@ -43,8 +42,8 @@ export function header(headers: Record<string, unknown>, name: string): string |
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-// The parsers of `data`. The API document shows few answer shapes (docs/api-assumptions.md): each accepts the
-// likely variants and none throws; an unexpected shape becomes an empty or wrapped value the caller reports.
+// The parsers of `data`: the document shows few answer shapes (docs/api-assumptions.md), so each accepts the likely
+// variants and none throws; an unexpected shape becomes an empty or wrapped value the caller reports.
 
 /** Any JSON value the service may put in a record. */
 type JsonValue = IDataObject[string];
@@ -117,13 +116,10 @@ export function asTemplate(data: unknown): TemplateRecord {
 	return isObject(data) ? (data as TemplateRecord) : {};
 }
 
-/** A media upload or delete answer: the media id wherever it is, and the answer's own fields. */
+/** A media answer: its id if it has one, its fields when it is an object, and the answer as received (for a message). */
 export interface MediaAnswer {
-	/** Undefined when the answer carries no id where one is expected. */
 	mediaId?: string;
-	/** The answer's fields when it is an object, else none. */
 	fields: IDataObject;
-	/** The answer as received, for a message when the id is missing. */
 	data: unknown;
 }
 

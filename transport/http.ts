@@ -4,10 +4,10 @@ import { findLoginFailure, networkErrorCode, TIMEOUT_CODES, type LoginFailure } 
 import { MAX_WAIT_MS } from './settings';
 
 /**
- * One HTTP exchange through n8n's own HTTP helpers (`send`), for the API requests and the login alike, bounded: a
- * deadline from connecting to the last byte (the library's own timeout bounds only idle time, so a server dripping
- * one byte at a time would hold it for ever), a size ceiling while the answer streams in, and a depth ceiling
- * (n8n's JSON.stringify overflows near 5,000 levels, so a deeper answer could not be stored).
+ * One HTTP exchange through n8n's own HTTP helpers, for the API requests and the login alike, bounded: a deadline
+ * from connecting to the last byte (the library's timeout bounds only idle time: a server dripping one byte at a
+ * time would hold it for ever), a size ceiling while the answer streams in, and a depth ceiling (n8n stores and
+ * shows outputs with recursive code that overflows on deep enough nesting).
  */
 
 /** The deepest answer taken: far beyond any real answer, far below what n8n can store and show. */
@@ -42,12 +42,11 @@ export type Exchange =
 	| { kind: 'loginFailed'; failure: LoginFailure }
 	| { kind: 'thrown'; error: unknown };
 
+/** `cancel`: the execution's signal; `deadline`: when the caller restarts it (after a login on the way), else one of `timeoutMs`. */
 export interface ExchangeLimits {
 	timeoutMs: number;
 	maxAnswerBytes: number;
-	/** The execution's cancel signal. */
 	cancel?: AbortSignal;
-	/** The attempt's deadline when its caller restarts it (after a login on the way); else one of `timeoutMs`. */
 	deadline?: Deadline;
 }
 
@@ -56,7 +55,6 @@ export class Deadline {
 	private readonly controller = new AbortController();
 	private timer?: AbortSignal;
 	private startedAt = Date.now();
-
 	constructor(ms: number) {
 		this.restart(ms);
 	}
@@ -135,8 +133,7 @@ function requestOptions(request: HttpRequest, timeoutMs: number, signal: AbortSi
 		encoding: 'stream',
 		json: false,
 		returnFullResponse: true,
-		// Statuses are the transport's (JSend, retries, one re-login); redirects are judged by address.ts, never
-		// followed blindly with the credentials.
+		// Statuses are the transport's (JSend, retries, one re-login); redirects are judged by address.ts.
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		// The library's idle timeout, as a second fence behind the deadline.

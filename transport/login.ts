@@ -11,25 +11,21 @@ import { DEFAULT_RETRY } from './settings';
 
 /**
  * Rule A1: the login, which n8n's credentials helper runs through the credential's preAuthentication when a request
- * goes out without a token. It sends its one request itself (redirects off, a deadline and a size ceiling of its
- * own), and fails with a LoginFailure (http.ts) whose kind the transport decides on.
+ * goes out without a token: one request of its own, failing with a LoginFailure (errors.ts) whose kind decides.
  */
 
-/** What a run allows its login. */
+/**
+ * What a run allows its login: `cancel`, the execution's signal; `timeoutName`, how messages name the Timeout (none
+ * for n8n's credential test and HTTP Request node); `loggedIn`, told so the request gets its own Timeout from then.
+ */
 export interface LoginLimits {
 	timeoutMs: number;
-	/** The execution's cancel signal. */
 	cancel?: AbortSignal;
-	/** How messages name the Timeout (the node's panel field); none for n8n's credential test and HTTP Request node. */
 	timeoutName?: string;
-	/** Told when a login succeeded: the request it was made for then gets its own Timeout from that moment. */
 	loggedIn?: () => void;
 }
 
-/**
- * The limits of the run that hands this credential data to n8n. n8n's credentials helper calls the credential's
- * login with the data object alone, so the run's limits reach the login through it. Ends with the object.
- */
+/** The limits of the run that hands this credential data to n8n, whose credentials helper calls the login with it alone. */
 export const loginLimits = new WeakMap<object, LoginLimits>();
 
 /** A login answer carries a token and little else: anything larger is not a login answer. */
@@ -38,11 +34,9 @@ export const MAX_LOGIN_ANSWER_BYTES = 256 * 1024;
 export const MAX_TOKEN_LENGTH = 16 * 1024;
 
 /**
- * Exchanges the username and password for a JWT with one request, within the run's Timeout (the default one when
- * n8n's credential test or HTTP Request node logs in). Redirects are not followed (a 307 would re-post the password
- * to wherever it points); the document's two readings of the path (with and without the trailing slash) are both
- * accepted, found with at most one extra request and then remembered. API access (rule A4) is not probed here: the
- * first real call reports it, so a login costs one request. Throws a LoginFailure.
+ * The username and password exchanged for a JWT with one request, within the run's Timeout. A redirect is not
+ * followed (a 307 would re-post the password); both readings of the path are accepted (address.ts). API access (rule
+ * A4) is not probed: the first real call reports it, so a login costs one request. Throws a LoginFailure.
  */
 export async function logIn(helper: IHttpRequestHelper, credentials: CommerceMessagingCredentials, limitsOf: object): Promise<string> {
 	const limits = loginLimits.get(limitsOf) ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };

@@ -3,10 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { Address, assertPlainPath, RequestRefused } from './address';
 import { CREDENTIAL_TYPE } from './auth';
-import { serviceError, type RequestHistory } from './errors';
+import { header, readEnvelope } from './envelope';
+import { redirectRefusedError, serviceError, type RequestHistory, type ServiceFailure } from './errors';
 import { Deadline, exchange, type Exchange } from './http';
-import { judge, type Outcome } from './outcome';
-import { decideRetry, mayRetry, type RetryableFailure } from './retry';
+import { decideRetry, failedAnswer, failedExchange, mayRetry, type Failed, type FailureContext } from './retry';
 import { pause } from './pacing';
 import { route as makeRoute, ROUTES, type Route, type RouteAnswer, type RouteName } from './routes';
 import { getSession, type ApiContext, type RetryKind, type Session } from './session';
@@ -14,30 +14,27 @@ import type { RetrySettings } from './settings';
 
 /**
  * One API call, as a short pipeline: where it goes (address.ts), in its turn with a usable token (session.ts), one
- * bounded exchange (http.ts), what the answer means and whether to try again (outcome.ts). Every request of the
- * nodes goes through here; the only other request the package sends is the login (login.ts), which n8n runs on the
- * way when the token is missing.
+ * bounded exchange (http.ts), what the answer means (`judge`; a failure and whether to try again: retry.ts). Every
+ * request of the nodes goes through here; the only other request the package sends is the login (login.ts), which
+ * n8n runs on the way when the token is missing.
  */
 
+/**
+ * `formData`: built anew for every attempt (a retry never re-sends a consumed body); `retry`: the run's unless given;
+ * `fullEnvelope`: answer the whole success envelope, not `data`; `answerSize`: told the bytes of the answer's text.
+ */
 export interface RequestSpec {
 	pathParams?: Record<string, string | number>;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
-	/** Built anew for every attempt, so a retry never re-sends a consumed body. */
 	formData?: () => FormData;
 	itemIndex?: number;
-	/** The run's retry settings (startRun) unless given. */
 	retry?: RetrySettings;
-	/** Return the whole success envelope ({status, message?, data}) instead of `data` (Custom API Call). */
 	fullEnvelope?: boolean;
-	/** Told the size of the answer taken (bytes of its text): a whole-list read counts what it holds. */
 	answerSize?: (bytes: number) => void;
 }
 
-/**
- * For the Custom API Call operation: any method and path under the Base URL, same auth and handling. Its answer is
- * `unknown` (the JSend `data`, or with `fullEnvelope` the whole success envelope) unless it names a `parse`.
- */
+/** For the Custom API Call operation: any method and path under the Base URL, same handling; `data` as is unless it names a `parse`. */
 export interface CustomRoute<T = unknown> {
 	method: Route['method'];
 	path: string;
@@ -45,9 +42,8 @@ export interface CustomRoute<T = unknown> {
 	parse?: (data: unknown) => T;
 }
 
-/** The largest answer read: a list page of the largest size is far below it; more is not an answer for this node. */
+/** The largest answer read (far above a list page of the largest size) and the largest JSON body sent. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
-/** The largest JSON body sent. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Sends one API call and returns the JSend `data` read by the route's parser (routes.ts). */
@@ -89,73 +85,89 @@ async function sendWithRetries(
 	const body = serialisedBody(spec.body);
 	const started = Date.now();
 	const history: RequestHistory = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, errorRetries: 0 };
-	let failures = 0;
 	let reloggedIn = false;
 	for (;;) {
-		let timeoutMs = settings.timeoutMs;
 		const attemptStarted = Date.now();
 		const turn = await session.inTurn(ctx, async (logsIn) => {
 			// After the turn: a Retry-After that any lane waited out counts against this request's budget too.
-			timeoutMs = attemptTimeoutMs(settings, Date.now() - started);
+			const timeoutMs = attemptTimeoutMs(settings, Date.now() - started);
 			return await attempt(ctx, session, route, address, { ...spec, body }, timeoutMs, logsIn);
 		});
 		history.attempts++;
 		history.rateLimitWaitMs += turn.rateLimitWaitMs;
-		const outcome = judge(turn.exchange, { node: ctx.getNode(), route, address, session, itemIndex: spec.itemIndex, history });
-		logAttempt(ctx, { method: route.method, route: routeName, status: turn.exchange.kind === 'answer' ? turn.exchange.status : turn.exchange.kind, attempt: history.attempts, durationMs: Date.now() - attemptStarted, itemIndex: spec.itemIndex });
-		switch (outcome.kind) {
-			case 'done':
-				session.pacer.countAccepted();
-				if (history.errorRetries > 0) session.activity.retriedThenDone++;
-				address.served();
-				return outcome;
-			case 'moved':
-				continue;
-			case 'tokenRefused':
-				if (reloggedIn) throw serviceError(ctx.getNode(), outcome.failure, spec.itemIndex);
-				// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
-				reloggedIn = true;
-				session.activity.reLogins++;
-				session.tokens.refused(turn.tokenSent);
-				continue;
-			case 'failed': {
-				if (!outcome.retry || !mayRetry(outcome.retry, route.retrySafe)) throw outcome.error();
-				failures++;
-				const decision = decideRetry(settings, failures, Date.now() - started, outcome.retryAfterMs);
-				if (!decision.retry) throw outcome.error(decision.reason);
-				const kind = retryKind(outcome.retry, turn.exchange);
-				session.activity.retries.set(kind, (session.activity.retries.get(kind) ?? 0) + 1);
-				if (kind !== 'rate limit' && history.errorRetries++ === 0) session.activity.retriedRequests++;
-				// A Retry-After holds every lane of the run (the pacer waits for it); a plain backoff only this one.
-				if (outcome.retryAfterMs !== undefined) session.pacer.holdAllUntil(Date.now() + decision.delayMs);
-				else {
-					await pause(ctx, decision.delayMs);
-					history.backoffMs += decision.delayMs;
-				}
-			}
+		const outcome = judge(turn.exchange, address, { node: ctx.getNode(), route, session, itemIndex: spec.itemIndex, history });
+		const status = turn.exchange.kind === 'answer' ? turn.exchange.status : turn.exchange.kind;
+		logAttempt(ctx, { method: route.method, route: routeName, status, attempt: history.attempts, durationMs: Date.now() - attemptStarted, itemIndex: spec.itemIndex });
+		if (outcome.kind === 'done') {
+			session.pacer.countAccepted();
+			if (history.errorRetries > 0) session.activity.retriedThenDone++;
+			address.served();
+			return outcome;
+		}
+		if (outcome.kind === 'tokenRefused') {
+			if (reloggedIn) throw serviceError(ctx.getNode(), outcome.failure, spec.itemIndex);
+			// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
+			reloggedIn = true;
+			session.activity.reLogins++;
+			session.tokens.refused(turn.tokenSent);
+		} else if (outcome.kind === 'failed') {
+			await waitToRetry(ctx, session, settings, route, outcome, turn.exchange, history, Date.now() - started);
 		}
 	}
 }
 
-/**
- * One line per attempt in n8n's log, at debug level (shown only when n8n logs at debug): the route's name, never its
- * address, body or headers, so no secret and no customer data.
- */
+type Outcome =
+	| { kind: 'done'; data: unknown; message?: string; text: string }
+	/** Sent again at another address (a followed redirect, the other reading of a path): not a failed attempt. */
+	| { kind: 'moved' }
+	/** Rule A3: the service refused the token itself; one fresh login and one retry follow. */
+	| { kind: 'tokenRefused'; failure: ServiceFailure }
+	| Failed;
+
+/** What one exchange means for the request (rules E1, E2): the JSend envelope decides with the HTTP status. */
+function judge(exchange: Exchange, address: Address, context: FailureContext): Outcome {
+	if (exchange.kind !== 'answer') return failedExchange(exchange, context);
+	const { status, headers, text } = exchange;
+	if (status >= 300 && status < 400 && status !== 304) {
+		const refusal = address.redirected(status, header(headers, 'location'));
+		return refusal ? { kind: 'failed', error: () => redirectRefusedError(context.node, refusal, status, context.itemIndex) } : { kind: 'moved' };
+	}
+	if (status === 404 && address.notFound()) return { kind: 'moved' };
+	const envelope = readEnvelope({ statusCode: status, headers, body: text });
+	if (envelope.ok) return { kind: 'done', data: envelope.data, message: envelope.message, text };
+	return envelope.failure.kind === 'tokenRefused' ? { kind: 'tokenRefused', failure: envelope.failure } : failedAnswer(envelope.failure, context);
+}
+
+/** After a failed attempt: throws when it is not tried again, else waits (a Retry-After holds every lane of the run). */
+async function waitToRetry(
+	ctx: ApiContext,
+	session: Session,
+	settings: RetrySettings,
+	route: Route,
+	outcome: Failed,
+	exchange: Exchange,
+	history: RequestHistory,
+	elapsedMs: number,
+): Promise<void> {
+	if (!outcome.retry || !mayRetry(outcome.retry, route.retrySafe)) throw outcome.error();
+	const decision = decideRetry(settings, history.attempts, elapsedMs, outcome.retryAfterMs);
+	if (!decision.retry) throw outcome.error(decision.reason);
+	const kind: RetryKind =
+		outcome.retry === 'rateLimited' ? 'rate limit' : outcome.retry === 'serviceFailed' ? 'service error' : exchange.kind === 'network' && exchange.timedOut ? 'timeout' : 'connection';
+	const { activity } = session;
+	activity.retries.set(kind, (activity.retries.get(kind) ?? 0) + 1);
+	if (kind !== 'rate limit' && history.errorRetries++ === 0) activity.retriedRequests++;
+	if (outcome.retryAfterMs !== undefined) return session.pacer.holdAllUntil(Date.now() + decision.delayMs);
+	await pause(ctx, decision.delayMs);
+	history.backoffMs += decision.delayMs;
+}
+
+/** One line per attempt in n8n's log at debug level: the route's name, never its address, body or headers (no secret, no customer data). */
 function logAttempt(ctx: ApiContext, line: { method: string; route: string; status: number | string; attempt: number; durationMs: number; itemIndex?: number }): void {
 	ctx.logger?.debug(`Commerce Messaging: ${line.method} ${line.route} -> ${line.status}`, { node: ctx.getNode().name, ...line });
 }
 
-/** Why an attempt is tried again, as the run's activity counts it. */
-function retryKind(failure: RetryableFailure, exchange: Exchange): RetryKind {
-	if (failure === 'rateLimited') return 'rate limit';
-	if (failure === 'serviceFailed') return 'service error';
-	return exchange.kind === 'network' && exchange.timedOut ? 'timeout' : 'connection';
-}
-
-/**
- * One attempt. A login that n8n's helper runs on the way has a deadline of its own (the same Timeout); the request
- * gets its Timeout from the moment the login is done.
- */
+/** One attempt. A login n8n's helper runs on the way has a Timeout of its own; the request's starts when it is done. */
 async function attempt(
 	ctx: ApiContext,
 	session: Session,
@@ -178,10 +190,7 @@ async function attempt(
 	);
 }
 
-/**
- * n8n's helper gives the HTTP library the execution's cancel signal, read from the context it is called on; this
- * context hands it the attempt's signal instead (which includes the execution's), so the deadline ends the request.
- */
+/** n8n's helper reads the cancel signal from its context: this one hands it the attempt's (the execution's included). */
 function withCancelSignal(ctx: ApiContext, signal: AbortSignal): IExecuteFunctions {
 	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
 }
@@ -200,10 +209,7 @@ function serialisedBody(body: RequestSpec['body']): string | undefined {
 	return text;
 }
 
-/**
- * How long the next attempt may take: its timeout, cut to what the budget has left (at least a second). A budget of
- * 0 means no retries: the one attempt keeps its whole timeout.
- */
+/** How long the next attempt may take: its timeout, cut to the budget left (at least a second); a budget of 0 means no retries. */
 export function attemptTimeoutMs(settings: RetrySettings, elapsedMs: number): number {
 	if (settings.maxTotalWaitMs === 0) return settings.timeoutMs;
 	return Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));

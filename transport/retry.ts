@@ -1,8 +1,25 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	answerTooDeepError,
+	answerTooLargeError,
+	loginError,
+	networkError,
+	pluginFieldsMissing,
+	serviceError,
+	type RequestHistory,
+	type ServiceFailure,
+} from './errors';
+import type { Exchange, HttpAnswer } from './http';
+import type { Route } from './routes';
+import type { Session } from './session';
 import type { RetrySettings } from './settings';
 
 /**
- * When to try a request again, and how long to wait first (rules E5, L1): pure decisions, unit-tested without
- * clocks; request.ts does the waiting.
+ * A failed attempt (rules E3-E5, L1): the error it gives if the request stops there, and whether and when trying
+ * again could help, decided from typed facts (the kind of network failure, the service's failure), never from a
+ * message's words. The decisions are pure; request.ts does the waiting.
  */
 
 /** Why an attempt failed, as far as trying again is concerned. */
@@ -15,6 +32,74 @@ export type RetryableFailure =
 	| 'rateLimited'
 	/** HTTP 5xx: the service may have acted on the request. */
 	| 'serviceFailed';
+
+/** `retry`: why trying again could help, if it could; `error` builds the error, with why it gave up (if it did). */
+export interface Failed {
+	kind: 'failed';
+	retry?: RetryableFailure;
+	retryAfterMs?: number;
+	error: (gaveUp?: string) => Error;
+}
+
+export interface FailureContext {
+	node: INode;
+	route: Route;
+	session: Session;
+	itemIndex?: number;
+	history: RequestHistory;
+}
+
+/** Connections that were never made: the service did not see the request, so any method may be tried again. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND']);
+
+/** What an error says of the request's attempts and of the settings to change. */
+const notesOf = (context: FailureContext) => ({ history: context.history, names: context.session.settings.names });
+
+/** An exchange that brought no answer. */
+export function failedExchange(exchange: Exclude<Exchange, HttpAnswer>, context: FailureContext): Failed {
+	const { node, itemIndex } = context;
+	switch (exchange.kind) {
+		case 'network': {
+			const retry: RetryableFailure = exchange.code && NOT_SENT_CODES.has(exchange.code) ? 'notSent' : 'maybeSent';
+			const maybeApplied = retry === 'maybeSent' && !context.route.retrySafe;
+			return { kind: 'failed', retry, error: (gaveUp) => networkError(node, exchange, { itemIndex, maybeApplied, ...notesOf(context), gaveUp }) };
+		}
+		case 'tooLarge':
+			return { kind: 'failed', error: () => answerTooLargeError(node, exchange.limitBytes, itemIndex) };
+		case 'tooDeep':
+			return { kind: 'failed', error: () => answerTooDeepError(node, exchange.limit, itemIndex) };
+		case 'cancelled':
+			return { kind: 'failed', error: () => new NodeOperationError(node, 'The execution was cancelled while a request was under way', { itemIndex }) };
+		case 'loginFailed':
+			return { kind: 'failed', error: () => loginError(node, exchange.failure.message, itemIndex) };
+		case 'thrown': {
+			const reason = (exchange.error as Error)?.message ?? 'unknown network error';
+			const failure = { reason, timedOut: false, waitedMs: 0 };
+			return { kind: 'failed', error: () => networkError(node, failure, { itemIndex, maybeApplied: false, ...notesOf(context) }) };
+		}
+	}
+}
+
+/** An answer the service refused, its token aside (request.ts logs in again for that, rule A3). */
+export function failedAnswer(failure: ServiceFailure, context: FailureContext): Failed {
+	const { node, itemIndex } = context;
+	switch (failure.kind) {
+		case 'pluginAuth': {
+			const missingPluginFields = pluginFieldsMissing(context.session.credentials);
+			return { kind: 'failed', error: () => serviceError(node, failure, itemIndex, { missingPluginFields }) };
+		}
+		case 'rateLimit':
+		case 'unavailable':
+			return {
+				kind: 'failed',
+				retry: failure.kind === 'rateLimit' ? 'rateLimited' : 'serviceFailed',
+				retryAfterMs: failure.retryAfterMs,
+				error: (gaveUp) => serviceError(node, failure, itemIndex, { ...notesOf(context), gaveUp }),
+			};
+		default:
+			return { kind: 'failed', error: () => serviceError(node, failure, itemIndex) };
+	}
+}
 
 /**
  * Rule L1 and the one retry-safety rule: a refusal before anything happened is always tried again; a failure after

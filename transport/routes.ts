@@ -13,7 +13,7 @@ import { asMediaAnswer, asOptionalRecord, asRecord, asTemplate, readListPage, ty
  * the other reading. The transport tries it once when the first one is not there (404, or a redirect to it) and
  * remembers which one the service serves, so the steady state costs no extra request.
  *
- * `parse`: reads the JSend `data` into the type the callers use (transport/parsers.ts); apiRequest returns its result.
+ * `parse`: reads the JSend `data` into the type the callers use (envelope.ts); apiRequest returns its result.
  */
 export interface Route<T = unknown> {
 	method: IHttpRequestMethods;

@@ -16,24 +16,24 @@ export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFuncti
 export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error';
 
 /**
- * What a run did on the user's behalf, for the node's execution hints and log lines: counts and times only, never a
- * value that came from the service.
+ * What a run did on the user's behalf, for the node's hints: counts and times only. `retriedRequests`: after an
+ * error other than a rate limit, `retriedThenDone` of them answered in the end; `rateLimitHeldMs`: every lane held
+ * for a Retry-After (wall time); `listsCutAtLimit`: stopped at their Limit while the service had more.
  */
 export class RunActivity {
 	logins = 0;
-	/** Logins after the service refused the token (rule A3). */
 	reLogins = 0;
-	/** Attempts tried again, by why (a rate limit's are counted here too, and in `rateLimitHeldMs`). */
 	readonly retries = new Map<RetryKind, number>();
-	/** Requests tried again after an error other than a rate limit, and how many of them were answered in the end. */
 	retriedRequests = 0;
 	retriedThenDone = 0;
-	/** Lists read with a Limit that stopped there while the service had more. */
 	listsCutAtLimit = 0;
-	/** How long every lane was held for a Retry-After in all (wall time, each moment once), ms. */
 	rateLimitHeldMs = 0;
-	/** Pages of lists read. */
 	pagesRead = 0;
+
+	/** Whether the run did anything its user should hear of. */
+	get noteworthy(): boolean {
+		return this.reLogins + this.retriedRequests + this.listsCutAtLimit + this.rateLimitHeldMs + this.pagesRead > 0;
+	}
 }
 
 /**
@@ -43,16 +43,11 @@ export class RunActivity {
  */
 export class Session {
 	readonly credentials: CommerceMessagingCredentials;
-
 	readonly secrets = new SecretSet();
-
 	readonly tokens: TokenKeeper;
-
 	readonly pacer: RunPacer;
-
 	/** The login another lane is making right now: every other lane waits for it (single flight). */
 	private loginInFlight?: Promise<void>;
-
 	/** A login of this run that failed for good: every later request fails with it instead of trying again. */
 	private loginRefusal?: LoginFailure;
 
@@ -82,10 +77,9 @@ export class Session {
 	}
 
 	/**
-	 * Runs one exchange in its turn, in any lane of the run: waits out a Retry-After and a login another lane is
-	 * making, makes the token usable (renewed, or taken from another run of this process), and tells `send` whether
-	 * it logs in on its way (n8n's helper logs in when the token field is empty). A login that fails for good is the
-	 * answer of every later exchange; `tokenSent` is the token it carried, `rateLimitWaitMs` this lane's wait.
+	 * Runs one exchange in its turn, in any lane: waits out a Retry-After and another lane's login, makes the token
+	 * usable (renewed, or another run's), and tells `send` whether it logs in on its way (n8n's helper does when the
+	 * token field is empty). A login that failed for good answers every later exchange.
 	 */
 	async inTurn(ctx: PausableContext, send: (logsIn: boolean) => Promise<Exchange>): Promise<{ exchange: Exchange; tokenSent: string; rateLimitWaitMs: number }> {
 		let rateLimitWaitMs = 0;
@@ -131,21 +125,19 @@ export class Session {
 	}
 }
 
+/** Each run, keyed by its n8n context (it ends with the run); its session opens at its first request. */
 interface Run {
 	settings: RunSettings;
 	activity: RunActivity;
-	/** Opened at the run's first request. */
 	session?: Promise<Session>;
 }
 
-/** Each run, keyed by its n8n context: it ends with the run. */
 const runs = new WeakMap<object, Run>();
 
 /**
- * Starts a run with the settings of all its requests; the credential is read at its first request (a bad field then
- * fails that request, or with Continue On Fail that item). The action node's router and the trigger call it first;
- * a context that did not (a picker) gets the defaults. A polling trigger keeps one context while its workflow is
- * active, so it starts a run at every poll: an edited credential applies at the next.
+ * Starts a run with the settings of all its requests (the router and the trigger's poll; a picker gets the defaults);
+ * the credential is read at its first request, so a bad field fails that request (with Continue On Fail, that item),
+ * and a polling trigger, which keeps one context while active, applies an edited credential at its next poll.
  */
 export function startRun(ctx: ApiContext, settings: RunSettings): RunActivity {
 	const activity = new RunActivity();

@@ -6,26 +6,18 @@ import { CappedMap, checkedSeals, loginsUnderWay, newestTokens, tokenFirstSeen }
 import type { SecretSet } from './redact';
 
 /**
- * The session token (rules A1-A3): its times (read from the JWT), its age by this process's clock, the account it
- * belongs to (its seal), and one run's keeping of it: whether it may be used for the next request, and its renewal,
- * shared with the other runs of this process.
+ * The session token (rules A1-A3): its times, its age by this process's clock, the account it belongs to (its seal),
+ * and one run's keeping of it: whether the next request may use it, and its renewal, shared by the process's runs.
  */
 
-export interface TokenTimes {
-	/** Expiry in ms since the epoch, from the JWT `exp` claim. */
-	expiresAt?: number;
-	/** Issue time in ms, from `iat`. */
-	issuedAt?: number;
-}
-
-/** Reads `exp`/`iat` without verifying the signature (the service does that); an opaque token has none. */
-export function readTokenTimes(token: string): TokenTimes {
+/** `exp` and `iat` in ms, read without verifying the signature (the service does that); an opaque token has none. */
+export function readTokenTimes(token: string): { expiresAt?: number; issuedAt?: number } {
 	const parts = token.split('.');
 	if (parts.length !== 3) return {};
 	try {
 		const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as IDataObject;
-		const seconds = (value: unknown) => (typeof value === 'number' ? value * 1000 : undefined);
-		return { expiresAt: seconds(claims.exp), issuedAt: seconds(claims.iat) };
+		const ms = (value: unknown) => (typeof value === 'number' ? value * 1000 : undefined);
+		return { expiresAt: ms(claims.exp), issuedAt: ms(claims.iat) };
 	} catch {
 		return {};
 	}
@@ -35,26 +27,21 @@ export function readTokenTimes(token: string): TokenTimes {
 const CLOCKS_AGREE_WITHIN_MS = 2_000;
 
 /**
- * Judges token expiry by the local clock only (rule A3): from the moment this process first held a token plus the
- * token's own lifetime (`exp - iat`), never by comparing `exp` with the local clock, so a service whose clock is
- * hours ahead or behind costs one login per lifetime, not one per request. A token first seen long after it was
- * issued, without the time it was received, may be thought younger than it is; the service's 401 then renews it.
+ * Judges expiry by the local clock only (rule A3): from when this process first held a token, plus its lifetime
+ * (`exp - iat`), never `exp` against the local clock, so a service clock hours off costs one login per lifetime, not
+ * one per request. A token first seen long after it was issued may seem younger than it is: a 401 then renews it.
  */
 export class TokenClock {
-	/** The times of the token asked about last: every request asks about the same token until it is renewed. */
-	private last?: { token: string; times: TokenTimes };
+	/** The token asked about last: every request asks about the same one until it is renewed. */
+	private last?: { token: string; times: ReturnType<typeof readTokenTimes> };
 
 	constructor(private readonly firstSeen = new CappedMap<string, number>(256)) {}
 
-	/** A token just received from a login. */
 	received(token: string, now = Date.now()): void {
 		this.firstSeen.set(token, now);
 	}
 
-	/**
-	 * Whether a token must be renewed before the next request: it is missing, or within a safety margin (a tenth
-	 * of its lifetime, at most 60 s) of its end, so no request leaves with a token that expires in flight.
-	 */
+	/** Missing, or within a margin (a tenth of its lifetime, at most 60 s) of its end: no token expires in flight. */
 	needsRenewal(token: string, now = Date.now(), receivedAt?: number): boolean {
 		if (!token) return true;
 		if (this.last?.token !== token) this.last = { token, times: readTokenTimes(token) };
@@ -65,16 +52,11 @@ export class TokenClock {
 		const lifetime = expiresAt - issuedAt;
 		// Received by this process, or by the one that stored it with the token, or else first seen now.
 		let seenAt = this.firstSeen.get(token);
-		if (seenAt === undefined) {
-			seenAt = receivedAt && receivedAt <= now ? receivedAt : now;
-			this.firstSeen.set(token, seenAt);
-		}
-		// `iat` has whole seconds: where the clocks agree, the token was already up to that old when it arrived.
-		// Where they do not (iat far from the moment of receipt), the token is taken as new when first seen.
+		if (seenAt === undefined) this.firstSeen.set(token, (seenAt = receivedAt && receivedAt <= now ? receivedAt : now));
+		// `iat` has whole seconds: where the clocks agree the token was up to that old on arrival, else new then.
 		const ageAtReceipt = seenAt - issuedAt;
 		const age = ageAtReceipt >= 0 && ageAtReceipt < CLOCKS_AGREE_WITHIN_MS ? ageAtReceipt : 0;
-		const margin = Math.min(60_000, lifetime / 10);
-		return seenAt - age + lifetime - margin <= now;
+		return seenAt - age + lifetime - Math.min(60_000, lifetime / 10) <= now;
 	}
 }
 
@@ -85,21 +67,18 @@ const accountWithPassword = (credentials: CommerceMessagingCredentials) =>
 	JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]);
 
 /** The account a credential logs in to, with its password, as a hash: no secret sits in a map key. */
-export function accountWithPasswordKey(credentials: CommerceMessagingCredentials): string {
-	return createHash('sha256').update(accountWithPassword(credentials)).digest('base64url');
-}
+export const accountWithPasswordKey = (credentials: CommerceMessagingCredentials) =>
+	createHash('sha256').update(accountWithPassword(credentials)).digest('base64url');
 
 /**
  * The seal stored beside a session token: a salted hash of the account (with its password) that obtained it. n8n
- * keeps hidden fields when a credential is edited, so a token may outlive a change of Base URL, username or
- * password; a token whose seal does not match the credential's fields is never sent (a fresh login replaces it).
+ * keeps hidden fields through an edit of the credential, so a token whose seal does not match is never sent.
  */
 export function sealFor(credentials: CommerceMessagingCredentials, salt = randomBytes(9).toString('base64url')): string {
-	const digest = createHash('sha256').update(salt).update(accountWithPassword(credentials)).digest('base64url');
-	return `v1.${salt}.${digest}`;
+	return `v1.${salt}.${createHash('sha256').update(salt).update(accountWithPassword(credentials)).digest('base64url')}`;
 }
 
-/** Whether the seal was made for these credentials; a seal checked once for the same fields is not hashed again. */
+/** Whether the seal was made for these credentials; a seal checked for the same fields is not hashed again. */
 export function isSealedFor(seal: unknown, credentials: CommerceMessagingCredentials): boolean {
 	if (typeof seal !== 'string') return false;
 	const account = accountWithPassword(credentials);
@@ -111,15 +90,13 @@ export function isSealedFor(seal: unknown, credentials: CommerceMessagingCredent
 }
 
 /**
- * One run's token: the credential data the run hands to n8n with every request (n8n's credentials helper runs the
- * credential's preAuthentication when its token field is empty, stores the new token and writes it into this same
- * object). Decides before each request whether that token may be used: present, not near its end (rule A3), and
- * sealed for the account the credential names now. Runs of this process share a renewal: the first one logs in,
- * the others wait for it and take its token, so a burst of executions costs one login per token lifetime.
+ * One run's token, in the credential data the run hands to n8n with every request (n8n's helper logs in when its
+ * token field is empty and writes the new token into this same object). Before each request: present, not near its
+ * end (rule A3), and sealed for the account the credential names now? Runs of this process share a renewal: the
+ * first logs in, the others take its token, so a burst of executions costs one login per token lifetime.
  */
 export class TokenKeeper {
 	readonly account: string;
-
 	/** The token this run held when it found it unusable: another run of this process may have replaced it. */
 	private replacing?: string;
 
@@ -140,14 +117,10 @@ export class TokenKeeper {
 		return this.token !== '';
 	}
 
-	/**
-	 * Before a request: clears a token that is missing, about to expire or sealed for another account, so the request
-	 * logs in first, unless another run of this process already renewed it for this account: then that token is used.
-	 */
+	/** Clears a token that is missing, ageing or another account's (the request then logs in), unless renewed elsewhere. */
 	prepare(now = Date.now()): void {
 		const receivedAt = typeof this.data.loginReceivedAt === 'number' ? this.data.loginReceivedAt : undefined;
-		const usable = isSealedFor(this.data.sessionTokenSeal, this.credentials) && !tokenClock.needsRenewal(this.token, now, receivedAt);
-		if (usable) return;
+		if (isSealedFor(this.data.sessionTokenSeal, this.credentials) && !tokenClock.needsRenewal(this.token, now, receivedAt)) return;
 		if (this.hasToken) this.replacing = this.token;
 		this.data.sessionToken = '';
 		this.adoptRenewed(now);
@@ -176,7 +149,7 @@ export class TokenKeeper {
 		this.replacing = undefined;
 	}
 
-	/** After a request that logged in: start the new token's clock now, by the local clock. */
+	/** After a request that logged in: the new token's clock starts now, by the local clock. */
 	received(now = Date.now()): void {
 		if (!this.hasToken) return;
 		tokenClock.received(this.token, now);
@@ -185,10 +158,7 @@ export class TokenKeeper {
 		this.replacing = undefined;
 	}
 
-	/**
-	 * After the service refused `refused`: force one fresh login on the next request, unless another lane already
-	 * replaced that token (then the next request simply uses the new one: one login for all lanes).
-	 */
+	/** After the service refused `refused`: the next request logs in, unless another lane already replaced it. */
 	refused(refused: string): void {
 		if (this.token === refused) this.data.sessionToken = '';
 	}

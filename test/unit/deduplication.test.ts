@@ -219,12 +219,12 @@ describe('deduplication memory of the process (helpers/processState.ts)', () => 
 		for (let n = 2; n < nodes; n++) fill(nodeMemory(`wf:${n}`), perNode);
 		// Exactly at the bound: everything kept.
 		expect(deduplicationMemories.get('wf:busy')).toBe(busy);
-		expect(deduplicationMemories.has('wf:idle')).toBe(true);
+		expect(deduplicationMemories.get('wf:idle')).toBe(idle);
 
 		fill(nodeMemory('wf:new'), 1);
 		nodeMemory('wf:new');
 		// Over it: the oldest idle memory went; the busy one (now oldest) stayed.
-		expect(deduplicationMemories.has('wf:idle')).toBe(false);
+		expect(deduplicationMemories.get('wf:idle')).toBeUndefined();
 		expect(deduplicationMemories.get('wf:busy')).toBe(busy);
 		let total = 0;
 		for (const [, memory] of deduplicationMemories) total += memory.log.size;

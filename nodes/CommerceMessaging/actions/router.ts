@@ -1,22 +1,22 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject, NodeExecutionHint } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { errorContext, formatSeconds } from '../../../transport/errors';
 import { pause } from '../../../transport/pacing';
-import { startRun, type RetryKind, type RunActivity } from '../../../transport/session';
+import { startRun } from '../../../transport/session';
 import { MAX_CONCURRENCY } from '../../../transport/settings';
 import { readingParametersOnce, readText } from '../helpers/parameters';
 import { readRunSettings } from '../helpers/requestSettings';
 import { operations } from './operations';
 import type { CommerceMessagingType } from './node.type';
 import type { Operation, OperationResult } from './operation';
+import { errorJson, report, withItemIndex } from './report';
 
 /**
  * The one place that runs the input items: several in flight (Request Options > Concurrency, `runInLanes` below),
  * items sharing the operation's ordering key one after the other. Every item is answered exactly once, in input
  * order: its results paired to it, or with Continue On Fail an error item paired to it; otherwise the run stops (no
  * further item starts) with the first failed item's error. Operations get a context that evaluates each parameter
- * of each item once. After the items, the run tells the user what it did on their behalf (`report`).
+ * of each item once. What the user is told beyond the records (an error item, hints): report.ts.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const ctx = readingParametersOnce(this);
@@ -52,14 +52,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!ctx.continueOnFail()) {
 		const failed = results.findIndex((result) => result.status === 'failed');
 		const failure = results[failed];
-		if (failure?.status === 'failed') throw withItemIndex(ctx, failure.error, failed);
+		if (failure?.status === 'failed') throw withItemIndex(ctx.getNode(), failure.error, failed);
 	}
 	const output: INodeExecutionData[] = [];
 	results.forEach((result, itemIndex) => {
 		if (result.status === 'done') output.push(...pair(result.value, itemIndex));
 		else if (result.status === 'failed') output.push({ json: errorJson(result.error), pairedItem: { item: itemIndex } });
 	});
-	report(ctx, activity, [...(operation.hints?.call(ctx, state, items.length) ?? []), ...listHints(ctx, activity, operationName, output.length)]);
+	const hints = operation.hints?.call(ctx, state, items.length) ?? [];
+	if (hints.length > 0 || activity.noteworthy) report(ctx, activity, hints, { operationName, outputCount: output.length });
 	return [output];
 }
 
@@ -75,85 +76,6 @@ function attempt<T>(read: () => T): T | undefined {
 function pair(result: OperationResult, itemIndex: number): INodeExecutionData[] {
 	const items = 'items' in result ? result.items : result.records.map((json) => ({ json }));
 	return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
-}
-
-/** The error item of Continue On Fail: the message, and the service's code and HTTP status when there is one. */
-function errorJson(error: unknown): IDataObject {
-	const failure = error as Partial<NodeApiError>;
-	const context = errorContext(error);
-	const json: IDataObject = { error: failure.message ?? String(error) };
-	if (failure.description) json.description = failure.description;
-	if (context.serviceCode !== undefined) json.code = context.serviceCode;
-	if (context.serviceMessage !== undefined) json.serviceMessage = context.serviceMessage;
-	if (failure.httpCode) json.httpCode = failure.httpCode;
-	if (context.fields) json.fields = context.fields;
-	if (context.state) json.state = context.state;
-	return json;
-}
-
-function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		return new NodeOperationError(ctx.getNode(), error as JsonObject as unknown as Error, { itemIndex });
-	}
-	if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-	return error;
-}
-
-// What the run tells the user.
-
-/** How a hint names the retries of each kind (one, several). */
-const RETRY_KINDS: Record<Exclude<RetryKind, 'rate limit'>, [string, string]> = {
-	timeout: ['timeout', 'timeouts'],
-	connection: ['broken connection', 'broken connections'],
-	'service error': ['HTTP 5xx answer', 'HTTP 5xx answers'],
-};
-
-const plural = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
-
-/** A list read more pages than this is worth a word. */
-const PAGES_WORTH_TELLING = 5;
-
-/**
- * The run's hints: only what is worth knowing (nothing on a plain success), counted per run, never a secret or a
- * record's contents. The operation's own (duplicates skipped, waits between batches) come first.
- */
-function report(ctx: IExecuteFunctions, activity: RunActivity, hints: NodeExecutionHint[]): void {
-	if (activity.rateLimitHeldMs > 0) {
-		hints.push({ message: `Waited ${formatSeconds(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`, type: 'warning' });
-	}
-	if (activity.reLogins > 0) {
-		hints.push({ message: 'Logged in again after the service refused the session token (once for the run), then went on.', type: 'warning' });
-	}
-	if (activity.retriedRequests > 0) {
-		const kinds = [...activity.retries].flatMap(([kind, count]) => (kind === 'rate limit' ? [] : [`${count} ${RETRY_KINDS[kind][count > 1 ? 1 : 0]}`]));
-		const through = activity.retriedThenDone === activity.retriedRequests ? 'all of them went through' : `${activity.retriedThenDone} of them went through`;
-		hints.push({ message: `${plural(activity.retriedRequests, 'request was', 'requests were')} retried after an error (${kinds.join(', ')}); ${through}.`, type: 'warning' });
-	}
-	for (const hint of hints) {
-		ctx.addExecutionHints?.({ message: hint.message, type: hint.type ?? 'info', location: 'outputPane' });
-		if (hint.type === 'warning') ctx.logger?.warn(`Commerce Messaging: ${hint.message}`, { node: ctx.getNode().name, workflowId: ctx.getWorkflow().id });
-	}
-}
-
-/**
- * The hints of n8n's own list nodes, where n8n's editor does not give them itself: it says "Limit reached" when the
- * output count equals a typed Limit, and "runs once for each input item" for operations named getAll.
- */
-function listHints(ctx: IExecuteFunctions, activity: RunActivity, operationName: string, outputCount: number): NodeExecutionHint[] {
-	const hints: NodeExecutionHint[] = [];
-	const itemCount = ctx.getInputData().length;
-	const limit = ctx.getNode().parameters.limit;
-	const editorTellsLimit = itemCount === 1 && typeof limit === 'number' && outputCount === limit;
-	if (activity.listsCutAtLimit > 0 && !editorTellsLimit) {
-		hints.push({ message: 'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.' });
-	}
-	if (activity.pagesRead > 0 && itemCount > 1 && operationName !== 'getAll' && !ctx.getNode().executeOnce) {
-		hints.push({ message: `This node read the list ${itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.` });
-	}
-	if (activity.pagesRead > PAGES_WORTH_TELLING) {
-		hints.push({ message: `Read ${activity.pagesRead} pages of the service's lists (up to 8 at a time, Request Options > Concurrency).` });
-	}
-	return hints;
 }
 
 // The lanes.

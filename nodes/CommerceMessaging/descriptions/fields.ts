@@ -25,7 +25,7 @@ export function returnAllOrLimit(): INodeProperties[] {
 }
 
 /**
- * The E.164 phone field, read by helpers/parameters.ts phoneParameter. `inCollection`: an option of a collection
+ * The E.164 phone field, read by helpers/parameters.ts readPhone. `inCollection`: an option of a collection
  * (never required there, and a short hint, as collections leave less room).
  */
 export function phoneField(
@@ -45,6 +45,21 @@ export function phoneField(
 		...(required && !inCollection ? { required: true } : {}),
 		...names,
 	};
+}
+
+/** The currency of a shop event's total (Order > Push Event, Cart > Push Abandoned Cart). */
+export const currencyField: INodeProperties = {
+	displayName: 'Currency',
+	name: 'currency',
+	type: 'string',
+	default: '',
+	placeholder: 'EUR',
+	description: 'Currency of the total, as an ISO 4217 code',
+};
+
+/** The customer of a shop event, as a contact of the service (read as a whole number by helpers/eventPush.ts). */
+export function contactIdField(description: string): INodeProperties {
+	return { displayName: 'Contact ID', name: 'contactId', type: 'string', default: '', placeholder: '123', description };
 }
 
 /**

@@ -16,7 +16,6 @@ export interface EventPush {
 	idLabel: string;
 	/** The event's identity (what makes two events the same) and the fields shown on a skipped item. */
 	event(ctx: IExecuteFunctions, itemIndex: number): { identity: EventIdentity; identifiers: IDataObject };
-	/** The request body, the identifiers included. */
 	body(ctx: IExecuteFunctions, itemIndex: number, identifiers: IDataObject): IDataObject;
 }
 

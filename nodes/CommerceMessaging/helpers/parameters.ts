@@ -5,11 +5,9 @@ import { setErrorContext, type ServiceErrorContext } from '../../../transport/er
 import { toE164 } from './phone';
 
 /**
- * The one reading layer of both nodes: every parameter is read here by its kind (text, number, switch, option, JSON,
- * date, phone, list of fields), and a value of the wrong kind fails its item before any API call, naming the field
- * and what it got (an item's NodeOperationError carries its itemIndex). So an expression that gives an object or a
- * list to a text or number field is never sent as "[object Object]" or "1,2"; a number given to text (an id) is sent
- * as its digits, as the contract types ids.
+ * The one reading layer of both nodes: every parameter is read here by its kind, and a value of the wrong kind fails
+ * its item before any API call naming the field and what it got. So an object or a list given to a text or number
+ * field never goes out as "[object Object]" or "1,2"; a number given to text (an id) goes out as its digits.
  */
 
 export type ParameterContext = IExecuteFunctions | IPollFunctions;
@@ -25,9 +23,8 @@ function valueOf(ctx: ParameterContext, name: string, itemIndex: number, fallbac
 }
 
 /**
- * The run's context, but each parameter of each item is evaluated once: n8n evaluates expressions at every read (in
- * n8n 2.x in an isolated engine), and an item's parameters are needed in several places (ordering key, deduplication
- * key, body). A field of a collection is taken from the collection read whole. No operation changes a value it read.
+ * The run's context, evaluating each parameter of each item once (n8n evaluates at every read; an item's parameters
+ * serve its ordering key, its deduplication key and its body); a collection's field comes from the collection read whole.
  */
 export function readingParametersOnce(ctx: IExecuteFunctions): IExecuteFunctions {
 	const read = ctx.getNodeParameter.bind(ctx) as ReadParameter;
@@ -61,9 +58,8 @@ export function shown(value: unknown): string {
 	return text.length > 80 ? `${text.slice(0, 80)}...` : text;
 }
 
-const isPlainObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+export const isPlainObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** How messages name what a value is: "an object", "an array", "a boolean", "text", "a number". */
 export function kindOf(value: unknown): string {
@@ -84,16 +80,12 @@ const wrongKind = (ctx: ParameterContext, itemIndex: number, label: string, expe
 
 const count = (value: number) => value.toLocaleString('en-US');
 
+/** `label` names the field in messages; `required`: empty fails (else is left out); `keepSpaces`: a message, not an id. */
 export interface TextOptions {
-	/** How messages name the field: "order ID" -> "the order ID is empty". */
 	label: string;
-	/** Whether an empty value fails the item (else it reads as undefined: the field is left out). */
 	required?: boolean;
-	/** What to do about an empty value; the default asks to set the field. */
 	description?: string;
-	/** Kept as typed (a message text) rather than trimmed (ids pasted from sheets). */
 	keepSpaces?: boolean;
-	/** The most characters the service takes. */
 	maxLength?: number;
 }
 
@@ -153,21 +145,16 @@ export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number
 	);
 }
 
+/** `optional`: empty is undefined; `phrasing`: `"forty" is not a valid cart total` or `the price "12,90" is not a decimal number`. */
 export interface NumberOptions {
-	/** How messages name the field, e.g. "cart total". */
 	label: string;
 	min?: number;
-	/** An absent or empty value gives undefined instead of an error. */
 	optional?: boolean;
-	/** 'value' (the default): `"forty" is not a valid cart total`; 'field': `the price "12,90" is not a decimal number`. */
 	phrasing?: 'value' | 'field';
-	/** Replaces the default description of the right form. */
 	description?: string;
-	/** The value when the parameter is not set at all. */
 	fallback?: number;
 }
 
-/** A number or text from an expression; anything else fails naming its kind. */
 function numberInput(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number | string | undefined {
 	const raw = valueOf(ctx, name, itemIndex, options.fallback ?? null);
 	if (typeof raw === 'number' || typeof raw === 'string') return raw;
@@ -180,10 +167,7 @@ type ReadNumber = {
 	(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number;
 };
 
-/**
- * A decimal amount (money): a number, or "12" / "12.50" from an expression, sent as a JSON number. Hex, exponents,
- * commas and "Infinity" are refused, though JavaScript reads some as numbers: a shop never writes money that way.
- */
+/** Money: a number, or "12.50" from an expression. Hex, exponents and commas are refused: no shop writes money so. */
 export const readDecimal: ReadNumber = (ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions) => {
 	const raw = numberInput(ctx, name, itemIndex, options);
 	if (options.optional && isEmpty(raw)) return undefined as never;
@@ -254,41 +238,6 @@ export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number
 	throw itemError(ctx, itemIndex, `${quoted} is not a valid ${options.label}`, 'Use an ISO 8601 date and time, e.g. 2025-01-31T18:30:00Z.');
 }
 
-const JSON_KINDS = { object: 'a JSON object', array: 'a JSON array', objectOrArray: 'a JSON object or array' } as const;
-
-export interface JsonOptions<K extends keyof typeof JSON_KINDS> {
-	expect: K;
-	/** How messages name the parameter, e.g. "the payload" or "Variables (JSON)". */
-	label: string;
-	/** "the line items are", not "is". */
-	plural?: boolean;
-	/** The right form, for the description. */
-	example: string;
-	/** Quote a value of the wrong kind ("got {...}") rather than only name it ("not an array"). */
-	showValue?: boolean;
-}
-
-type JsonOf<K> = K extends 'object' ? IDataObject : K extends 'array' ? unknown[] : IDataObject | unknown[];
-
-/** JSON text as typed, or a value an expression gave. Empty is undefined; broken JSON and the wrong kind fail. */
-export function readJson<K extends keyof typeof JSON_KINDS>(ctx: IExecuteFunctions, name: string, itemIndex: number, options: JsonOptions<K>): JsonOf<K> | undefined {
-	const raw = valueOf(ctx, name, itemIndex, null);
-	if (isEmpty(raw)) return undefined;
-	let value = raw;
-	if (typeof raw === 'string') {
-		try {
-			value = JSON.parse(raw);
-		} catch (error) {
-			throw itemError(ctx, itemIndex, `${options.label} ${options.plural ? 'are' : 'is'} not valid JSON`, `${(error as Error).message}. ${options.example}`);
-		}
-	}
-	const isArray = Array.isArray(value);
-	const fits = options.expect === 'array' ? isArray : options.expect === 'object' ? isPlainObject(value) : isArray || isPlainObject(value);
-	if (fits) return value as JsonOf<K>;
-	const kind = typeof value === 'string' ? 'a string' : kindOf(value);
-	throw itemError(ctx, itemIndex, `${options.label} must be ${JSON_KINDS[options.expect]}, ${options.showValue ? `got ${shown(value)}` : `not ${kind}`}`, options.example);
-}
-
 /** The entries of a list of fields (a fixedCollection: `additionalFields.customFields`, entries under `field`). */
 export function readEntries(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; entry: string }): IDataObject[] {
 	const collection = valueOf(ctx, name, itemIndex, {});
@@ -312,10 +261,7 @@ export function compact(fields: IDataObject): IDataObject {
 	return result;
 }
 
-/**
- * "Custom Fields" (name/value pairs) merged into a body, a name set by a named parameter winning. A name is text; a
- * value goes as the JSON it is (text, a number, or an object or a list mapped on purpose).
- */
+/** "Custom Fields" merged into a body (a named parameter wins): a name is text, a value goes as the JSON it is. */
 export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex: number, body: IDataObject): IDataObject {
 	const fields: IDataObject = {};
 	for (const pair of readEntries(ctx, name, itemIndex, { label: 'Custom Fields', entry: 'field' })) {
@@ -326,9 +272,8 @@ export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex
 }
 
 /**
- * A number of a run-wide setting (Request Options, Batching: read once per run, from the first item); undefined when
- * it is not set. Another kind, or an expression that fails, fails the run naming the setting as the panel labels it:
- * never a silent default.
+ * A run-wide setting's number (Request Options, Batching: from the first item); undefined when not set. Another kind,
+ * or a failing expression, fails the run naming the setting as the panel labels it: never a silent default.
  */
 export function readSettingNumber(ctx: ParameterContext, name: string, label: string): number | undefined {
 	let raw: unknown;

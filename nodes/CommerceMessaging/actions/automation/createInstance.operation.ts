@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readBoolean, readJson, readWholeNumber } from '../../helpers/parameters';
+import { readJson } from '../../helpers/jsonParameter';
+import { readBoolean, readWholeNumber } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 import type { OperationResult } from '../operation';
 

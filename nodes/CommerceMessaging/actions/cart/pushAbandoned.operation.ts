@@ -3,8 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { cartEvent } from '../../helpers/deduplication';
 import { customerReference, eventPushOperation } from '../../helpers/eventPush';
-import { compact, readDecimal, readJson, readText, withCustomFields } from '../../helpers/parameters';
-import { customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
+import { readJson } from '../../helpers/jsonParameter';
+import { compact, readDecimal, readText, withCustomFields } from '../../helpers/parameters';
+import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -35,14 +36,7 @@ const properties: INodeProperties[] = [
 		description:
 			'How the service can reach the customer to recover the cart (over WhatsApp or SMS). Give whatever is known; it improves recovery results.',
 		options: [
-			{
-				displayName: 'Contact ID',
-				name: 'contactId',
-				type: 'string',
-				default: '',
-				placeholder: '123',
-				description: 'ID of the customer in the service\'s contacts (a whole number)',
-			},
+			contactIdField('ID of the customer in the service\'s contacts (a whole number)'),
 			{
 				displayName: 'Email',
 				name: 'email',
@@ -68,14 +62,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'https://shop.example.com/cart/recover/abc123',
 				description: 'Link that restores the cart, for the recovery message (cart_url)',
 			},
-			{
-				displayName: 'Currency',
-				name: 'currency',
-				type: 'string',
-				default: '',
-				placeholder: 'EUR',
-				description: 'Currency of the total, as an ISO 4217 code',
-			},
+			currencyField,
 			customFieldsOption('cart', 'coupon_code'),
 			{
 				displayName: 'Line Items (JSON)',

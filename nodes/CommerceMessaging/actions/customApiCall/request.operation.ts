@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readBoolean, readJson, readListLimit, readOption } from '../../helpers/parameters';
+import { readJson } from '../../helpers/jsonParameter';
+import { readBoolean, readListLimit, readOption } from '../../helpers/parameters';
 import { asRecord, asRecords } from '../../../../transport/envelope';
 import { listRecords } from '../../../../transport/pagination';
 import { apiRequest } from '../../../../transport/request';

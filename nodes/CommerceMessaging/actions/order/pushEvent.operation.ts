@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { orderEvent } from '../../helpers/deduplication';
 import { customerReference, eventPushOperation } from '../../helpers/eventPush';
 import { compact, readDate, readDecimal, readText, withCustomFields } from '../../helpers/parameters';
-import { customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
+import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -33,14 +33,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Contact ID',
-				name: 'contactId',
-				type: 'string',
-				default: '',
-				placeholder: '123',
-				description: 'ID of the customer in the service\'s contacts (a whole number), sent as customer.contact_id',
-			},
+			contactIdField('ID of the customer in the service\'s contacts (a whole number), sent as customer.contact_id'),
 			{
 				displayName: 'Created At',
 				name: 'createdAt',
@@ -48,14 +41,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'When the order was placed in the shop, sent as ISO 8601 (created_at)',
 			},
-			{
-				displayName: 'Currency',
-				name: 'currency',
-				type: 'string',
-				default: '',
-				placeholder: 'EUR',
-				description: 'Currency of the total, as an ISO 4217 code',
-			},
+			currencyField,
 			customFieldsOption('order', 'shipping_method'),
 			{
 				displayName: 'Customer Email',

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { itemError, readEntries, readJson, textValue } from '../../helpers/parameters';
+import { readJson } from '../../helpers/jsonParameter';
+import { itemError, readEntries, textValue } from '../../helpers/parameters';
 
 /**
  * The body variables of Send, in order, from the Template Variables list or from the Variables (JSON) option (not

@@ -8,34 +8,17 @@ import { forgetProcessMemory, HASH_LENGTH, ProcessStore } from './processStore';
 import { forgetSharedState, SharedStore } from './sharedStore';
 
 /**
- * Rule V4: order and cart events are deduplicated on the client, so a retried item or a re-run workflow does not
- * send an event the service already accepted. Details and figures: docs/deduplication.md.
- *
- * The guarantee: an event (order id + status; cart id + total) that the service accepted through an account (the
- * credential's Base URL + username) is not sent through that account again within the item's window (24 h by
- * default); the item is output with `skipped: true` instead. An event is recorded only once the service accepted
- * it, so a failed send goes out on the next try and Retry On Fail sends only what did not get through. It holds
- * - within a run, and between runs of the node in one n8n process, also runs at the same time: the process
- *   memory (processStore.ts), where a run claims an event before sending it and others wait for that send;
- * - across restarts: the memory's copy in the node's static data (processStore.ts), which n8n saves when an
- *   execution of an active workflow ends (not after manual runs);
- * - across n8n processes (queue-mode workers, several mains) only with Deduplicate Across Workers on: claims in
- *   n8n's database-backed store (sharedStore.ts), for a pause and three database calls per run.
- *
- * Its limits: the newest MAX_SENT_KEYS events per node are kept (a key dropped inside its window is reported); n8n
- * saves static data when an execution ends and the last one saved wins, so after a restart the events recorded by
- * executions that ended before the last-saved one can go out again; n8n's shared store is not atomic and keeps the
- * newest SHARED_MAX_VALUES values, so two deliveries of one event at the same instant on two workers both go out
- * when a store call outlasts the claim's pause, and older repeats are caught only where a worker remembers them.
+ * Rule V4: an order or cart event (order id + status; cart id + total) the service accepted through an account (Base
+ * URL + username) is not sent through it again within the item's window; the item is output with `skipped: true`.
+ * An event is recorded only once accepted, so a failed send goes out on the next try. It holds within and between
+ * runs of one n8n process and across restarts (processStore.ts), and across processes with Deduplicate Across
+ * Workers (sharedStore.ts). The guarantee, its limits and its cost: docs/deduplication.md.
  */
 
-// Settings.
-
-/** The deduplication options of one item (descriptions/options.ts `deduplicationOptions`). */
+/** One item's deduplication options (descriptions/options.ts); `acrossProcesses`: also claim in n8n's shared store. */
 export interface DedupSettings {
 	enabled: boolean;
 	windowSeconds: number;
-	/** Also claim events in n8n's database, shared by all its processes (queue mode). */
 	acrossProcesses: boolean;
 }
 
@@ -61,9 +44,7 @@ export function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number): De
 	}
 }
 
-// Events and their keys.
-
-/** What makes two events the same, before the account is added: the kind and the event's own ids. */
+/** What makes two events the same (the account aside): the kind and the event's own ids. */
 export interface EventIdentity {
 	kind: 'order' | 'cart';
 	parts: string[];
@@ -82,10 +63,7 @@ export function normaliseTotal(total: number): string {
 	return String(Number(total.toFixed(6)) + 0);
 }
 
-/**
- * An event's readable label (shown on skipped items) and its stored hash, which holds the account: an event is a
- * duplicate only for the account that accepted it. JSON keeps ("a:b","c") and ("a","b:c") apart.
- */
+/** An event's label (on skipped items) and stored hash, account included. JSON keeps ("a:b","c") and ("a","b:c") apart. */
 export function eventKey(account: string, event: EventIdentity): { label: string; hash: string } {
 	const hash = createHash('sha256')
 		.update(JSON.stringify([event.kind, account, ...event.parts]))
@@ -94,10 +72,7 @@ export function eventKey(account: string, event: EventIdentity): { label: string
 	return { label: [event.kind, ...event.parts].join(':'), hash };
 }
 
-/**
- * The service account a credential logs in to, hashed: its Base URL (as the URL standard writes it) and username,
- * without the password (a new password is the same account) or the credential's name.
- */
+/** The account a credential logs in to, hashed: Base URL (as URLs write it) and username, not the password nor the name. */
 export function accountWithoutPasswordKey(data: ICredentialDataDecryptedObject): string {
 	const { baseUrl, username } = readCredentials(data);
 	const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
@@ -105,44 +80,31 @@ export function accountWithoutPasswordKey(data: ICredentialDataDecryptedObject):
 	return createHash('sha256').update(JSON.stringify([canonical, username])).digest('base64url').slice(0, 16);
 }
 
-// The stores.
-
 /** One event as a store sees it: its hash (account included) and the window of the item asking. */
 export interface DedupEvent {
 	hash: string;
 	windowSeconds: number;
 }
 
-/** A store's answer to a claim. */
-export type Verdict =
-	/** This run now holds the event: nobody this store reaches sends it meanwhile. */
-	| { outcome: 'free' }
-	/** The service accepted the event within the window. */
-	| { outcome: 'sent'; sentAt: number }
-	/** Another execution holds the event and sends it. */
-	| { outcome: 'claimed' };
+/** A claim's answer: this run now holds the event (nobody the store reaches sends it meanwhile), the service accepted it within the window, or another execution holds it. */
+export type Verdict = { outcome: 'free' } | { outcome: 'sent'; sentAt: number } | { outcome: 'claimed' };
 
-/** What every store offers one run: claim before sending, then say how it went, then finish. */
+/**
+ * What every store offers one run: `claimAll` the run's events before any send (answering those left to the next
+ * store), `claim` one (held until `accepted` or `release`d), and `finish` (save what it recorded, drop what it holds).
+ */
 export interface DedupStore {
-	/** Before any send: claims a run's events at once; answers those it leaves to the next store (not known as sent). */
 	claimAll(events: DedupEvent[]): Promise<DedupEvent[]>;
-	/** Whether this run may send the event; when free, the run holds it until `accepted` or `release`. */
 	claim(event: DedupEvent): Promise<Verdict>;
-	/** The service accepted the event (this run's send, or one another store knows of). */
 	accepted(event: DedupEvent, sentAt: number): void;
-	/** The run does not send the event after all (its send failed, or another execution holds it). */
 	release(event: DedupEvent): Promise<void>;
-	/** The run ends (also when an item stopped it): save what it recorded, drop what it still holds. */
 	finish(): Promise<void>;
 }
-
-// One run.
 
 /** Everything one run's deduplication holds. Settings come from the caller (one read per item), keys from `sendOnce`. */
 export class Deduplication {
 	/** Items answered with `skipped: true`: their event was sent before. */
 	skipped = 0;
-
 	/** Events sent while n8n's shared store could not be reached: checked by this worker only. */
 	sentWithoutSharedStore = 0;
 
@@ -155,9 +117,8 @@ export class Deduplication {
 	) {}
 
 	/**
-	 * Opens the stores the items need: none when deduplication is off for all of them (nothing is read or written),
-	 * the process store, and n8n's shared store when an item has Deduplicate Across Workers on; then claims, in the
-	 * shared store, the events (`eventOf`) of those items at once.
+	 * Opens the stores the items need (none when deduplication is off for all: nothing is read or written), and claims
+	 * at once in n8n's shared store the events (`eventOf`) of the items with Deduplicate Across Workers on.
 	 */
 	static async start(
 		ctx: IExecuteFunctions,
@@ -193,16 +154,11 @@ export class Deduplication {
 	}
 
 	/**
-	 * Sends an event unless the same one was accepted through this account within the item's window (then answers
-	 * with a skipped item, so nothing silently disappears), and records it once the service accepted it. An event
-	 * sent without n8n's shared store (it could not be reached, or this n8n has none) says so: `crossWorkerCheck: 'skipped'`.
+	 * Sends an event unless the same one was accepted through this account within the item's window (then answers a
+	 * skipped item: nothing silently disappears); records it once accepted. Sent without the shared store it asked
+	 * for (unreachable, or this n8n has none), the item says so: `crossWorkerCheck: 'skipped'`.
 	 */
-	async sendOnce(
-		itemIndex: number,
-		event: EventIdentity,
-		identifiers: IDataObject,
-		send: () => Promise<IDataObject>,
-	): Promise<IDataObject> {
+	async sendOnce(itemIndex: number, event: EventIdentity, identifiers: IDataObject, send: () => Promise<IDataObject>): Promise<IDataObject> {
 		const settings = this.settings[itemIndex];
 		if (settings instanceof Error) throw settings;
 		if (!settings?.enabled || !this.processStore) return await send();
@@ -275,10 +231,8 @@ export class Deduplication {
 }
 
 /**
- * The account the run's credential logs in to, read once: from the run's transport session, whose read the requests
- * use too, unless the run claims across processes first (the session would then be opened before the claim's pause
- * and hold a token other workers may renew meanwhile). Undefined when the credential cannot be used (the sends then
- * report why).
+ * The run's account, from its transport session unless the run claims across processes first (a session opened
+ * before the claim's pause would hold an ageing token). Undefined when the credential is unusable: sends report it.
  */
 async function readAccount(ctx: IExecuteFunctions, beforeAPause: boolean): Promise<string | undefined> {
 	try {

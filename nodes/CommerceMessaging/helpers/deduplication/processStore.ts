@@ -5,14 +5,9 @@ import { deduplicationMemories, MAX_DEDUPLICATION_EVENTS } from '../processState
 import type { DedupEvent, DedupStore, Verdict } from './index';
 
 /**
- * The store every deduplicating run uses: this process's memory of each node's accepted events, shared by all its
- * executions, and its copy in the node's static data.
- *
- * Why a memory per process: n8n gives every execution its own copy of the workflow's static data, loaded when it
- * starts and saved when it ends (the last one saved wins), so executions running at the same time cannot see each
- * other's sends there. In memory they can: a send in flight is claimed before it starts (no await between the check
- * and the claim), and an accepted event stays known for the life of the process. The static data copy is read back
- * after a restart, and saved when a run recorded an event (n8n writes the workflow row then).
+ * The store every deduplicating run uses: this process's memory of each node's accepted events (why in memory:
+ * helpers/processState.ts; a send in flight is claimed with no await between the check and the claim), and its copy
+ * in the node's static data, read back after a restart and saved when a run recorded an event.
  */
 
 /** Characters of a stored hash: 60 bits, so with 10,000 events kept a chance match is about 1e-14. */
@@ -27,13 +22,10 @@ export const FUTURE_TOLERANCE_SECONDS = 60;
 /** Property of the node's static data holding the saved copy of its memory. */
 export const SAVED_PROPERTY = 'deduplication';
 
-// The saved form.
-
 /**
- * The saved form of a node's accepted events, as small as it can be read back (n8n writes static data whole after
- * every execution that recorded one). Oldest first, each event is its hash preceded by the seconds since the event
- * before it, in base 16 written with 16 characters base64url does not use (and `~` before a time earlier than the
- * one before, after a clock was set back), no digit at all for the same second. `first` is the first event's time.
+ * The saved form of a node's events, small (n8n writes static data whole after each execution that recorded one):
+ * oldest first, each hash preceded by the seconds since the event before, in base 16 written with characters
+ * base64url does not use (`~` first for an earlier time, after a clock was set back; none for the same second).
  */
 export interface EventText {
 	first: number;
@@ -43,15 +35,8 @@ export interface EventText {
 const DELTA_DIGITS = '!$%&()*+,.:;<=>?';
 const EARLIER = '~';
 
-/** Seconds after the event before, as the digits written before an event's hash ('' for the same second). */
-export function deltaText(seconds: number): string {
-	let text = '';
-	for (let left = Math.abs(Math.round(seconds)); left > 0; left = Math.floor(left / 16)) text = DELTA_DIGITS[left % 16] + text;
-	return seconds < 0 && text ? EARLIER + text : text;
-}
-
 /** The delta written at `from` in `text`: its value and how many characters it takes. */
-export function readDelta(text: string, from: number): { seconds: number; length: number } {
+function readDelta(text: string, from: number): { seconds: number; length: number } {
 	const earlier = text[from] === EARLIER;
 	let seconds = 0;
 	let at = earlier ? from + 1 : from;
@@ -66,12 +51,11 @@ export function encodeEntries(entries: Iterable<[string, number]>): EventText {
 	let first = 0;
 	let last = Number.NaN;
 	for (const [hash, sentAt] of entries) {
-		if (Number.isNaN(last)) {
-			first = last = sentAt;
-			events = hash;
-			continue;
-		}
-		events += deltaText(sentAt - last) + hash;
+		let delta = '';
+		for (let left = Math.abs(Math.round(sentAt - last)); left > 0; left = Math.floor(left / 16)) delta = DELTA_DIGITS[left % 16] + delta;
+		if (Number.isNaN(last)) first = sentAt;
+		else events += sentAt < last && delta ? EARLIER + delta : delta;
+		events += hash;
 		last = sentAt;
 	}
 	return { first, events };
@@ -97,12 +81,9 @@ export function decodeEntries(saved: Partial<EventText> | undefined): Array<[str
 	return entries;
 }
 
-// The log of one node's accepted events.
-
 /** Which events the service accepted, and when: hash -> epoch seconds, oldest first (the cap drops the oldest). */
 export class SentEventLog {
 	private byAge = new Map<string, number>();
-
 	/** Keys the size cap dropped while still inside the window they were judged by: they could go out twice. */
 	droppedInWindow = 0;
 
@@ -129,9 +110,9 @@ export class SentEventLog {
 	}
 
 	/**
-	 * Joins entries another copy saved (another process, or this one before a restart), keeping the later time of
-	 * each event. Entries older than `maxAgeSeconds`, dated in the future (a clock set back, edited state: they would
-	 * block their event for longer than any window) or malformed are left out. Answers whether anything was new.
+	 * Joins entries another copy saved (another process, or this one before a restart), keeping each event's later
+	 * time; entries too old, malformed or dated in the future (a clock set back, edited state: they would block their
+	 * event for longer than any window) are left out. Answers whether anything was new.
 	 */
 	merge(entries: Iterable<[string, number]>, nowSeconds: number, maxAgeSeconds: number): boolean {
 		const merged = new Map(this.byAge);
@@ -174,21 +155,16 @@ export class SentEventLog {
 	}
 }
 
-// This process's memory of each node.
-
 /** Tells this process's saved copies from another's (a queue-mode worker, or this n8n before a restart). */
 export const PROCESS_ID = randomBytes(6).toString('base64url');
 export const PROCESS_STARTED_AT = Math.floor(Date.now() / 1000);
 
 export class NodeMemory {
 	readonly log = new SentEventLog();
-
 	/** Sends in flight, by event hash: resolves to whether the service accepted the event. */
 	readonly inFlight = new Map<string, Promise<boolean>>();
-
 	/** Tells the copies this memory saved from those saved by another memory (another process, or one dropped). */
 	readonly copyId = randomBytes(6).toString('base64url');
-
 	/** Whether n8n's log already says that another process runs this node (said once per memory). */
 	toldOfOtherProcess = false;
 }
@@ -212,25 +188,18 @@ export function forgetProcessMemory(): void {
 	deduplicationMemories.clear();
 }
 
-// One run's view.
-
-/** The saved copy of a node's memory, in its workflow's static data. */
+/** The saved copy of a node's memory: the process (PROCESS_ID) and memory (copyId, not read back by itself) that saved it, when (epoch s). */
 interface SavedCopy extends EventText {
-	/** The process that saved it (PROCESS_ID). */
 	process: string;
-	/** The memory it is a copy of: a process skips reading back its own copy. */
 	copy: string;
-	/** When it was saved, epoch seconds. */
 	at: number;
 }
 
 export class ProcessStore implements DedupStore {
 	/** Events this run claimed: settles their in-flight promise (true: accepted). */
 	private readonly holds = new Map<string, { inFlight: Promise<boolean>; settle: (accepted: boolean) => void }>();
-
 	/** Whether this run recorded an event the memory did not know: only then is the copy saved. */
 	private recorded = false;
-
 	private readonly dropsBefore: number;
 
 	private constructor(
