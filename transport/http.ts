@@ -81,12 +81,12 @@ export class Deadline {
 /** How the exchange's request leaves: n8n's helper, given the options and the signal that ends the exchange. */
 export type Sender = (options: IHttpRequestOptions, signal: AbortSignal) => Promise<unknown>;
 
-export async function exchange(send: Sender, request: HttpRequest, limits: ExchangeLimits): Promise<Exchange> {
+export async function exchange(viaHelper: Sender, request: HttpRequest, limits: ExchangeLimits): Promise<Exchange> {
 	const deadline = limits.deadline ?? new Deadline(limits.timeoutMs);
 	const signal = limits.cancel ? AbortSignal.any([limits.cancel, deadline.signal]) : deadline.signal;
 	try {
 		// The race bounds the exchange even where an HTTP library would not honour the signal.
-		const response = await untilAborted(send(requestOptions(request, limits.timeoutMs, signal), signal), signal);
+		const response = await untilAborted(viaHelper(requestOptions(request, limits.timeoutMs, signal), signal), signal);
 		const { statusCode, headers = {}, body } = response as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
 		const text = await readText(body, headers, limits.maxAnswerBytes, signal);
 		if (text === undefined) return { kind: 'tooLarge', limitBytes: limits.maxAnswerBytes };

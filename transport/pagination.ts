@@ -14,8 +14,8 @@ export const PAGE_SIZE = 100;
 
 /**
  * Page size asked when the whole list (or the first `limit` records) is read with listRecords (Return All, Limit,
- * pickers): the largest page the service is assumed to serve (docs/api-assumptions.md), so 50,000 contacts take 50
- * requests instead of 500 (bench/README.md). A service that serves fewer is still paged to the end (see below).
+ * pickers): the largest page the service is assumed to serve (docs/api-assumptions.md), for the fewest round trips.
+ * A service that serves fewer is still paged to the end (see below).
  */
 export const RETURN_ALL_PAGE_SIZE = 1000;
 
@@ -202,8 +202,8 @@ export async function* iteratePages(
 
 /**
  * At most this many pages of a Return All are asked at once, whatever the run's Concurrency: a page is up to
- * RETURN_ALL_PAGE_SIZE records whose parsing, not the round trip, is what costs beyond that (in the real-n8n bench,
- * 50,000 contacts at a 20 ms round trip took 2.2 s with 8 pages at a time and 2.5 s with 32, at more memory).
+ * RETURN_ALL_PAGE_SIZE records whose parsing, not the round trip, is what costs beyond that (measured:
+ * docs/performance.md).
  */
 export const MAX_PAGES_SIDE_BY_SIDE = 8;
 

@@ -78,10 +78,10 @@ export class Session {
 
 	/**
 	 * Runs one exchange in its turn, in any lane: waits out a Retry-After and another lane's login, makes the token
-	 * usable (renewed, or another run's), and tells `send` whether it logs in on its way (n8n's helper does when the
+	 * usable (renewed, or another run's), and tells `exchangeNow` whether it logs in on its way (n8n's helper does when the
 	 * token field is empty). A login that failed for good answers every later exchange.
 	 */
-	async inTurn(ctx: PausableContext, send: (logsIn: boolean) => Promise<Exchange>): Promise<{ exchange: Exchange; tokenSent: string; rateLimitWaitMs: number }> {
+	async inTurn(ctx: PausableContext, exchangeNow: (logsIn: boolean) => Promise<Exchange>): Promise<{ exchange: Exchange; tokenSent: string; rateLimitWaitMs: number }> {
 		let rateLimitWaitMs = 0;
 		for (;;) {
 			if (this.loginRefusal) return { exchange: { kind: 'loginFailed', failure: this.loginRefusal }, tokenSent: '', rateLimitWaitMs };
@@ -94,24 +94,24 @@ export class Session {
 			if (this.tokens.hasToken) {
 				// Taken before sending: another lane may replace the token while this request is under way.
 				const tokenSent = this.tokens.token;
-				return { exchange: await send(false), tokenSent, rateLimitWaitMs };
+				return { exchange: await exchangeNow(false), tokenSent, rateLimitWaitMs };
 			}
 			const elsewhere = this.tokens.renewalElsewhere();
-			if (!elsewhere) return { ...(await this.logInOnTheWay(send)), rateLimitWaitMs };
+			if (!elsewhere) return { ...(await this.logInOnTheWay(exchangeNow)), rateLimitWaitMs };
 			// Another run of this process is renewing this account's token: wait, then use the token it gets.
 			await elsewhere;
 			this.tokens.adoptRenewed();
 		}
 	}
 
-	private async logInOnTheWay(send: (logsIn: boolean) => Promise<Exchange>): Promise<{ exchange: Exchange; tokenSent: string }> {
+	private async logInOnTheWay(exchangeNow: (logsIn: boolean) => Promise<Exchange>): Promise<{ exchange: Exchange; tokenSent: string }> {
 		let finished: () => void = () => {};
 		const login = new Promise<void>((resolve) => (finished = resolve));
 		this.loginInFlight = login;
 		this.tokens.loginStarted(login);
 		this.activity.logins++;
 		try {
-			const exchange = await send(true);
+			const exchange = await exchangeNow(true);
 			if (exchange.kind === 'loginFailed' && !exchange.failure.passing) this.loginRefusal = exchange.failure;
 			// The request logged in on its way: the token it carried is the one it just received.
 			this.tokens.received();

@@ -19,10 +19,7 @@ export interface RetrySettings {
 	timeoutMs: number;
 }
 
-/**
- * With equal jitter the waits before attempts 2..8 are at least 0.5, 1, 2, 4, 8, 15 and 15 s: a 20-second burst
- * of 503s on a GET is outlasted by the 7th attempt, inside the 120 s budget (the longest possible sum is 91 s).
- */
+/** Why these values (a burst of 5xx outlasted inside the budget): docs/service-contract.md, L1. */
 export const DEFAULT_RETRY: RetrySettings = {
 	maxAttempts: 8,
 	maxTotalWaitMs: 120_000,

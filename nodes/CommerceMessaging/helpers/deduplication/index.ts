@@ -158,10 +158,10 @@ export class Deduplication {
 	 * skipped item: nothing silently disappears); records it once accepted. Sent without the shared store it asked
 	 * for (unreachable, or this n8n has none), the item says so: `crossWorkerCheck: 'skipped'`.
 	 */
-	async sendOnce(itemIndex: number, event: EventIdentity, identifiers: IDataObject, send: () => Promise<IDataObject>): Promise<IDataObject> {
+	async sendOnce(itemIndex: number, event: EventIdentity, identifiers: IDataObject, deliver: () => Promise<IDataObject>): Promise<IDataObject> {
 		const settings = this.settings[itemIndex];
 		if (settings instanceof Error) throw settings;
-		if (!settings?.enabled || !this.processStore) return await send();
+		if (!settings?.enabled || !this.processStore) return await deliver();
 
 		const key = eventKey(this.account, event);
 		const stores = this.storesFor(settings);
@@ -187,7 +187,7 @@ export class Deduplication {
 
 		let output: IDataObject | undefined;
 		try {
-			output = await send();
+			output = await deliver();
 		} finally {
 			// Not accepted: the claims go, so a waiting execution or the next try sends the event.
 			if (output === undefined) for (const store of stores) await store.release(dedupEvent);

@@ -10,7 +10,7 @@ import type { DedupEvent, DedupStore, Verdict } from './index';
  * in the node's static data, read back after a restart and saved when a run recorded an event.
  */
 
-/** Characters of a stored hash: 60 bits, so with 10,000 events kept a chance match is about 1e-14. */
+/** Characters of a stored hash: 60 bits, so among MAX_SENT_KEYS events kept a chance match is vanishingly rare. */
 export const HASH_LENGTH = 10;
 
 /** Most accepted events one node keeps; beyond it the oldest are dropped (reported when still inside the window). */

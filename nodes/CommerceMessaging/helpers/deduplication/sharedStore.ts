@@ -25,7 +25,7 @@ import type { DedupEvent, DedupStore, Verdict } from './index';
  * blocks its repeats for at least the window and less than twice the window.
  */
 
-/** Values kept in the node's row: 3,600 x 27 bytes (24 characters, quotes, comma) = 97 KB of JSON at most. */
+/** Values kept in the node's row: at 27 bytes each (24 characters, quotes, comma), under 100 KB of JSON. */
 export const SHARED_MAX_VALUES = 3_600;
 
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SHARED_MAX_VALUES };
@@ -36,8 +36,8 @@ export const SETTLE_MS = 300;
 const SETTLE_PER_CALL = 2;
 const SETTLE_MAX_MS = 1_500;
 /**
- * Read-backs of a claim nobody holds any more (every write of it was overwritten) before sending anyway. In the
- * queue test's burst (20 runs at once on two workers) 3 left 172 of 1,000 claims unconfirmed.
+ * Read-backs of a claim nobody holds any more (every write of it was overwritten) before sending anyway: fewer
+ * left claims unconfirmed in the queue test's bursts (docs/deduplication.md).
  */
 const MAX_ROUNDS = 5;
 
