@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-work
 
 import { apiRequest } from '../../../transport/request';
 import { Deduplication, readDedupSettings, type EventIdentity } from './deduplication';
-import { compact, readPhone, readText, readWholeNumber } from './parameters';
+import { compact, readPhone, readText, readWholeNumber, withCustomFields } from './parameters';
 
 /**
  * What the two shop-event pushes (Order > Push Event, Cart > Push Abandoned Cart, rules V1, V2, V4) share: one
  * deduplicated push per item, its events in input order per order or cart, and the customer reference. Each
- * operation says how to read its event and its body.
+ * operation says how to read its event and its other fields (Additional Fields > Custom Fields are common to both).
  */
 export interface EventPush {
 	route: 'orderEvent' | 'cartEvent';
@@ -16,7 +16,8 @@ export interface EventPush {
 	idLabel: string;
 	/** The event's identity (what makes two events the same) and the fields shown on a skipped item. */
 	event(ctx: IExecuteFunctions, itemIndex: number): { identity: EventIdentity; identifiers: IDataObject };
-	body(ctx: IExecuteFunctions, itemIndex: number, identifiers: IDataObject): IDataObject;
+	/** The body's other fields: empty ones are left out, the identifiers go first, Custom Fields are merged in. */
+	fields(ctx: IExecuteFunctions, itemIndex: number): IDataObject;
 }
 
 /** The operation hooks of an event push (actions/operation.ts). */
@@ -35,7 +36,7 @@ export function eventPushOperation(push: EventPush) {
 
 		async execute(this: IExecuteFunctions, itemIndex: number, deduplication: Deduplication): Promise<{ records: IDataObject[] }> {
 			const { identity, identifiers } = push.event(this, itemIndex);
-			const body = push.body(this, itemIndex, identifiers);
+			const body = withCustomFields(this, 'additionalFields.customFields', itemIndex, compact({ ...identifiers, ...push.fields(this, itemIndex) }));
 			const output = await deduplication.sendOnce(itemIndex, identity, identifiers, async () => {
 				const data = await apiRequest(this, push.route, { body, itemIndex });
 				// The service's answer is not shown (docs/api-assumptions.md): an empty one gets the event's ids.

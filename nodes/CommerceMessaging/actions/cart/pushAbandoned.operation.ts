@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { cartEvent } from '../../helpers/deduplication';
 import { customerReference, eventPushOperation } from '../../helpers/eventPush';
 import { readJson } from '../../helpers/jsonParameter';
-import { compact, readDecimal, readText, withCustomFields } from '../../helpers/parameters';
+import { readDecimal, readText } from '../../helpers/parameters';
 import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 
 const properties: INodeProperties[] = [
@@ -98,7 +98,7 @@ export const { orderingKey, prepare, execute, finish, hints } = eventPushOperati
 		const total = readDecimal(ctx, 'total', itemIndex, { label: 'cart total', min: 0 });
 		return { identity: cartEvent(cartId, total), identifiers: { cart_id: cartId, total } };
 	},
-	body(ctx: IExecuteFunctions, itemIndex: number, identifiers) {
+	fields(ctx: IExecuteFunctions, itemIndex: number) {
 		const lineItems = readJson(ctx, 'additionalFields.lineItems', itemIndex, {
 			expect: 'array',
 			label: 'the line items',
@@ -106,18 +106,12 @@ export const { orderingKey, prepare, execute, finish, hints } = eventPushOperati
 			showValue: true,
 			example: 'Use a JSON array, e.g. [{"product_id": "1001", "quantity": 1, "price": 49.90}].',
 		});
-		return withCustomFields(
-			ctx,
-			'additionalFields.customFields',
-			itemIndex,
-			compact({
-				...identifiers,
-				customer: customerReference(ctx, itemIndex, { phone: 'customer.phone', email: 'customer.email', contactId: 'customer.contactId' }),
-				currency: readText(ctx, 'additionalFields.currency', itemIndex, { label: 'currency' }),
-				cart_url: readText(ctx, 'additionalFields.cartUrl', itemIndex, { label: 'cart URL' }),
-				// The default "[]" means none were given.
-				line_items: lineItems?.length ? lineItems : undefined,
-			}),
-		);
+		return {
+			customer: customerReference(ctx, itemIndex, { phone: 'customer.phone', email: 'customer.email', contactId: 'customer.contactId' }),
+			currency: readText(ctx, 'additionalFields.currency', itemIndex, { label: 'currency' }),
+			cart_url: readText(ctx, 'additionalFields.cartUrl', itemIndex, { label: 'cart URL' }),
+			// The default "[]" means none were given.
+			line_items: lineItems?.length ? lineItems : undefined,
+		};
 	},
 });

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { orderEvent } from '../../helpers/deduplication';
 import { customerReference, eventPushOperation } from '../../helpers/eventPush';
-import { compact, readDate, readDecimal, readText, withCustomFields } from '../../helpers/parameters';
+import { readDate, readDecimal, readText } from '../../helpers/parameters';
 import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 
 const properties: INodeProperties[] = [
@@ -92,22 +92,16 @@ export const { orderingKey, prepare, execute, finish, hints } = eventPushOperati
 		const status = readText(ctx, 'status', itemIndex, { label: 'status', required: true });
 		return { identity: orderEvent(orderId, status), identifiers: { order_id: orderId, status } };
 	},
-	body(ctx: IExecuteFunctions, itemIndex: number, identifiers) {
-		return withCustomFields(
-			ctx,
-			'additionalFields.customFields',
-			itemIndex,
-			compact({
-				...identifiers,
-				total: readDecimal(ctx, 'additionalFields.total', itemIndex, { label: 'total', min: 0, optional: true }),
-				currency: readText(ctx, 'additionalFields.currency', itemIndex, { label: 'currency' }),
-				created_at: readDate(ctx, 'additionalFields.createdAt', itemIndex, { label: 'created at date' }),
-				customer: customerReference(ctx, itemIndex, {
-					phone: 'additionalFields.customerPhone',
-					email: 'additionalFields.customerEmail',
-					contactId: 'additionalFields.contactId',
-				}),
+	fields(ctx: IExecuteFunctions, itemIndex: number) {
+		return {
+			total: readDecimal(ctx, 'additionalFields.total', itemIndex, { label: 'total', min: 0, optional: true }),
+			currency: readText(ctx, 'additionalFields.currency', itemIndex, { label: 'currency' }),
+			created_at: readDate(ctx, 'additionalFields.createdAt', itemIndex, { label: 'created at date' }),
+			customer: customerReference(ctx, itemIndex, {
+				phone: 'additionalFields.customerPhone',
+				email: 'additionalFields.customerEmail',
+				contactId: 'additionalFields.contactId',
 			}),
-		);
+		};
 	},
 });
