@@ -49,7 +49,10 @@ export function assertSafeBaseUrl(baseUrl: string): void {
 }
 
 /** The first character a header value cannot carry (a control character, a line break, or beyond ISO-8859-1). */
-const outsideHeaders = (value: string) => [...value].find((character) => character.charCodeAt(0) > 0xff || character.charCodeAt(0) < 0x20);
+const outsideHeaders = (value: string) => {
+	const at = value.search(/[^\x20-\xff]/);
+	return at < 0 ? undefined : String.fromCodePoint(value.codePointAt(at)!);
+};
 
 export const isHeaderValue = (value: string) => outsideHeaders(value) === undefined;
 

@@ -30,10 +30,14 @@ export function readEnvelope(response: RawResponse, now = Date.now()): Envelope 
 	if (!success) return { ok: false, failure: readFailure(statusCode, envelope, body, header(response.headers, 'retry-after'), now) };
 	// A 2xx without a status: the body is the data (e.g. a bare array).
 	if (status === undefined) return { ok: true, data: 'data' in envelope ? envelope.data : parsed };
-	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
-	const rest = Object.fromEntries(Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message'));
-	const data = 'data' in envelope ? envelope.data : Object.keys(rest).length ? rest : undefined;
+	const data = 'data' in envelope ? envelope.data : dataBesideStatus(envelope);
 	return { ok: true, data, message: typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined };
+}
+
+/** JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data. */
+function dataBesideStatus(envelope: IDataObject): IDataObject | undefined {
+	const rest = Object.fromEntries(Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message'));
+	return Object.keys(rest).length ? rest : undefined;
 }
 
 export function header(headers: Record<string, unknown>, name: string): string | undefined {

@@ -95,9 +95,11 @@ async function sendWithRetries(
 		});
 		history.attempts++;
 		history.rateLimitWaitMs += turn.rateLimitWaitMs;
-		const outcome = judge(turn.exchange, address, { node: ctx.getNode(), route, session, itemIndex: spec.itemIndex, history });
+		const outcome = judge(turn.exchange, address, { node: session.node, route, session, itemIndex: spec.itemIndex, history });
 		const status = turn.exchange.kind === 'answer' ? turn.exchange.status : turn.exchange.kind;
-		logAttempt(ctx, { method: route.method, route: routeName, status, attempt: history.attempts, durationMs: Date.now() - attemptStarted, itemIndex: spec.itemIndex });
+		// One line per attempt in n8n's log at debug level: the route's name, never its address, body or headers.
+		const line = { node: session.node.name, method: route.method, route: routeName, status, attempt: history.attempts, durationMs: Date.now() - attemptStarted, itemIndex: spec.itemIndex };
+		ctx.logger?.debug(`Commerce Messaging: ${line.method} ${line.route} -> ${line.status}`, line);
 		if (outcome.kind === 'done') {
 			session.pacer.countAccepted();
 			if (history.errorRetries > 0) session.activity.retriedThenDone++;
@@ -105,7 +107,7 @@ async function sendWithRetries(
 			return outcome;
 		}
 		if (outcome.kind === 'tokenRefused') {
-			if (reloggedIn) throw serviceError(ctx.getNode(), outcome.failure, spec.itemIndex);
+			if (reloggedIn) throw serviceError(session.node, outcome.failure, spec.itemIndex);
 			// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
 			reloggedIn = true;
 			session.activity.reLogins++;
@@ -160,11 +162,6 @@ async function waitToRetry(
 	if (outcome.retryAfterMs !== undefined) return session.pacer.holdAllUntil(Date.now() + decision.delayMs);
 	await pause(ctx, decision.delayMs);
 	history.backoffMs += decision.delayMs;
-}
-
-/** One line per attempt in n8n's log at debug level: the route's name, never its address, body or headers (no secret, no customer data). */
-function logAttempt(ctx: ApiContext, line: { method: string; route: string; status: number | string; attempt: number; durationMs: number; itemIndex?: number }): void {
-	ctx.logger?.debug(`Commerce Messaging: ${line.method} ${line.route} -> ${line.status}`, { node: ctx.getNode().name, ...line });
 }
 
 /** One attempt. A login n8n's helper runs on the way has a Timeout of its own; the request's starts when it is done. */

@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject, IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { assertCredentialFieldsUsable, CREDENTIAL_TYPE, credentialSecrets, readCredentials, type CommerceMessagingCredentials } from './auth';
@@ -52,6 +52,8 @@ export class Session {
 	private loginRefusal?: LoginFailure;
 
 	constructor(
+		/** The node, taken once for the run's errors and log lines (n8n copies it at every getNode()). */
+		readonly node: INode,
 		readonly data: ICredentialDataDecryptedObject,
 		readonly settings: RunSettings,
 		readonly activity: RunActivity,
@@ -175,12 +177,12 @@ async function openSession(ctx: ApiContext, run: Run): Promise<Session> {
 	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
 	// A copy: the token n8n writes back must not leak into other runs' objects.
-	const session = new Session({ ...data }, run.settings, run.activity, cancel);
+	const session = new Session(ctx.getNode(), { ...data }, run.settings, run.activity, cancel);
 	try {
 		// Before any login: a bad field is named here, not reported later as a failed connection.
 		assertCredentialFieldsUsable(session.credentials);
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), (error as Error).message, { description: 'Fix this field in the Commerce Messaging credential.' });
+		throw new NodeOperationError(session.node, (error as Error).message, { description: 'Fix this field in the Commerce Messaging credential.' });
 	}
 	return session;
 }

@@ -28,17 +28,24 @@ function valueOf(ctx: ParameterContext, name: string, itemIndex: number, fallbac
  */
 export function readingParametersOnce(ctx: IExecuteFunctions): IExecuteFunctions {
 	const read = ctx.getNodeParameter.bind(ctx) as ReadParameter;
-	const kept = new Map<string, unknown>();
+	// Per item, by name (and options); a dotted name's collection and field path, split once per name.
+	const kept: Array<Map<string, unknown> | undefined> = [];
+	const paths = new Map<string, string[]>();
 	const getNodeParameter: ReadParameter = (name, itemIndex, fallback, options) => {
-		const key = `${itemIndex}\u0000${name}\u0000${options === undefined ? '' : JSON.stringify(options)}`;
-		if (kept.has(key)) return kept.get(key);
-		const dot = name.indexOf('.');
-		let value = dot > 0 && options === undefined ? getNodeParameter(name.slice(0, dot), itemIndex, {}) : read(name, itemIndex, fallback, options);
-		if (dot > 0 && options === undefined) {
-			for (const part of name.slice(dot + 1).split('.')) value = isPlainObject(value) ? value[part] : undefined;
+		const key = options === undefined ? name : `${name}\u0000${JSON.stringify(options)}`;
+		const itemKept = (kept[itemIndex] ??= new Map());
+		if (itemKept.has(key)) return itemKept.get(key);
+		let value: unknown;
+		if (options === undefined && name.includes('.')) {
+			let path = paths.get(name);
+			if (!path) paths.set(name, (path = name.split('.')));
+			value = getNodeParameter(path[0], itemIndex, {});
+			for (let part = 1; part < path.length; part++) value = isPlainObject(value) ? value[path[part]] : undefined;
 			if (value === undefined) value = fallback;
+		} else {
+			value = read(name, itemIndex, fallback, options);
 		}
-		kept.set(key, value);
+		itemKept.set(key, value);
 		return value;
 	};
 	return Object.create(ctx, { getNodeParameter: { value: getNodeParameter } }) as IExecuteFunctions;
