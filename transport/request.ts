@@ -55,7 +55,7 @@ export async function apiRequest(ctx: ApiContext, route: RouteName | CustomRoute
 	try {
 		const resolved = typeof route === 'string' ? ROUTES[route] : customRoute(route);
 		const done = await sendWithRetries(ctx, session, resolved, typeof route === 'string' ? route : 'custom', spec);
-		spec.answerSize?.(done.text.length);
+		if (spec.answerSize) spec.answerSize(Buffer.byteLength(done.text));
 		const envelope = spec.fullEnvelope ? { status: 'success', ...(done.message ? { message: done.message } : {}), data: done.data ?? null } : done.data;
 		// Rule A6 for outputs: an answer that echoes a secret of this session (in any form) has it redacted.
 		return resolved.parse(session.secrets.redactAnswer(envelope, done.text));

@@ -3,9 +3,9 @@
 /**
  * The package as a user meets it, in a REAL n8n 2.x editor driven by headless Chromium (Debian's chromium,
  * playwright-core; installed by scripts/ensure-chromium.sh from the e2e globalSetup): sign in, find the nodes in
- * the node search, open an example workflow, open its nodes, add a node from the search, and fill in the
- * credential. Each step checks what the editor shows and saves a screenshot into docs/screenshots/ (shown in the
- * README; CM_SCREENSHOTS_DIR to write them elsewhere).
+ * the node search, open an example workflow, open its nodes, add a node from the search, fill in the credential,
+ * and run a workflow to read what a node tells about its run. Each step checks what the editor shows and saves a
+ * screenshot into docs/screenshots/ (shown in the README; CM_SCREENSHOTS_DIR to write them elsewhere).
  *
  * The setup is the demo's (tools/provision.js): emulator, n8n home with the package installed from its
  * tarball, the demo credential and the example workflows. n8n 2.x only: the 1.x editor has other selectors.
@@ -264,6 +264,39 @@ const WF = { order: 'cmDemoWorkflow02', contacts: 'cmDemoWorkflow05', welcome: '
     await page.mouse.move(5, 5);
     await b.settle(page);
     await b.screenshot(modal, 'credential');
+  });
+
+  it('a run tells what it did: hints above the output of Order > Push Event (a duplicate skipped, a wait for the rate limit)', async () => {
+    // The service holds back the run's first order event with a 429 and Retry-After; ORD-2001 comes twice.
+    sandbox.faults.inject({ method: 'POST', path: '/api/v1/order/', kind: '429', retryAfter: 1, times: 1 });
+    const sends = () => sandbox.state.requests.filter((r) => r.method === 'POST' && /^\/api\/v2\/whatsapp\/templates\/[^/]+\/send$/.test(r.path)).length;
+    const sendsBefore = sends();
+    await b.openWorkflow(page, url, WF.order);
+    await page.locator(tid('execute-workflow-button')).first().click();
+    // The workflow's last node sends the two new orders' confirmations.
+    for (const until = Date.now() + 60_000; sends() < sendsBefore + 2 && Date.now() < until; ) await page.waitForTimeout(250);
+    expect(sends()).toBe(sendsBefore + 2);
+    await b.settle(page);
+    await b.openNode(page, 'Push order event');
+    const output = page.locator(`${tid('ndv')} ${tid('output-panel')}`);
+    const hints = output.locator(tid('node-hint'));
+    await hints.first().waitFor({ timeout: 20_000 });
+    const shown = (await hints.allInnerTexts()).join('\n');
+    expect(shown).toContain('1 of 3 items were skipped as duplicates');
+    expect(shown).toMatch(/Waited 1(\.\d)? s in all for the service's rate limit/);
+    // A plain success says nothing: the upload node, which met neither, shows no hint.
+    await page.keyboard.press('Escape');
+    await b.openNode(page, 'Upload header image');
+    await expect(page.locator(`${tid('ndv')} ${tid('output-panel')} ${tid('node-hint')}`).count()).resolves.toBe(0);
+    await page.keyboard.press('Escape');
+    await b.openNode(page, 'Push order event');
+    await page.locator(`${tid('ndv')} ${tid('output-panel')} ${tid('node-hint')}`).first().waitFor();
+    await page.mouse.move(5, 5);
+    await b.settle(page);
+    // The output panel down to its table: the hints and the items they speak of.
+    const panel = await b.boundsOf(page, `${tid('ndv')} ${tid('output-panel')}`);
+    const table = await b.boundsOf(page, `${tid('ndv')} ${tid('output-panel')} table`, { bottom: 16 });
+    await b.screenshot(page, 'hints', { clip: { ...panel, height: table.y + table.height - panel.y } });
   });
 
   it('a new credential found by name; the Test fails with the service\'s own message for a wrong password', async () => {

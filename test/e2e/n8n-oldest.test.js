@@ -3,8 +3,9 @@
 /**
  * Smoke test of the OLDEST n8n the package supports (tools/n8n/runtime.js VERSIONS.oldest, docs/compatibility.md),
  * in a real n8n process against the emulator: n8n loads the package from its tarball, the credential test of the
- * editor passes (login + API access) and fails with the service's words for a wrong password, and one example
- * workflow runs with the effects the emulator records. The versions tested in depth are in lib/suite.js.
+ * editor passes (login + API access) and fails with the service's words for a wrong password, and two example
+ * workflows run with the effects the emulator records, one of them with the hint a run gives (a Code node, as in
+ * examples 1 and 2, does not finish under this version's `n8n execute`). The versions tested in depth are in lib/suite.js.
  */
 const p = require('../../tools/provision');
 const { selectedVersions } = require('./lib/versions');
@@ -58,6 +59,17 @@ const VERSION = n8n.VERSIONS.oldest;
       ['GET', 200, demoUserId],
       ['GET', 200, demoUserId],
     ]);
+  });
+
+  it('runs example 5 with a rate limit on the way: the run\'s hint (the wait) reaches this n8n\'s execution data', async () => {
+    const wf = provisioned.workflows.find((w) => w.key === 'contacts-export');
+    if (!wf) throw new Error('no example workflow contacts-export');
+    sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: '429', retryAfter: 1, times: 1 });
+    const result = await n8n.executeWorkflow(provisioned.home, wf.id, { timeoutMs: 150_000 });
+    if (!p.runSucceeded(result).ok) throw new Error(p.formatRun(wf, result));
+    expect(result.nodeOutput('Get all contacts')).toHaveLength(45);
+    const hints = (result.run.data.resultData.runData['Get all contacts'][0].hints ?? []).map((/** @type {any} */ hint) => hint.message);
+    expect(hints).toEqual([expect.stringMatching(/^Waited 1(\.\d)? s in all for the service's rate limit/)]);
   });
 
   describe('the credential test of the editor (POST /rest/credentials/test)', () => {
