@@ -21,7 +21,6 @@ export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error
  * for a Retry-After (wall time); `listsCutAtLimit`: stopped at their Limit while the service had more.
  */
 export class RunActivity {
-	logins = 0;
 	reLogins = 0;
 	readonly retries = new Map<RetryKind, number>();
 	retriedRequests = 0;
@@ -80,8 +79,8 @@ export class Session {
 
 	/**
 	 * Runs one exchange in its turn, in any lane: waits out a Retry-After and another lane's login, makes the token
-	 * usable (renewed, or another run's), and tells `exchangeNow` whether it logs in on its way (n8n's helper does when the
-	 * token field is empty). A login that failed for good answers every later exchange.
+	 * usable (renewed, or another run's), and tells `exchangeNow` whether it logs in on its way (n8n's helper does
+	 * when the token field is empty). A login that failed for good answers every later exchange.
 	 */
 	async inTurn(ctx: PausableContext, exchangeNow: (logsIn: boolean) => Promise<Exchange>): Promise<{ exchange: Exchange; tokenSent: string; rateLimitWaitMs: number }> {
 		let rateLimitWaitMs = 0;
@@ -111,7 +110,6 @@ export class Session {
 		const login = new Promise<void>((resolve) => (finished = resolve));
 		this.loginInFlight = login;
 		this.tokens.loginStarted(login);
-		this.activity.logins++;
 		try {
 			const exchange = await exchangeNow(true);
 			if (exchange.kind === 'loginFailed' && !exchange.failure.passing) this.loginRefusal = exchange.failure;
