@@ -68,7 +68,7 @@ async function main() {
       echo: process.argv.includes('--echo'),
       env: { N8N_LOG_LEVEL: process.argv.includes('--echo') ? 'debug' : 'info' },
     });
-    for (const wf of mcp) await n8n.waitForProductionUrl(`${editor.url}/mcp/${wf.mcpPath}`);
+    for (const wf of mcp) await n8n.waitForProductionUrl(`${editor.url}/mcp/${wf.mcpPath}`, { methods: n8n.MCP_TRIGGER_METHODS });
     const lines = [
       '',
       `n8n ${runtime.version} is running with n8n-nodes-commerce-messaging installed from its npm tarball:`,

@@ -65,7 +65,7 @@ function sdk(runtimeDir, sub) {
       mcpUrl = `${editor.url}/mcp/${wf.mcpPath}`;
       const { Client } = sdk(home.runtime.dir, 'client/index.js');
       const { StreamableHTTPClientTransport } = sdk(home.runtime.dir, 'client/streamableHttp.js');
-      await n8n.waitForProductionUrl(mcpUrl);
+      await n8n.waitForProductionUrl(mcpUrl, { methods: n8n.MCP_TRIGGER_METHODS });
       client = new Client({ name: 'cm-e2e-agent', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
       process.stderr.write(`[mcp] n8n up, workflow 08 active, MCP client connected to ${mcpUrl} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);

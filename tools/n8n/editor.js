@@ -210,25 +210,35 @@ async function editCredential(editor, cookie, id, changes) {
   return credential.data;
 }
 
+/** The methods n8n's MCP Server Trigger registers on its URL: SSE stream, messages, session end. */
+const MCP_TRIGGER_METHODS = ['GET', 'POST', 'DELETE'];
+
 /**
  * Waits until a running n8n serves an active workflow's production URL (a Webhook's, an MCP Server Trigger's). n8n
  * answers its REST API before it has registered the active workflows' webhooks: until then such a URL is a 404
  * "not registered". Asked without side effects: a CORS preflight (OPTIONS with an Origin), which n8n answers with
  * the webhook's methods in `Access-Control-Allow-Methods` once it is registered, and with OPTIONS alone before.
+ * n8n registers a trigger's webhooks one method at a time (an MCP Server Trigger has GET, POST and DELETE), so a
+ * caller that needs several names them all: the first one alone answering is not enough.
  * @param {string} url
- * @param {number} [timeoutMs]
+ * @param {{ methods?: string[], timeoutMs?: number }} [options] methods: all must be registered (default: any one)
  */
-async function waitForProductionUrl(url, timeoutMs = 120_000) {
+async function waitForProductionUrl(url, { methods = [], timeoutMs = 120_000 } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await fetch(url, { method: 'OPTIONS', headers: { Origin: new URL(url).origin } }).catch(() => undefined);
-    const allowed = res?.headers.get('access-control-allow-methods') ?? '';
-    if (allowed.split(',').some((method) => method.trim() !== '' && method.trim() !== 'OPTIONS')) return;
+    const allowed = (res?.headers.get('access-control-allow-methods') ?? '')
+      .split(',')
+      .map((method) => method.trim().toUpperCase())
+      .filter((method) => method !== '' && method !== 'OPTIONS');
+    const ready = methods.length === 0 ? allowed.length > 0 : methods.every((method) => allowed.includes(method.toUpperCase()));
+    if (ready) return;
     if (Date.now() > deadline) {
-      throw new Error(`n8n has not registered ${url} in time (OPTIONS answered ${res?.status ?? 'nothing'}, methods "${allowed}")`);
+      const wanted = methods.length === 0 ? 'any method' : methods.join(', ');
+      throw new Error(`n8n has not registered ${url} for ${wanted} in time (OPTIONS answered ${res?.status ?? 'nothing'}, methods "${allowed.join(', ')}")`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
-module.exports = { bcryptHash, startEditor, restLogin, createCredential, testCredential, editCredential, waitForProductionUrl };
+module.exports = { bcryptHash, startEditor, restLogin, createCredential, testCredential, editCredential, waitForProductionUrl, MCP_TRIGGER_METHODS };

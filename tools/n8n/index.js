@@ -42,5 +42,6 @@ module.exports = {
   testCredential: editor.testCredential,
   editCredential: editor.editCredential,
   waitForProductionUrl: editor.waitForProductionUrl,
+  MCP_TRIGGER_METHODS: editor.MCP_TRIGGER_METHODS,
   freePort: home.freePort,
 };
