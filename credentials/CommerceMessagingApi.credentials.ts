@@ -137,14 +137,14 @@ export class CommerceMessagingApi implements ICredentialType {
 		assertCredentialFieldsUsable(credentials);
 		assertHeaderValueSafe('Session Token', credentials.sessionToken);
 		assertSignsOwnService(credentials.baseUrl, requestOptions);
-		if (!isSealedFor(data.sessionTokenSeal, credentials)) {
+		if (!isSealedFor(data, credentials)) {
 			// A token issued before the credential was edited is never sent: failing the way a refused token does makes
 			// n8n log in again and sign anew first, whatever a service answers a request without a token (401 or 403).
 			throw Object.assign(new Error('The session token was issued before the credential was edited: logging in again'), {
 				response: { status: 401 },
 			});
 		}
-		const { headers: plugin } = pluginHeaders(credentials);
+		const plugin = pluginHeaders(credentials);
 		requestOptions.headers = { ...(requestOptions.headers ?? {}), ...plugin, Authorization: `Bearer ${credentials.sessionToken}` };
 		// Never follow a redirect with these headers (n8n would re-send them to wherever it points), in both forms:
 		// n8n's httpRequest options and the legacy request options of the HTTP Request node.

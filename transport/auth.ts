@@ -71,20 +71,23 @@ export const PLUGIN_FIELDS = [
 	{ header: 'x-base-uri', key: 'pluginBaseUri', label: 'Shop Base URI' },
 ] as const;
 
-/** The plugin secret-key headers (rule A5), or the labels of the fields still to fill in. */
-export function pluginHeaders(credentials: CommerceMessagingCredentials): { headers: IDataObject; missing: string[] } {
+/** The plugin secret-key headers (rule A5): those whose field is filled in, when Plugin Integration is on. */
+export function pluginHeaders(credentials: CommerceMessagingCredentials): IDataObject {
 	const headers: IDataObject = {};
-	const missing: string[] = [];
+	if (!credentials.pluginIntegration) return headers;
 	for (const field of PLUGIN_FIELDS) {
-		const value = credentials.pluginIntegration ? credentials[field.key].trim() : '';
-		if (value === '') {
-			missing.push(field.label);
-			continue;
-		}
+		const value = credentials[field.key].trim();
+		if (value === '') continue;
 		assertHeaderValueSafe(field.label, value);
 		headers[field.header] = value;
 	}
-	return { headers, missing };
+	return headers;
+}
+
+/** The credential fields a plugin-header refusal asks for: the switch when it is off, and the fields still empty. */
+export function missingPluginFields(credentials: CommerceMessagingCredentials): string[] {
+	const empty = PLUGIN_FIELDS.filter((field) => !credentials.pluginIntegration || credentials[field.key].trim() === '').map((field) => field.label);
+	return credentials.pluginIntegration ? empty : ['Plugin Integration (switch it on)', ...empty];
 }
 
 /** Every field checked before any login (rule A6): an Error naming the field, never repeating a secret. */
@@ -95,8 +98,7 @@ export function assertCredentialFieldsUsable(credentials: CommerceMessagingCrede
 }
 
 /** The values that must never appear in an output, an error or a log (rule A6). */
-export const credentialSecrets = (credentials: CommerceMessagingCredentials) =>
-	[credentials.password, credentials.pluginApiKey, credentials.sessionToken].filter((value) => value.length >= 4);
+export const credentialSecrets = (credentials: CommerceMessagingCredentials) => [credentials.password, credentials.pluginApiKey, credentials.sessionToken];
 
 /** The login answer's shape is not shown: the usual places a JWT is put. */
 export function extractLoginToken(body: unknown): string | undefined {

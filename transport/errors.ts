@@ -124,18 +124,6 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The credential fields a plugin-header refusal asks for: the ones still empty. */
-export function pluginFieldsMissing(credentials: { pluginIntegration: boolean; pluginApiKey: string; pluginPlatformType: string; pluginBaseUri: string }): string[] {
-	if (!credentials.pluginIntegration) return ['Plugin Integration (switch it on)', 'Plugin API Key', 'Platform Type', 'Shop Base URI'];
-	return [
-		['Plugin API Key', credentials.pluginApiKey],
-		['Platform Type', credentials.pluginPlatformType],
-		['Shop Base URI', credentials.pluginBaseUri],
-	]
-		.filter(([, value]) => !value.trim())
-		.map(([label]) => label);
-}
-
 // The login's and the network's failures.
 
 /** Why the login n8n runs on the way failed (login.ts throws it), as a kind the transport decides on. */
@@ -189,9 +177,10 @@ export function findLoginFailure(error: unknown): LoginFailure | undefined {
 	return undefined;
 }
 
-/** The system error code of a failed request, wherever n8n or the HTTP library put it. */
+/** The system error codes that mean the request timed out. */
 export const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 
+/** The system error code of a failed request, wherever n8n or the HTTP library put it. */
 export function networkErrorCode(error: unknown): string | undefined {
 	const seen = new Set<unknown>();
 	let current = error as { code?: unknown; cause?: unknown } | undefined;
@@ -295,12 +284,10 @@ export interface RequestHistory {
 	backoffMs: number;
 	/** Waits before its turn for the service's rate limit (a Retry-After, its own or another lane's, and the pacing after it), ms. */
 	rateLimitWaitMs: number;
-	/** Attempts tried again after an error other than a rate limit. */
-	errorRetries: number;
 }
 
 /** What a failed request went through, for its error's description. */
-export interface RequestNotes {
+interface RequestNotes {
 	history?: RequestHistory;
 	/** How messages name the settings the user can change. */
 	names?: SettingNames;
@@ -371,7 +358,7 @@ function explain(failure: ServiceFailure, extra: ExplainExtra): { message: strin
 		case 'rateLimit':
 			return {
 				message: `Rate limited by the service: ${failure.message}`,
-				description: note ? `${note}${raiseHint(extra.names, 'retryBudget', 'maxAttempts')} Or send less at once: lower Concurrency or the batch size.` : undefined,
+				description: note ? `${note}${raiseHint(extra.names, 'retryBudget', 'maxAttempts')}${extra.names?.sendLess ? ` Or send less at once: ${extra.names.sendLess}.` : ''}` : undefined,
 			};
 		case 'tokenRefused':
 			return {
@@ -437,7 +424,7 @@ export function loginError(node: INode, message: string, itemIndex?: number): No
 	);
 }
 
-/** A redirect the transport would not follow (address.ts says why). */
+/** A redirect the transport would not follow (redirects.ts says why). */
 export function redirectRefusedError(
 	node: INode,
 	refusal: { message: string; description: string },

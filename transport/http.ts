@@ -11,7 +11,7 @@ import { MAX_WAIT_MS } from './settings';
  */
 
 /** The deepest answer taken: far beyond any real answer, far below what n8n can store and show. */
-export const MAX_ANSWER_DEPTH = 100;
+const MAX_ANSWER_DEPTH = 100;
 
 export interface HttpRequest {
 	method: IHttpRequestMethods;
@@ -104,7 +104,7 @@ export async function exchange(viaHelper: Sender, request: HttpRequest, limits: 
 }
 
 /** Whether JSON text nests deeper than `limit` (brackets in strings do not count): JSON.parse takes any depth. */
-export function nestedDeeperThan(text: string, limit: number): boolean {
+function nestedDeeperThan(text: string, limit: number): boolean {
 	let depth = 0;
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
@@ -133,7 +133,7 @@ function requestOptions(request: HttpRequest, timeoutMs: number, signal: AbortSi
 		encoding: 'stream',
 		json: false,
 		returnFullResponse: true,
-		// Statuses are the transport's (JSend, retries, one re-login); redirects are judged by address.ts.
+		// Statuses are the transport's (JSend, retries, one re-login); redirects are judged by redirects.ts.
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		// The library's idle timeout, as a second fence behind the deadline.

@@ -29,7 +29,7 @@ export interface LoginLimits {
 export const loginLimits = new WeakMap<object, LoginLimits>();
 
 /** A login answer carries a token and little else: anything larger is not a login answer. */
-export const MAX_LOGIN_ANSWER_BYTES = 256 * 1024;
+const MAX_LOGIN_ANSWER_BYTES = 256 * 1024;
 /** JWTs are a few hundred bytes to a few KB; a token that does not fit in a header cannot be used. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
 

@@ -64,7 +64,7 @@ export class PageReader {
 	received = 0;
 	/** Records kept (each once): past `maxRecords` the list fails, so a list that never ends cannot fill memory. */
 	private kept = 0;
-	/** Characters of the answers read: past `maxListBytes` the list fails, so large records cannot fill memory either. */
+	/** Bytes (UTF-8) of the answers read: past `maxListBytes` the list fails, so large records cannot fill memory either. */
 	private bytes = 0;
 	private readonly maxRecords: number;
 	/** Record id -> the page that first served it. */
@@ -207,6 +207,9 @@ export async function* iteratePages(
  */
 export const MAX_PAGES_SIDE_BY_SIDE = 8;
 
+/** How many pages of a Return All are asked at once under a run's Concurrency. */
+export const pagesSideBySide = (concurrency: number) => Math.min(concurrency, MAX_PAGES_SIDE_BY_SIDE);
+
 export async function listRecords(
 	ctx: ApiContext,
 	route: ListRouteName | CustomRoute,
@@ -214,7 +217,7 @@ export async function listRecords(
 ): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
 	const pageSize = options.pageSize ?? RETURN_ALL_PAGE_SIZE;
-	const concurrency = options.concurrency ?? Math.min(settingsOf(ctx).concurrency, MAX_PAGES_SIDE_BY_SIDE);
+	const concurrency = options.concurrency ?? pagesSideBySide(settingsOf(ctx).concurrency);
 	for await (const records of iteratePages(ctx, route, { ...options, pageSize, concurrency })) {
 		for (const record of records) all.push(record);
 	}

@@ -65,5 +65,8 @@ export const loginsUnderWay = new Map<string, Promise<void>>();
 /** Which reading of a contradicted path each service serves, learned once. Bound: 256 Base URL and route pairs. */
 export const learnedPaths = new CappedMap<string, string>(256);
 
-/** Seals found to match, with the account (with its password) they matched: a check is a hash, and every request is signed. Bound: 256 seals. */
-export const checkedSeals = new CappedMap<string, string>(256);
+/**
+ * Per credential data object (a run's, which n8n hands to every request it signs), the seal found to match its
+ * account: a seal is hashed once per run, not per request, and no secret is kept. Bound: the data objects in use.
+ */
+export const checkedSeals = new WeakMap<object, string>();

@@ -42,6 +42,8 @@ export class SecretSet {
 	private readonly values = new Set<string>();
 	/** Longest first, so a secret that contains another is replaced whole. */
 	private ordered: string[] = [];
+	/** The secrets with a space, as URL encoding writes them (`+`): the only other form with no escape in it. */
+	private plusForms: string[] = [];
 	/** Every secret in every form, as one pattern: made when a text first needs it (a text rarely does). */
 	private anyForm?: RegExp;
 
@@ -50,18 +52,15 @@ export class SecretSet {
 		if (fresh.length === 0) return;
 		for (const value of fresh) this.values.add(value);
 		this.ordered = [...this.values].sort((a, b) => b.length - a.length);
+		this.plusForms = this.ordered.filter((secret) => secret.includes(' ')).map((secret) => secret.replace(/ /g, '+'));
 		this.anyForm = undefined;
-	}
-
-	list(): readonly string[] {
-		return this.ordered;
 	}
 
 	/** Every secret, in any form, replaced in one text. */
 	redactSecrets(text: string): string {
 		// A secret in another form than its own needs an escape or an encoded character (or a space written as +).
 		if (this.ordered.length === 0) return text;
-		const mayHold = /[\\%]/.test(text) || this.ordered.some((secret) => text.includes(secret) || text.includes(secret.replace(/ /g, '+')));
+		const mayHold = /[\\%]/.test(text) || this.ordered.some((secret) => text.includes(secret)) || this.plusForms.some((form) => text.includes(form));
 		if (!mayHold) return text;
 		this.anyForm ??= new RegExp(this.ordered.map(secretPattern).join('|'), 'g');
 		return text.replace(this.anyForm, REDACTED);

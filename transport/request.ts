@@ -84,7 +84,7 @@ async function sendWithRetries(
 	const address = new Address(session.baseUrl, route, spec.pathParams, spec.qs);
 	const body = serialisedBody(spec.body);
 	const started = Date.now();
-	const history: RequestHistory = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, errorRetries: 0 };
+	const history: Progress = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, failures: 0, retriedAfterError: false };
 	let reloggedIn = false;
 	for (;;) {
 		const attemptStarted = Date.now();
@@ -102,7 +102,7 @@ async function sendWithRetries(
 		ctx.logger?.debug(`Commerce Messaging: ${line.method} ${line.route} -> ${line.status}`, line);
 		if (outcome.kind === 'done') {
 			session.pacer.countAccepted();
-			if (history.errorRetries > 0) session.activity.retriedThenDone++;
+			if (history.retriedAfterError) session.activity.retriedThenDone++;
 			address.served();
 			return outcome;
 		}
@@ -117,6 +117,9 @@ async function sendWithRetries(
 		}
 	}
 }
+
+/** A request's history (sent how often, waited how long) and what its retries are decided on. */
+type Progress = RequestHistory & { failures: number; retriedAfterError: boolean };
 
 type Outcome =
 	| { kind: 'done'; data: unknown; message?: string; text: string }
@@ -148,17 +151,22 @@ async function waitToRetry(
 	route: Route,
 	outcome: Failed,
 	exchange: Exchange,
-	history: RequestHistory,
+	history: Progress,
 	elapsedMs: number,
 ): Promise<void> {
 	if (!outcome.retry || !mayRetry(outcome.retry, route.retrySafe)) throw outcome.error();
-	const decision = decideRetry(settings, history.attempts, elapsedMs, outcome.retryAfterMs);
+	// Max Attempts and the backoff count failed attempts only: a re-login or a followed redirect is not one.
+	history.failures++;
+	const decision = decideRetry(settings, history.failures, elapsedMs, outcome.retryAfterMs);
 	if (!decision.retry) throw outcome.error(decision.reason);
 	const kind: RetryKind =
 		outcome.retry === 'rateLimited' ? 'rate limit' : outcome.retry === 'serviceFailed' ? 'service error' : exchange.kind === 'network' && exchange.timedOut ? 'timeout' : 'connection';
 	const { activity } = session;
 	activity.retries.set(kind, (activity.retries.get(kind) ?? 0) + 1);
-	if (kind !== 'rate limit' && history.errorRetries++ === 0) activity.retriedRequests++;
+	if (kind !== 'rate limit' && !history.retriedAfterError) {
+		history.retriedAfterError = true;
+		activity.retriedRequests++;
+	}
 	if (outcome.retryAfterMs !== undefined) return session.pacer.holdAllUntil(Date.now() + decision.delayMs);
 	await pause(ctx, decision.delayMs);
 	history.backoffMs += decision.delayMs;

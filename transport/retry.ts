@@ -6,11 +6,11 @@ import {
 	answerTooLargeError,
 	loginError,
 	networkError,
-	pluginFieldsMissing,
 	serviceError,
 	type RequestHistory,
 	type ServiceFailure,
 } from './errors';
+import { missingPluginFields } from './auth';
 import type { Exchange, HttpAnswer } from './http';
 import type { Route } from './routes';
 import type { Session } from './session';
@@ -85,8 +85,8 @@ export function failedAnswer(failure: ServiceFailure, context: FailureContext): 
 	const { node, itemIndex } = context;
 	switch (failure.kind) {
 		case 'pluginAuth': {
-			const missingPluginFields = pluginFieldsMissing(context.session.credentials);
-			return { kind: 'failed', error: () => serviceError(node, failure, itemIndex, { missingPluginFields }) };
+			const missing = missingPluginFields(context.session.credentials);
+			return { kind: 'failed', error: () => serviceError(node, failure, itemIndex, { missingPluginFields: missing }) };
 		}
 		case 'rateLimit':
 		case 'unavailable':
@@ -112,7 +112,7 @@ export function mayRetry(failure: RetryableFailure, retrySafe: boolean): boolean
 /**
  * Largest random wait added to a Retry-After. The service names the moment itself, so waiting that long is enough
  * for one client; a little jitter keeps several executions of the same account from coming back in the same
- * millisecond, and stays small next to a Retry-After of at least a second (bench/README.md, rate-limited job).
+ * millisecond, and stays small next to a Retry-After of at least a second (the rateLimited job of bench/harness/lib/jobs.js).
  */
 export const RETRY_AFTER_JITTER_MS = 100;
 

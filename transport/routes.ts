@@ -45,7 +45,7 @@ export const route = <T>(
 const otherSlashForm = (path: string) => (path.endsWith('/') ? path.slice(0, -1) : `${path}/`);
 
 export const ROUTES = {
-	// The login answer is not JSend: transport/login.ts reads its token; the route gives the path.
+	// transport/login.ts reads the login's answer (its token may sit outside JSend's data); the route gives the path.
 	login: route('POST', '/api/login_check', asRecord, { retrySafe: true, alternatePath: otherSlashForm('/api/login_check') }),
 
 	contactCreate: route('POST', '/api/contacts/', asRecord),

@@ -43,7 +43,7 @@ export const MAX_CONCURRENCY = 64;
 export const DEFAULT_MAX_RECORDS = 100_000;
 
 /** The most bytes of answers a whole-list read takes by default, for the same reason: records can be large. */
-export const DEFAULT_MAX_LIST_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_LIST_BYTES = 256 * 1024 * 1024;
 
 /** How messages name the settings a user can change (the node's panel fields); a message without one names none. */
 export interface SettingNames {
@@ -52,6 +52,8 @@ export interface SettingNames {
 	maxAttempts?: string;
 	maxRecords?: string;
 	maxListBytes?: string;
+	/** How the node lets the user send less at once, when it does. */
+	sendLess?: string;
 }
 
 /** Everything one run of a node asks of the transport. */

@@ -67,7 +67,7 @@ const accountWithPassword = (credentials: CommerceMessagingCredentials) =>
 	JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]);
 
 /** The account a credential logs in to, with its password, as a hash: no secret sits in a map key. */
-export const accountWithPasswordKey = (credentials: CommerceMessagingCredentials) =>
+const accountWithPasswordKey = (credentials: CommerceMessagingCredentials) =>
 	createHash('sha256').update(accountWithPassword(credentials)).digest('base64url');
 
 /**
@@ -78,14 +78,14 @@ export function sealFor(credentials: CommerceMessagingCredentials, salt = random
 	return `v1.${salt}.${createHash('sha256').update(salt).update(accountWithPassword(credentials)).digest('base64url')}`;
 }
 
-/** Whether the seal was made for these credentials; a seal checked for the same fields is not hashed again. */
-export function isSealedFor(seal: unknown, credentials: CommerceMessagingCredentials): boolean {
+/** Whether the seal beside the token in `data` was made for these credentials (`data`'s own account). */
+export function isSealedFor(data: ICredentialDataDecryptedObject, credentials: CommerceMessagingCredentials): boolean {
+	const seal = data.sessionTokenSeal;
 	if (typeof seal !== 'string') return false;
-	const account = accountWithPassword(credentials);
-	if (checkedSeals.get(seal) === account) return true;
+	if (checkedSeals.get(data) === seal) return true;
 	const [version, salt] = seal.split('.');
 	const sealed = version === 'v1' && !!salt && sealFor(credentials, salt) === seal;
-	if (sealed) checkedSeals.set(seal, account);
+	if (sealed) checkedSeals.set(data, seal);
 	return sealed;
 }
 
@@ -120,7 +120,7 @@ export class TokenKeeper {
 	/** Clears a token that is missing, ageing or another account's (the request then logs in), unless renewed elsewhere. */
 	prepare(now = Date.now()): void {
 		const receivedAt = typeof this.data.loginReceivedAt === 'number' ? this.data.loginReceivedAt : undefined;
-		if (isSealedFor(this.data.sessionTokenSeal, this.credentials) && !tokenClock.needsRenewal(this.token, now, receivedAt)) return;
+		if (isSealedFor(this.data, this.credentials) && !tokenClock.needsRenewal(this.token, now, receivedAt)) return;
 		if (this.hasToken) this.replacing = this.token;
 		this.data.sessionToken = '';
 		this.adoptRenewed(now);

@@ -130,6 +130,15 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 		expect(calls('/api/contacts/').map((r) => r.status)).toEqual([200, 200]);
 	});
 
+	it('L1/A3: Max Attempts counts failed attempts only: a re-login on the way leaves the retry of a 503 intact', async () => {
+		const calls = since();
+		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'expired-token-401', times: 1 });
+		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: '503', times: 1 });
+		const result = await engine.run({ parameters: { ...list(2), requestOptions: { maxAttempts: 2 } } });
+		expect(result.error).toBeUndefined();
+		expect(calls('/api/contacts/').map((r) => r.status)).toEqual([401, 503, 200]);
+	});
+
 	it('L1: a bounded number of attempts, then an error that says it was rate limited', async () => {
 		const calls = since();
 		sandbox.faults.inject({ method: 'POST', path: '/api/contacts/', kind: '429-no-retry-after', times: 10 });

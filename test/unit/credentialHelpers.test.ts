@@ -2,6 +2,7 @@ import {
 	assertHeaderValueSafe,
 	assertSafeBaseUrl,
 	extractLoginToken,
+	missingPluginFields,
 	pluginHeaders,
 	readCredentials,
 } from '../../transport/auth';
@@ -77,7 +78,8 @@ describe('credential helpers', () => {
 
 	it('A5/A6: plugin headers are sent only when configured, and CR/LF is refused', () => {
 		const base = { baseUrl: 'https://x', username: 'u', password: 'p' };
-		expect(pluginHeaders(readCredentials(base)).missing).toEqual(['Plugin API Key', 'Platform Type', 'Shop Base URI']);
+		expect(pluginHeaders(readCredentials(base))).toEqual({});
+		expect(missingPluginFields(readCredentials(base))).toEqual(['Plugin Integration (switch it on)', 'Plugin API Key', 'Platform Type', 'Shop Base URI']);
 		const full = readCredentials({
 			...base,
 			pluginIntegration: true,
@@ -85,10 +87,9 @@ describe('credential helpers', () => {
 			pluginPlatformType: 'shopify',
 			pluginBaseUri: 'https://shop',
 		});
-		expect(pluginHeaders(full)).toEqual({
-			headers: { 'x-api-key': 'k', 'x-platform-type': 'shopify', 'x-base-uri': 'https://shop' },
-			missing: [],
-		});
+		expect(pluginHeaders(full)).toEqual({ 'x-api-key': 'k', 'x-platform-type': 'shopify', 'x-base-uri': 'https://shop' });
+		expect(missingPluginFields(full)).toEqual([]);
+		expect(missingPluginFields({ ...full, pluginPlatformType: ' ' })).toEqual(['Platform Type']);
 		expect(() => pluginHeaders(readCredentials({ ...base, pluginIntegration: true, pluginApiKey: 'k\r\nX-Evil: 1', pluginPlatformType: 'custom', pluginBaseUri: 'https://s' }))).toThrow(/line break/);
 		expect(() => assertHeaderValueSafe('Session Token', 'abc\n')).toThrow(/line break/);
 		expect(() => assertHeaderValueSafe('Shop Base URI', 'https://shöp.example')).not.toThrow();
