@@ -66,11 +66,12 @@ describe('What the node tells the user: execution hints and log lines', () => {
 
 	it('L2: the time waited between batches', async () => {
 		const result = await new Engine(credentialsFor(sandbox)).run({
-			parameters: { resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: 'Hi', options: { batching: { batch: { batchSize: 1, batchInterval: 600 } } } },
+			parameters: { resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: 'Hi', options: { batching: { batch: { batchSize: 1, batchInterval: 1_000 } } } },
 			items: ['+4915100000001', '+4915100000002', '+4915100000003'].map((phone) => ({ json: { phone } })),
 		});
 		expect(result.error).toBeUndefined();
-		expect(hintsOf(result)).toEqual([expect.stringMatching(/^Waited 1\.\d s in all between batches \(Options > Batching: 1 items, then 600 ms\)\.$/)]);
+		// Batches 2 and 3 start 1 s and 2 s after the first: about 2 s held in all, less how late the lanes started.
+		expect(hintsOf(result)).toEqual([expect.stringMatching(/^Waited (1\.[5-9]|2) s in all between batches \(Options > Batching: 1 items, then 1,000 ms\)\.$/)]);
 	});
 
 	it('A3: a login again after the service refused the token, said once for the run', async () => {
@@ -93,7 +94,11 @@ describe('What the node tells the user: execution hints and log lines', () => {
 		sandbox.setConfig({ maxPageSize: 5 });
 		const result = await new Engine(credentialsFor(sandbox)).run({ parameters: { resource: 'contact', operation: 'getAll', returnAll: true } });
 		expect(result.items).toHaveLength(45);
-		expect(hintsOf(result)).toEqual(['Read 9 pages of the service\'s lists (up to 8 at a time, Request Options > Concurrency).']);
+		expect(hintsOf(result)).toEqual(["Read 9 pages of the service's lists, 8 at a time (Request Options > Concurrency sets it, up to 8)."]);
+		// Fewer side by side when the run's Concurrency is lower: the hint says what was done, not the ceiling.
+		const fewer = await new Engine(credentialsFor(sandbox)).run({ parameters: { resource: 'contact', operation: 'getAll', returnAll: true, requestOptions: { concurrency: 2 } } });
+		expect(fewer.items).toHaveLength(45);
+		expect(hintsOf(fewer)).toEqual(["Read 9 pages of the service's lists, 2 at a time (Request Options > Concurrency sets it, up to 8)."]);
 	});
 
 	it("L3: Limit reached, where n8n's editor cannot tell (a Limit from an expression); none where it does", async () => {

@@ -44,6 +44,8 @@ describe('Request Options: the panel mapped onto the transport, field by field',
 		const settings = readRunSettings(panelReading(defaults));
 		expect({ ...settings, names: {} }).toEqual(DEFAULT_RUN_SETTINGS);
 		expect(settings.names.timeout).toBe('Request Options > Timeout (Seconds)');
+		// The defaults the README documents, stated here rather than read from the product.
+		expect(defaults).toEqual({ concurrency: 32, maxAttempts: 8, maxListMegabytes: 256, maxRecords: 100_000, maxRetryWaitSeconds: 120, timeoutSeconds: 30 });
 	});
 
 	it.each(panelFields)('the field %s reaches its setting (and only it)', (field) => {
@@ -64,6 +66,7 @@ describe('Request Options: the panel mapped onto the transport, field by field',
 			maxAttempts: `Request Options > ${labels.maxAttempts}`,
 			maxRecords: `Request Options > ${labels.maxRecords}`,
 			maxListBytes: `Request Options > ${labels.maxListMegabytes}`,
+			sendLess: `lower Request Options > ${labels.concurrency}, or the batch size (Options > Batching) where there is one`,
 		});
 	});
 });

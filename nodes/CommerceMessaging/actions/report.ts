@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode, JsonObject, NodeExecutionHi
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorContext, formatSeconds } from '../../../transport/errors';
-import { MAX_PAGES_SIDE_BY_SIDE } from '../../../transport/pagination';
+import { MAX_PAGES_SIDE_BY_SIDE, pagesSideBySide } from '../../../transport/pagination';
 import type { RetryKind, RunActivity } from '../../../transport/session';
 
 /**
@@ -45,8 +45,16 @@ const RETRY_KINDS: Record<Exclude<RetryKind, 'rate limit'>, [string, string]> = 
 /** A list read more pages than this is worth a word. */
 const PAGES_WORTH_TELLING = 5;
 
+/** What the router knows of the run that the hints need. */
+interface RunFacts {
+	operationName: string;
+	itemCount: number;
+	outputCount: number;
+	concurrency: number;
+}
+
 /** The operation's own hints (duplicates skipped, waits between batches) first, then the run's. */
-export function report(ctx: IExecuteFunctions, activity: RunActivity, hints: NodeExecutionHint[], run: { operationName: string; outputCount: number }): void {
+export function report(ctx: IExecuteFunctions, activity: RunActivity, hints: NodeExecutionHint[], run: RunFacts): void {
 	if (activity.rateLimitHeldMs > 0) {
 		hints.push({ message: `Waited ${formatSeconds(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`, type: 'warning' });
 	}
@@ -70,9 +78,10 @@ export function report(ctx: IExecuteFunctions, activity: RunActivity, hints: Nod
  * The hints of n8n's own list nodes, where n8n's editor does not give them itself: it says "Limit reached" when the
  * output count equals a typed Limit, and "runs once for each input item" for operations named getAll.
  */
-function listHints(ctx: IExecuteFunctions, activity: RunActivity, run: { operationName: string; outputCount: number }): NodeExecutionHint[] {
+function listHints(ctx: IExecuteFunctions, activity: RunActivity, run: RunFacts): NodeExecutionHint[] {
 	const hints: NodeExecutionHint[] = [];
-	const itemCount = ctx.getInputData().length;
+	const { itemCount } = run;
+	// The Limit as stored in the workflow, as n8n's editor reads it: its own hint needs a typed number.
 	const limit = ctx.getNode().parameters.limit;
 	if (activity.listsCutAtLimit > 0 && !(itemCount === 1 && typeof limit === 'number' && run.outputCount === limit)) {
 		hints.push({ message: 'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.' });
@@ -81,7 +90,7 @@ function listHints(ctx: IExecuteFunctions, activity: RunActivity, run: { operati
 		hints.push({ message: `This node read the list ${itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.` });
 	}
 	if (activity.pagesRead > PAGES_WORTH_TELLING) {
-		hints.push({ message: `Read ${activity.pagesRead} pages of the service's lists (up to ${MAX_PAGES_SIDE_BY_SIDE} at a time, Request Options > Concurrency).` });
+		hints.push({ message: `Read ${activity.pagesRead} pages of the service's lists, ${pagesSideBySide(run.concurrency)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).` });
 	}
 	return hints;
 }

@@ -3,7 +3,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { pause } from '../../../transport/pacing';
 import { startRun } from '../../../transport/session';
-import { MAX_CONCURRENCY } from '../../../transport/settings';
 import { readingParametersOnce, readText } from '../helpers/parameters';
 import { readRunSettings } from '../helpers/requestSettings';
 import { operations } from './operations';
@@ -60,7 +59,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		else if (result.status === 'failed') output.push({ json: errorJson(result.error), pairedItem: { item: itemIndex } });
 	});
 	const hints = operation.hints?.call(ctx, state, items.length) ?? [];
-	if (hints.length > 0 || activity.noteworthy) report(ctx, activity, hints, { operationName, outputCount: output.length });
+	if (hints.length > 0 || activity.noteworthy) report(ctx, activity, hints, { operationName, itemCount: items.length, outputCount: output.length, concurrency: settings.concurrency });
 	return [output];
 }
 
@@ -99,7 +98,8 @@ export interface LaneOptions<T> {
 }
 
 export async function runInLanes<T>(itemCount: number, options: LaneOptions<T>): Promise<Array<LaneResult<T>>> {
-	const slots = new Slots(Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(options.concurrency) || 1)));
+	// The run's Concurrency is checked where it is read (helpers/requestSettings.ts).
+	const slots = new Slots(Math.max(1, options.concurrency));
 	const results: Array<LaneResult<T>> = new Array(itemCount);
 	const lastOfKey = new Map<string, Promise<void>>();
 	let stopped = false;

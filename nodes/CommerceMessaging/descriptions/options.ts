@@ -4,7 +4,7 @@ import { DEFAULT_WINDOW_HOURS } from '../helpers/deduplication';
 
 /**
  * Rule L2: the Batching option of a bulk send, read by helpers/batching.ts. Put it inside the operation's `options`
- * collection (the parameter must be named `options`) and export `pauseBetweenBatches` as its `beforeItem` hook.
+ * collection (the parameter must be named `options`), open a BatchPacer in `prepare` and wait for its turn in `beforeItem`.
  * Its defaults are helpers/batching.ts DEFAULT_BATCHING, written as literals (n8n's lint wants literals here).
  */
 export const batchingOption: INodeProperties = {

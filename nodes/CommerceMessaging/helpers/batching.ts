@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { formatSeconds } from '../../../transport/errors';
-import { readSettingNumber, settingError } from './parameters';
+import { readSettingNumber, settingCount, settingError } from './parameters';
 
 /**
  * Rule L2: bulk sends are spread out in batches with a pause between them. The pause is on by default, so a
@@ -14,7 +14,7 @@ import { readSettingNumber, settingError } from './parameters';
 // Also the literal defaults of `batchingOption` (descriptions/options.ts; n8n's lint wants literals there).
 export const DEFAULT_BATCHING = { batchSize: 50, batchIntervalMs: 1000 };
 
-export interface BatchingSettings {
+interface BatchingSettings {
 	batchSize: number;
 	batchIntervalMs: number;
 }
@@ -28,10 +28,7 @@ const LABELS = { batchSize: 'Options > Batching > Items per Batch', batchInterva
 export function readBatching(ctx: IExecuteFunctions): BatchingSettings {
 	const settings = { ...DEFAULT_BATCHING };
 	const size = readSettingNumber(ctx, 'options.batching.batch.batchSize', LABELS.batchSize);
-	if (size !== undefined) {
-		if (Math.round(size) < 1) throw settingError(ctx, LABELS.batchSize, size, '1 or more');
-		settings.batchSize = Math.round(size);
-	}
+	if (size !== undefined) settings.batchSize = settingCount(size, (rule) => settingError(ctx, LABELS.batchSize, size, rule));
 	const interval = readSettingNumber(ctx, 'options.batching.batch.batchInterval', LABELS.batchInterval);
 	if (interval !== undefined) {
 		if (interval < 0) throw settingError(ctx, LABELS.batchInterval, interval, '0 or more');
@@ -41,7 +38,7 @@ export function readBatching(ctx: IExecuteFunctions): BatchingSettings {
 }
 
 /** When (ms after the run's first send) this item may start: batch k starts k intervals after batch 0. */
-export function batchStartOffset(itemIndex: number, settings: BatchingSettings): number {
+function batchStartOffset(itemIndex: number, settings: BatchingSettings): number {
 	return Math.floor(itemIndex / settings.batchSize) * settings.batchIntervalMs;
 }
 

@@ -51,7 +51,7 @@ export function eventPushOperation(push: EventPush) {
 		},
 
 		hints(this: IExecuteFunctions, deduplication: Deduplication, itemCount: number): NodeExecutionHint[] {
-			const hints: NodeExecutionHint[] = [];
+			const hints: NodeExecutionHint[] = [...deduplication.storeHints];
 			if (deduplication.skipped > 0) {
 				hints.push({
 					message: `${deduplication.skipped} of ${itemCount} items were skipped as duplicates: the same event was sent before, within the deduplication window (the items say when). To send them again, turn off Options > Deduplicate, or shorten the window.`,

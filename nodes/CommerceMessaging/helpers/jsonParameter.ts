@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { isEmpty, isPlainObject, itemError, kindOf, shown } from './parameters';
+import { isEmpty, isPlainObject, itemError, kindOf, shown, valueOf, type ParameterContext } from './parameters';
 
 /**
  * A JSON field of the reading layer (parameters.ts): JSON text as typed, or the value an expression gave, checked
@@ -21,8 +21,8 @@ export interface JsonOptions<K extends keyof typeof JSON_KINDS> {
 type JsonOf<K> = K extends 'object' ? IDataObject : K extends 'array' ? unknown[] : IDataObject | unknown[];
 
 /** Empty is undefined; broken JSON and the wrong kind fail. */
-export function readJson<K extends keyof typeof JSON_KINDS>(ctx: IExecuteFunctions, name: string, itemIndex: number, options: JsonOptions<K>): JsonOf<K> | undefined {
-	const raw = ctx.getNodeParameter(name, itemIndex, null);
+export function readJson<K extends keyof typeof JSON_KINDS>(ctx: ParameterContext, name: string, itemIndex: number, options: JsonOptions<K>): JsonOf<K> | undefined {
+	const raw = valueOf(ctx, name, itemIndex, null);
 	if (isEmpty(raw)) return undefined;
 	let value = raw;
 	if (typeof raw === 'string') {

@@ -17,7 +17,7 @@ type ReadParameter = (name: string, itemIndex: number, fallback?: unknown, optio
 const isPoll = (ctx: ParameterContext): ctx is IPollFunctions => !('getInputData' in ctx);
 
 /** A parameter as n8n gives it; `name` may name a field of a collection (`additionalFields.total`). */
-function valueOf(ctx: ParameterContext, name: string, itemIndex: number, fallback: unknown, options?: IGetNodeParameterOptions): unknown {
+export function valueOf(ctx: ParameterContext, name: string, itemIndex: number, fallback: unknown, options?: IGetNodeParameterOptions): unknown {
 	if (isPoll(ctx)) return ctx.getNodeParameter(name, fallback, options);
 	return (ctx.getNodeParameter as ReadParameter)(name, itemIndex, fallback, options);
 }
@@ -174,11 +174,14 @@ type ReadNumber = {
 	(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number;
 };
 
-/** Money: a number, or "12.50" from an expression. Hex, exponents and commas are refused: no shop writes money so. */
+/** A number, or decimal text such as "12.50" (spaces around allowed); hex, exponents and commas give NaN. */
+const decimalValue = (raw: unknown) => (typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN);
+
+/** A decimal number (money, hours, seconds): a number, or "12.50" from an expression; hex, exponents and commas are refused. */
 export const readDecimal: ReadNumber = (ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions) => {
 	const raw = numberInput(ctx, name, itemIndex, options);
 	if (options.optional && isEmpty(raw)) return undefined as never;
-	const value = typeof raw === 'number' ? raw : /^-?\d+(\.\d+)?$/.test(raw?.trim() ?? '') ? Number(raw) : NaN;
+	const value = decimalValue(raw);
 	if (Number.isFinite(value) && (options.min === undefined || value >= options.min)) return value;
 	const min = options.min === 0 ? ' of 0 or more' : options.min !== undefined ? ` of ${options.min} or more` : '';
 	const quoted = typeof raw === 'string' ? shown(raw) : `"${shown(raw ?? '')}"`;
@@ -293,11 +296,17 @@ export function readSettingNumber(ctx: ParameterContext, name: string, label: st
 		});
 	}
 	if (isEmpty(raw)) return undefined;
-	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+	const value = decimalValue(raw);
 	if (Number.isFinite(value)) return value;
 	throw new NodeOperationError(ctx.getNode(), `${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`, {
 		description: `Set ${label} to a number, or remove the option to use its default.`,
 	});
+}
+
+/** A run-wide count (a concurrency, a batch size): rounded, and 1 or more. */
+export function settingCount(value: number, fail: (rule: string) => Error): number {
+	if (Math.round(value) < 1) throw fail('1 or more');
+	return Math.round(value);
 }
 
 /** A run-wide setting whose value cannot work (negative, or zero where zero means nothing). */

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULT_RUN_SETTINGS, MAX_CONCURRENCY, MAX_WAIT_MS, type RunSettings } from '../../../transport/settings';
-import { readSettingNumber, settingError, type ParameterContext } from './parameters';
+import { readSettingNumber, settingCount, settingError, type ParameterContext } from './parameters';
 
 /**
  * The Request Options panel (descriptions/fields.ts) mapped onto the transport's settings field by field: its label,
@@ -11,17 +11,12 @@ import { readSettingNumber, settingError, type ParameterContext } from './parame
 
 type Apply = (settings: RunSettings, value: number, fail: (rule: string) => Error) => void;
 
-const atLeastOne = (value: number, fail: (rule: string) => Error) => {
-	if (Math.round(value) < 1) throw fail('1 or more');
-	return Math.round(value);
-};
-
 const milliseconds = (seconds: number) => Math.min(MAX_WAIT_MS, Math.round(seconds * 1000));
 
 /** Every field of the panel, by its parameter name: a field missing here is never read (the mapping test fails). */
-export const REQUEST_OPTION_FIELDS: Record<string, { label: string; apply: Apply }> = {
-	concurrency: { label: 'Concurrency', apply: (s, value, fail) => (s.concurrency = Math.min(MAX_CONCURRENCY, atLeastOne(value, fail))) },
-	maxAttempts: { label: 'Max Attempts', apply: (s, value, fail) => (s.retry.maxAttempts = atLeastOne(value, fail)) },
+const REQUEST_OPTION_FIELDS: Record<string, { label: string; apply: Apply }> = {
+	concurrency: { label: 'Concurrency', apply: (s, value, fail) => (s.concurrency = Math.min(MAX_CONCURRENCY, settingCount(value, fail))) },
+	maxAttempts: { label: 'Max Attempts', apply: (s, value, fail) => (s.retry.maxAttempts = settingCount(value, fail)) },
 	maxListMegabytes: {
 		label: 'Max List Size (MB)',
 		apply: (s, value, fail) => {
@@ -29,7 +24,7 @@ export const REQUEST_OPTION_FIELDS: Record<string, { label: string; apply: Apply
 			s.maxListBytes = Math.max(1, Math.round(value * 1024 * 1024));
 		},
 	},
-	maxRecords: { label: 'Max Records', apply: (s, value, fail) => (s.maxRecords = atLeastOne(value, fail)) },
+	maxRecords: { label: 'Max Records', apply: (s, value, fail) => (s.maxRecords = settingCount(value, fail)) },
 	maxRetryWaitSeconds: {
 		label: 'Retry Budget (Seconds)',
 		apply: (s, value, fail) => {
@@ -55,6 +50,7 @@ const NAMES: RunSettings['names'] = {
 	maxAttempts: named('maxAttempts'),
 	maxRecords: named('maxRecords'),
 	maxListBytes: named('maxListMegabytes'),
+	sendLess: `lower ${named('concurrency')}, or the batch size (Options > Batching) where there is one`,
 };
 
 function readSettings(ctx: ParameterContext, fields: string[]): RunSettings {
@@ -70,7 +66,7 @@ function readSettings(ctx: ParameterContext, fields: string[]): RunSettings {
 export const readRunSettings = (ctx: IExecuteFunctions) => readSettings(ctx, Object.keys(REQUEST_OPTION_FIELDS));
 
 /** The trigger's Request Options: a poll reads one page at a time (it may stop early), so no Concurrency. */
-export const readPollSettings = (ctx: IPollFunctions): RunSettings => ({
-	...readSettings(ctx, Object.keys(REQUEST_OPTION_FIELDS).filter((name) => name !== 'concurrency')),
-	concurrency: 1,
-});
+export const readPollSettings = (ctx: IPollFunctions): RunSettings => {
+	const settings = readSettings(ctx, Object.keys(REQUEST_OPTION_FIELDS).filter((name) => name !== 'concurrency'));
+	return { ...settings, concurrency: 1, names: { ...settings.names, sendLess: undefined } };
+};

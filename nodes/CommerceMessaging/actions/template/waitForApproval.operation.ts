@@ -79,8 +79,8 @@ export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
 	const id = templateIdParameter(this, itemIndex);
-	const initialSeconds = readDecimal(this, 'initialInterval', itemIndex, { label: 'Initial Interval', phrasing: 'field', min: 0, fallback: 2 });
-	const timeoutMinutes = readDecimal(this, 'timeout', itemIndex, { label: 'Timeout', phrasing: 'field', min: 0, fallback: 60 });
+	const initialSeconds = readDecimal(this, 'initialInterval', itemIndex, { label: 'Initial Interval', phrasing: 'field', min: 0, fallback: 2, description: 'Use a number of seconds above 0, e.g. 2.' });
+	const timeoutMinutes = readDecimal(this, 'timeout', itemIndex, { label: 'Timeout', phrasing: 'field', min: 0, fallback: 60, description: 'Use a number of minutes of 0 or more, e.g. 60.' });
 	const onRejection = readOption(this, 'options.onRejection', itemIndex, { label: 'On Rejection', values: ['error', 'outputItem'], fallback: 'error' });
 	if (initialSeconds === 0) {
 		throw itemError(this, itemIndex, 'the Initial Interval must be above 0', 'Wait at least a moment between checks, e.g. 2 seconds.');

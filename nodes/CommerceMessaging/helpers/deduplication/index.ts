@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from '../../../../transport/auth';
 import { getSession } from '../../../../transport/session';
@@ -197,6 +197,11 @@ export class Deduplication {
 		if (!settings.acrossProcesses || (this.sharedStore && !this.sharedStore.isUnavailable)) return output;
 		this.sentWithoutSharedStore++;
 		return { ...output, crossWorkerCheck: 'skipped' };
+	}
+
+	/** What the process store found worth telling at `finish` (its hints). */
+	get storeHints(): NodeExecutionHint[] {
+		return this.processStore?.hints ?? [];
 	}
 
 	/** Saves what the run recorded and drops the claims it still holds (the router runs it even after a failure). */

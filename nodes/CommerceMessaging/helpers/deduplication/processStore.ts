@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { deduplicationMemories, MAX_DEDUPLICATION_EVENTS } from '../processState';
 import type { DedupEvent, DedupStore, Verdict } from './index';
@@ -156,8 +156,8 @@ export class SentEventLog {
 }
 
 /** Tells this process's saved copies from another's (a queue-mode worker, or this n8n before a restart). */
-export const PROCESS_ID = randomBytes(6).toString('base64url');
-export const PROCESS_STARTED_AT = Math.floor(Date.now() / 1000);
+const PROCESS_ID = randomBytes(6).toString('base64url');
+const PROCESS_STARTED_AT = Math.floor(Date.now() / 1000);
 
 export class NodeMemory {
 	readonly log = new SentEventLog();
@@ -165,8 +165,6 @@ export class NodeMemory {
 	readonly inFlight = new Map<string, Promise<boolean>>();
 	/** Tells the copies this memory saved from those saved by another memory (another process, or one dropped). */
 	readonly copyId = randomBytes(6).toString('base64url');
-	/** Whether n8n's log already says that another process runs this node (said once per memory). */
-	toldOfOtherProcess = false;
 }
 
 /** The node's memory; memories of other nodes go, least recently used first, while all of them hold too many events. */
@@ -200,6 +198,8 @@ export class ProcessStore implements DedupStore {
 	private readonly holds = new Map<string, { inFlight: Promise<boolean>; settle: (accepted: boolean) => void }>();
 	/** Whether this run recorded an event the memory did not know: only then is the copy saved. */
 	private recorded = false;
+	/** What the run should tell the user, known at `finish`: events forgotten too soon, another process at work. */
+	readonly hints: NodeExecutionHint[] = [];
 	private readonly dropsBefore: number;
 
 	private constructor(
@@ -296,7 +296,7 @@ export class ProcessStore implements DedupStore {
 			`Deduplication kept only the newest ${MAX_SENT_KEYS.toLocaleString('en')} sent events: ${dropped} older ` +
 			`${dropped === 1 ? 'one' : 'ones'} still inside the deduplication window ${dropped === 1 ? 'was' : 'were'} ` +
 			'forgotten and would be sent again. Use a shorter window or split the events over several nodes.';
-		warn(this.ctx, message);
+		this.hints.push({ message, type: 'warning' });
 	}
 
 	private reportOtherProcess(): void {
@@ -305,13 +305,6 @@ export class ProcessStore implements DedupStore {
 			`Another n8n process (a queue-mode worker or another main instance) ran this node at ` +
 			`${new Date(this.otherProcessSavedAt * 1000).toISOString()}: deduplication reaches events sent by other ` +
 			'processes only with the option Deduplicate Across Workers on.';
-		warn(this.ctx, message, !this.memory.toldOfOtherProcess);
-		this.memory.toldOfOtherProcess = true;
+		this.hints.push({ message, type: 'warning' });
 	}
-}
-
-/** A hint on the node's output, and a line in n8n's log, which also reaches production executions nobody opens. */
-export function warn(ctx: IExecuteFunctions, message: string, log = true): void {
-	if (typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
-	if (log) ctx.logger?.warn(message, { node: ctx.getNode().name, workflowId: ctx.getWorkflow().id });
 }

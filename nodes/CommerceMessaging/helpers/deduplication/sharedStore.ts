@@ -31,7 +31,7 @@ export const SHARED_MAX_VALUES = 3_600;
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SHARED_MAX_VALUES };
 
 /** The shortest pause between a claim and its read-back, plus up to as much again at random (ms). */
-export const SETTLE_MS = 300;
+const SETTLE_MS = 300;
 /** The pause is at least twice the slowest of this process's last store calls, and at most SETTLE_MAX_MS. */
 const SETTLE_PER_CALL = 2;
 const SETTLE_MAX_MS = 1_500;
