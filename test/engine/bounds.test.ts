@@ -6,7 +6,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { apiRequest } from '../../transport/request';
 
 import { Engine, visibleText } from '../../tools/harness/engine';
-import { drip, fakeJwt, startHostile, type HostileServer } from '../../tools/harness/hostile';
+import { drip, fakeJwt, isLoginRequest, withHostile, type HostileServer } from '../../tools/harness/hostile';
 import { PollHarness } from '../../tools/harness/poll';
 import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
@@ -29,22 +29,11 @@ const json = (response: ServerResponse, status: number, body: unknown) => {
 	response.end(JSON.stringify(body));
 };
 
-const isLogin = (request: IncomingMessage) => /^\/api\/login_check/.test(request.url ?? '');
-
-/** Runs `body` against a hostile server with `handle`, and closes the server whatever happens. */
-async function withHostile(handle: Parameters<typeof startHostile>[0], body: (server: HostileServer) => Promise<void>) {
-	const server = await startHostile(handle);
-	try {
-		await body(server);
-	} finally {
-		await server.close();
-	}
-}
 
 describe('Every wait has a deadline (the Timeout covers connect to last byte, the login included)', () => {
 	it('A1/L1: a login that hangs fails every item within the Timeout, naming the login, with ONE login attempt per run', async () => {
 		await withHostile(
-			(request) => isLogin(request), // the login is never answered
+			(request) => isLoginRequest(request), // the login is never answered
 			async (server) => {
 				const engine = new Engine(hostileCredentials(server));
 				const started = Date.now();
@@ -70,7 +59,7 @@ describe('Every wait has a deadline (the Timeout covers connect to last byte, th
 
 	it('A1/L1: with 8 lanes the hanging login is still tried once, and every lane fails with it', async () => {
 		await withHostile(
-			(request) => isLogin(request),
+			(request) => isLoginRequest(request),
 			async (server) => {
 				const engine = new Engine(hostileCredentials(server));
 				const result = await engine.run({
@@ -88,7 +77,7 @@ describe('Every wait has a deadline (the Timeout covers connect to last byte, th
 	it('L1: an answer dripping one byte every 300 ms is cut at the Timeout: the item fails in time, saying it timed out', async () => {
 		await withHostile(
 			(request, response) => {
-				if (isLogin(request)) return false;
+				if (isLoginRequest(request)) return false;
 				// 60 bytes at 300 ms: 18 s of drip.
 				drip(response, JSON.stringify({ status: 'success', data: [{ id: 1, note: 'x'.repeat(20) }] }), 300);
 				return true;
@@ -112,7 +101,7 @@ describe('Every wait has a deadline (the Timeout covers connect to last byte, th
 	it('L1: a dripping answer to a POST is cut at the Timeout and the POST is not sent again (the service may have applied it)', async () => {
 		await withHostile(
 			(request, response) => {
-				if (isLogin(request)) return false;
+				if (isLoginRequest(request)) return false;
 				request.resume();
 				drip(response, JSON.stringify({ status: 'success', data: { order_id: 'x', note: 'y'.repeat(40) } }), 300);
 				return true;
@@ -136,7 +125,7 @@ describe('Lists have a ceiling (Request Options > Max Records)', () => {
 	const endless =
 		(total: 'none' | 'lying') =>
 		(request: IncomingMessage, response: ServerResponse): boolean => {
-			if (isLogin(request)) return false;
+			if (isLoginRequest(request)) return false;
 			const query = new URL(request.url ?? '', 'http://x').searchParams;
 			const page = Number(query.get('page'));
 			const limit = Number(query.get('limit'));
@@ -201,7 +190,7 @@ describe('Answers and requests have a size limit', () => {
 		const megabyte = 'x'.repeat(1024 * 1024);
 		await withHostile(
 			(request, response) => {
-				if (isLogin(request)) return false;
+				if (isLoginRequest(request)) return false;
 				response.writeHead(200, { 'content-type': 'application/json' });
 				response.write('{"status":"success","data":[');
 				let sent = 0;
@@ -234,7 +223,7 @@ describe('Answers and requests have a size limit', () => {
 	])('A1: a login answering %s is refused at once with a clear error, and not retried', async (_label, token, message) => {
 		await withHostile(
 			(request, response) => {
-				if (!isLogin(request)) return false;
+				if (!isLoginRequest(request)) return false;
 				request.resume();
 				json(response, 200, { token });
 				return true;
@@ -255,7 +244,7 @@ describe('Answers and requests have a size limit', () => {
 	it('A1: a login answer over 256 KB (the login\'s own cap, far below the 16 MB of other answers) is refused', async () => {
 		await withHostile(
 			(request, response) => {
-				if (!isLogin(request)) return false;
+				if (!isLoginRequest(request)) return false;
 				request.resume();
 				json(response, 200, { token: fakeJwt(), padding: 'p'.repeat(300 * 1024) });
 				return true;
@@ -406,20 +395,24 @@ describe('5xx are retried by status, whatever their body', () => {
 });
 
 describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB))', () => {
-	/** A list whose records are `recordBytes` each, served `perPage` at a time however many are asked, never ending. */
-	const largeRecords = (recordBytes: number, perPage: number) => {
+	/**
+	 * A list whose records are `recordBytes` each, served `perPage` at a time however many are asked, claiming a
+	 * million records but empty after `lastPage`: far past each test's ceiling, yet a broken ceiling fails the test
+	 * instead of filling memory.
+	 */
+	const largeRecords = (recordBytes: number, perPage: number, lastPage: number) => {
 		const filler = 'r'.repeat(recordBytes);
 		return (request: IncomingMessage, response: ServerResponse): boolean => {
-			if (isLogin(request)) return false;
+			if (isLoginRequest(request)) return false;
 			const page = Number(new URL(request.url ?? '', 'http://x').searchParams.get('page'));
-			const records = Array.from({ length: perPage }, (_, i) => ({ id: (page - 1) * perPage + i + 1, note: filler }));
+			const records = page > lastPage ? [] : Array.from({ length: perPage }, (_, i) => ({ id: (page - 1) * perPage + i + 1, note: filler }));
 			json(response, 200, { status: 'success', data: { items: records, total: 1_000_000 } });
 			return true;
 		};
 	};
 
 	it('L3: Return All over pages of large records stops at Max List Size (MB), counting what was read, with an error naming it', async () => {
-		await withHostile(largeRecords(10 * 1024, 100), async (server) => {
+		await withHostile(largeRecords(10 * 1024, 100, 12), async (server) => {
 			const engine = new Engine(hostileCredentials(server));
 			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { maxListMegabytes: 5, concurrency: 1 } } });
 			expect(result.error?.message).toBe('The list goes on beyond 5 MB of answers, the most read in one go (Request Options > Max List Size (MB))');
@@ -430,7 +423,7 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 	});
 
 	it('L3: the default ceiling is 256 MB of answers', async () => {
-		await withHostile(largeRecords(1024 * 1024, 10), async (server) => {
+		await withHostile(largeRecords(1024 * 1024, 10, 30), async (server) => {
 			const engine = new Engine(hostileCredentials(server));
 			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { concurrency: 1 } } });
 			expect(result.error?.message).toMatch(/^The list goes on beyond 256 MB of answers/);
@@ -440,7 +433,7 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 	}, 60_000);
 
 	it('L3: a trigger poll holds to it as well', async () => {
-		await withHostile(largeRecords(10 * 1024, 100), async (server) => {
+		await withHostile(largeRecords(10 * 1024, 100, 6), async (server) => {
 			const harness = new PollHarness(hostileCredentials(server), { event: 'newOrChangedProduct', requestOptions: { maxListMegabytes: 2 } });
 			const activation = await harness.activate();
 			expect(activation.error?.message).toMatch(/^The list goes on beyond 2 MB of answers/);
@@ -451,7 +444,7 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 		for (const [records, fails] of [[2_500, false], [2_501, true]] as const) {
 			await withHostile(
 				(request, response) => {
-					if (isLogin(request)) return false;
+					if (isLoginRequest(request)) return false;
 					const query = new URL(request.url ?? '', 'http://x').searchParams;
 					const page = Number(query.get('page'));
 					const limit = Number(query.get('limit'));
@@ -476,7 +469,7 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 describe('Answers n8n can always store: nested at most 100 levels', () => {
 	const nestedJson = (depth: number, inner: string) => `${'{"a":'.repeat(depth)}${inner}${'}'.repeat(depth)}`;
 	const answering = (status: number, text: string) => (request: IncomingMessage, response: ServerResponse) => {
-		if (isLogin(request)) return false;
+		if (isLoginRequest(request)) return false;
 		response.writeHead(status, { 'content-type': 'application/json' });
 		response.end(text);
 		return true;
@@ -504,7 +497,7 @@ describe('Answers n8n can always store: nested at most 100 levels', () => {
 	it('A1: a login answer nested too deep is refused as no login answer', async () => {
 		await withHostile(
 			(request, response) => {
-				if (!isLogin(request)) return false;
+				if (!isLoginRequest(request)) return false;
 				request.resume();
 				response.writeHead(200, { 'content-type': 'application/json' });
 				response.end(`{"token":"${fakeJwt()}","x":${nestedJson(500, '1')}}`);
@@ -522,7 +515,7 @@ describe('Deadlines that tell the truth', () => {
 	it('L1: the request after a login gets its own Timeout: an answer dripping past it after a quick login is cut there', async () => {
 		await withHostile(
 			(request, response) => {
-				if (isLogin(request)) return false;
+				if (isLoginRequest(request)) return false;
 				// About 3 s of drip: past the 2 s Timeout, but within the login's and the request's added up.
 				drip(response, JSON.stringify({ status: 'success', data: [{ id: 1, note: 'x'.repeat(40) }] }), 50);
 				return true;
@@ -539,8 +532,9 @@ describe('Deadlines that tell the truth', () => {
 	it('L1: the Timeout starts again once the login is done: a slow login and a slow answer, each within it, succeed', async () => {
 		await withHostile(
 			(request, response) => {
-				const delay = 1_200;
-				if (isLogin(request)) {
+				// Each well within the Timeout of 3.5 s, the two together beyond it.
+				const delay = 2_000;
+				if (isLoginRequest(request)) {
 					request.resume();
 					setTimeout(() => json(response, 200, { token: fakeJwt() }), delay);
 				} else setTimeout(() => json(response, 200, { status: 'success', data: [{ id: 1 }] }), delay);
@@ -548,7 +542,7 @@ describe('Deadlines that tell the truth', () => {
 			},
 			async (server) => {
 				const engine = new Engine(hostileCredentials(server));
-				const result = await engine.run({ parameters: { ...listContacts, requestOptions: { timeoutSeconds: 2, maxAttempts: 1 } } });
+				const result = await engine.run({ parameters: { ...listContacts, requestOptions: { timeoutSeconds: 3.5, maxAttempts: 1 } } });
 				expect(result.error).toBeUndefined();
 				expect(result.items).toHaveLength(1);
 			},
@@ -559,7 +553,7 @@ describe('Deadlines that tell the truth', () => {
 		const answered = new Set<string>();
 		await withHostile(
 			async (request, response) => {
-				if (isLogin(request)) return false;
+				if (isLoginRequest(request)) return false;
 				const chunks: Buffer[] = [];
 				for await (const chunk of request) chunks.push(chunk as Buffer);
 				const orderId = String(JSON.parse(Buffer.concat(chunks).toString('utf8')).order_id);

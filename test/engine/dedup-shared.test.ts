@@ -240,7 +240,8 @@ describe('Deduplication across processes through n8n\'s shared deduplication sto
 		expect(run.items[1].json.error).toBeUndefined();
 		const lateAnswer = (sandbox.state.requests as Array<{ path: string; at: number; fault?: string }>).filter((r) => r.fault === 'slow').at(-1);
 		const removals = store.calls.slice(from).filter((call) => call.kind === 'remove');
-		expect(removals[0].at).toBeLessThan((lateAnswer?.at ?? 0) + 1_500);
+		// One item at a time: the failed send's claim is gone before the next event is even sent (its answer comes 1.5 s later).
+		expect(removals[0].at).toBeLessThanOrEqual(lateAnswer?.at ?? 0);
 	});
 
 	it("V4: when n8n's shared store cannot be reached, the events still go out and each such item says the cross-worker check was skipped", async () => {

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { Engine, visibleText } from '../../tools/harness/engine';
-import { startHostile, type HostileServer } from '../../tools/harness/hostile';
+import { isLoginRequest, startHostile, type HostileServer } from '../../tools/harness/hostile';
 
 /**
  * Rule A6 against a service that echoes what it received: the token it was sent and the password of the login, in
@@ -14,14 +14,13 @@ const PASSWORD = 'echoed-password-4711';
 const credentials = (server: HostileServer) => ({ baseUrl: server.url, username: 'alice@shop.test', password: PASSWORD });
 const listContacts = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 5 };
 
-const isLogin = (request: IncomingMessage) => /^\/api\/login_check/.test(request.url ?? '');
 
 /** `value` wrapped in `depth` objects: {level: {level: ... value}}. */
 const nested = (depth: number, value: unknown): unknown => (depth === 0 ? value : { level: nested(depth - 1, value) });
 
 async function withEcho(answer: (token: string) => { status: number; text: string }, body: (server: HostileServer) => Promise<void>) {
 	const server = await startHostile((request: IncomingMessage, response: ServerResponse) => {
-		if (isLogin(request)) return false;
+		if (isLoginRequest(request)) return false;
 		const token = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
 		const { status, text } = answer(token);
 		response.writeHead(status, { 'content-type': 'application/json' });
@@ -149,7 +148,7 @@ describe('A6: a secret echoed in any form never leaves the node', () => {
 	let server: HostileServer;
 	beforeAll(async () => {
 		server = await startHostile((request: IncomingMessage, response: ServerResponse) => {
-			if (isLogin(request)) {
+			if (isLoginRequest(request)) {
 				request.resume();
 				response.writeHead(200, { 'content-type': 'application/json' });
 				response.end(JSON.stringify({ token: SECRETS.token }));

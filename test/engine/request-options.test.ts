@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { Engine } from '../../tools/harness/engine';
-import { startHostile, type HostileServer } from '../../tools/harness/hostile';
+import { isLoginRequest, withHostile, type HostileServer } from '../../tools/harness/hostile';
 import { PollHarness } from '../../tools/harness/poll';
 
 /**
@@ -12,7 +12,6 @@ import { PollHarness } from '../../tools/harness/poll';
  * request, and never falls back to a default in silence.
  */
 
-const isLogin = (request: IncomingMessage) => /^\/api\/login_check/.test(request.url ?? '');
 const credentials = (server: HostileServer) => ({ baseUrl: server.url, username: 'ada@shop.test', password: 'options-password' });
 const listContacts = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 };
 const sendMessage = { resource: 'message', operation: 'send', phone: '+4915123456789', message: 'Hi' };
@@ -20,7 +19,7 @@ const sendMessage = { resource: 'message', operation: 'send', phone: '+491512345
 function answerAfter(delayMs: number, status = 200) {
 	let inFlight = 0;
 	const handler = (request: IncomingMessage, response: ServerResponse) => {
-		if (isLogin(request)) return false;
+		if (isLoginRequest(request)) return false;
 		request.resume();
 		inFlight++;
 		handler.mostInFlight = Math.max(handler.mostInFlight, inFlight);
@@ -35,14 +34,6 @@ function answerAfter(delayMs: number, status = 200) {
 	return handler;
 }
 
-async function withServer(handle: Parameters<typeof startHostile>[0], body: (server: HostileServer) => Promise<void>) {
-	const server = await startHostile(handle);
-	try {
-		await body(server);
-	} finally {
-		await server.close();
-	}
-}
 
 describe('Request Options: every value the panel accepts works, a value that cannot work fails naming the field', () => {
 	it.each([
@@ -56,7 +47,7 @@ describe('Request Options: every value the panel accepts works, a value that can
 		['timeoutSeconds', -2, 'Request Options > Timeout (Seconds) must be above 0 (at least 0.001) (got -2)'],
 		['timeoutSeconds', '={{ "soon" }}', 'Request Options > Timeout (Seconds) must be a number, not text ("soon")'],
 	])('%s = %s fails the run before any request', async (field, value, message) => {
-		await withServer(answerAfter(0), async (server) => {
+		await withHostile(answerAfter(0), async (server) => {
 			const result = await new Engine(credentials(server)).run({ parameters: { ...listContacts, requestOptions: { [field]: value } } });
 			expect(result.error?.message).toBe(message);
 			expect(server.requests).toHaveLength(0);
@@ -64,7 +55,7 @@ describe('Request Options: every value the panel accepts works, a value that can
 	});
 
 	it('an expression that fails in one option fails the run naming that option; it does not reset the others', async () => {
-		await withServer(answerAfter(0), async (server) => {
+		await withHostile(answerAfter(0), async (server) => {
 			const result = await new Engine(credentials(server)).run({
 				parameters: { ...listContacts, requestOptions: { maxRecords: 10, timeoutSeconds: "={{ $('No Such Node').item.json.seconds }}" } },
 			});
@@ -74,7 +65,7 @@ describe('Request Options: every value the panel accepts works, a value that can
 	});
 
 	it('fractions are rounded: a Timeout of 1.5 s ends an attempt after 1.5 s, and says so', async () => {
-		await withServer(answerAfter(5_000), async (server) => {
+		await withHostile(answerAfter(5_000), async (server) => {
 			const started = Date.now();
 			const result = await new Engine(credentials(server)).run({
 				parameters: { ...listContacts, requestOptions: { timeoutSeconds: 1.5, maxAttempts: 1 } },
@@ -85,8 +76,9 @@ describe('Request Options: every value the panel accepts works, a value that can
 	}, 30_000);
 
 	it('fractions are rounded: Concurrency 2.6 runs 3 items at a time, Max Attempts 2.4 makes 2 attempts', async () => {
-		const slow = answerAfter(300);
-		await withServer(slow, async (server) => {
+		// Each answer held long enough that the items a lane lets through are all in flight together, even on a busy machine.
+		const slow = answerAfter(1_000);
+		await withHostile(slow, async (server) => {
 			const result = await new Engine(credentials(server)).run({
 				parameters: { ...sendMessage, phone: '={{ $json.phone }}', requestOptions: { concurrency: 2.6 } },
 				items: Array.from({ length: 6 }, (_, i) => ({ json: { phone: `+491512345670${i}` } })),
@@ -94,7 +86,7 @@ describe('Request Options: every value the panel accepts works, a value that can
 			expect(result.error).toBeUndefined();
 			expect(slow.mostInFlight).toBe(3);
 		});
-		await withServer(answerAfter(0, 503), async (server) => {
+		await withHostile(answerAfter(0, 503), async (server) => {
 			const result = await new Engine(credentials(server)).run({ parameters: { ...listContacts, requestOptions: { maxAttempts: 2.4 } } });
 			expect(result.error?.message).toMatch(/HTTP 503/);
 			expect(server.calls()).toHaveLength(2);
@@ -102,22 +94,32 @@ describe('Request Options: every value the panel accepts works, a value that can
 	}, 30_000);
 
 	it('values beyond what a timer allows are capped, not a RangeError: a Timeout and a Retry Budget of 10^9 s, Concurrency 1,000', async () => {
-		await withServer(answerAfter(10), async (server) => {
+		await withHostile(answerAfter(10), async (server) => {
 			const result = await new Engine(credentials(server)).run({
 				parameters: { ...listContacts, requestOptions: { timeoutSeconds: 1e9, maxRetryWaitSeconds: 1e9, concurrency: 1_000 } },
 			});
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(1);
 		});
-	});
+		// Concurrency is capped at its documented maximum, 64: 70 items, never more than 64 in flight.
+		const slow = answerAfter(1_000);
+		await withHostile(slow, async (server) => {
+			const result = await new Engine(credentials(server)).run({
+				parameters: { resource: 'order', operation: 'pushEvent', orderId: '={{ $json.orderId }}', status: 'paid', requestOptions: { concurrency: 1_000 } },
+				items: Array.from({ length: 70 }, (_, i) => ({ json: { orderId: `CAP-${i}` } })),
+			});
+			expect(result.error).toBeUndefined();
+			expect(slow.mostInFlight).toBe(64);
+		});
+	}, 30_000);
 
 	it('a Retry Budget of 0 means no retries, and the one attempt keeps its whole Timeout', async () => {
-		await withServer(answerAfter(0, 503), async (server) => {
+		await withHostile(answerAfter(0, 503), async (server) => {
 			const result = await new Engine(credentials(server)).run({ parameters: { ...listContacts, requestOptions: { maxRetryWaitSeconds: 0 } } });
 			expect(result.error?.message).toMatch(/HTTP 503/);
 			expect(server.calls()).toHaveLength(1);
 		});
-		await withServer(answerAfter(1_500), async (server) => {
+		await withHostile(answerAfter(1_500), async (server) => {
 			const result = await new Engine(credentials(server)).run({
 				parameters: { ...listContacts, requestOptions: { maxRetryWaitSeconds: 0, timeoutSeconds: 5 } },
 			});
@@ -130,7 +132,7 @@ describe('Request Options: every value the panel accepts works, a value that can
 		['batchInterval', -1, 'Options > Batching > Batch Interval (Ms) must be 0 or more (got -1)'],
 		['batchSize', '={{ { n: 1 } }}', 'Options > Batching > Items per Batch must be a number, not an object ({"n":1})'],
 	])('Batching: %s = %s fails the run before any request', async (field, value, message) => {
-		await withServer(answerAfter(0), async (server) => {
+		await withHostile(answerAfter(0), async (server) => {
 			const result = await new Engine(credentials(server)).run({ parameters: { ...sendMessage, options: { batching: { batch: { [field]: value } } } } });
 			expect(result.error?.message).toBe(message);
 			expect(server.requests).toHaveLength(0);
@@ -138,7 +140,7 @@ describe('Request Options: every value the panel accepts works, a value that can
 	});
 
 	it('the trigger: a value that cannot work fails the poll naming the field, before any request', async () => {
-		await withServer(answerAfter(0), async (server) => {
+		await withHostile(answerAfter(0), async (server) => {
 			const harness = new PollHarness(credentials(server), { event: 'newContact', requestOptions: { maxRecords: -5 } });
 			const activation = await harness.activate();
 			expect(activation.error?.message).toBe('Request Options > Max Records must be 1 or more (got -5)');
@@ -147,8 +149,9 @@ describe('Request Options: every value the panel accepts works, a value that can
 	});
 
 	it('Concurrency: by default (documented: 32) 32 items are in flight at once', async () => {
-		const slow = answerAfter(300);
-		await withServer(slow, async (server) => {
+		// Each answer held long enough that the items a lane lets through are all in flight together, even on a busy machine.
+		const slow = answerAfter(1_000);
+		await withHostile(slow, async (server) => {
 			const result = await new Engine(credentials(server)).run({
 				parameters: { resource: 'order', operation: 'pushEvent', orderId: '={{ $json.orderId }}', status: 'paid' },
 				items: Array.from({ length: 40 }, (_, i) => ({ json: { orderId: `LANES-${i}` } })),

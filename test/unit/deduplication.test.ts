@@ -74,7 +74,6 @@ describe('deduplication log (pure)', () => {
 		const keys = Array.from({ length: 20_000 }, (_, i) => hashOf(`ORD-${i}`));
 		keys.forEach((hash, i) => log.record(hash, T0 + i, T0 + i, 30 * DAY));
 
-		
 		expect(log.size).toBe(10_000);
 		expect(log.sentWithin(keys[9_999], 30 * DAY, T0 + 20_000)).toBeUndefined();
 		expect(log.sentWithin(keys[10_000], 30 * DAY, T0 + 20_000)).toBe(T0 + 10_000);

@@ -33,8 +33,9 @@ describe('retry policy', () => {
 				waited += decision.delayMs;
 				attempt++;
 			}
-			expect(attempt).toBeLessThanOrEqual(DEFAULT_RETRY.maxAttempts);
-			expect(waited).toBeLessThan(DEFAULT_RETRY.maxTotalWaitMs);
+			// The documented defaults: 8 attempts, a Retry Budget of 120 s.
+			expect(attempt).toBeLessThanOrEqual(8);
+			expect(waited).toBeLessThan(120_000);
 		}
 	});
 

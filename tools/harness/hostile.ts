@@ -38,6 +38,19 @@ export function fakeJwt(ttlSeconds = 3600, now = Date.now()): string {
 
 const isLogin = (path: string) => /^\/api\/login_check\/?$/.test(path);
 
+/** Whether a request a handler sees is the login (a handler that returns false for it gets the default answer). */
+export const isLoginRequest = (request: IncomingMessage) => isLogin((request.url ?? '').split('?')[0]);
+
+/** Runs `body` against a hostile server with `handle`, and closes the server whatever happens. */
+export async function withHostile(handle: HostileHandler, body: (server: HostileServer) => Promise<void>): Promise<void> {
+	const server = await startHostile(handle);
+	try {
+		await body(server);
+	} finally {
+		await server.close();
+	}
+}
+
 export async function startHostile(handle: HostileHandler): Promise<HostileServer> {
 	const requests: HostileRequest[] = [];
 	const sockets = new Set<Socket>();
