@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * The queue-mode scenarios (issue #13), written once and used by `npm run demo:queue` (scripts/demo-queue.js) and
+ * The queue-mode scenarios, written once and used by `npm run demo:queue` (scripts/demo-queue.js) and
  * the e2e suite (test/e2e/queue.test.js): the emulator, the deployment (tools/n8n/queue.js: Postgres, Redis, one
  * main, two workers), a webhook workflow pushing order events and an active New Order trigger workflow. Every
  * figure comes from the emulator's own records (events, logins), the workers' logs (who ran what) and n8n's
