@@ -295,6 +295,9 @@ interface RequestNotes {
 	gaveUp?: string;
 }
 
+/** 5 MB, 1.5 MB, 1,024 MB: a size for messages. */
+export const formatMegabytes = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(1)).toLocaleString('en-US')} MB`;
+
 /** 1.5 s, 30 s: a duration for messages. */
 export function formatSeconds(ms: number): string {
 	return `${ms < 10_000 ? Number((ms / 1000).toFixed(1)) : Math.round(ms / 1000)} s`;
@@ -441,8 +444,7 @@ export function redirectRefusedError(
 
 /** An answer larger than the transport reads. */
 export function answerTooLargeError(node: INode, limitBytes: number, itemIndex?: number): NodeApiError {
-	const megabytes = Math.round(limitBytes / (1024 * 1024));
-	const message = `The service's answer is larger than ${megabytes} MB, the most this node reads in one answer`;
+	const message = `The service's answer is larger than ${formatMegabytes(limitBytes)}, the most this node reads in one answer`;
 	return new NodeApiError(
 		node,
 		{ message },

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { formatMegabytes } from './errors';
 import { readListPage, type ListPage } from './envelope';
 import { apiRequest, type CustomRoute, type RequestSpec } from './request';
 import type { ListRouteName } from './routes';
@@ -90,7 +91,7 @@ export class PageReader {
 			answerSize: (bytes) => {
 				this.bytes += bytes;
 				if (this.bytes > settings.maxListBytes) {
-					throw ceilingError(this.ctx, `${megabytes(settings.maxListBytes)} of answers`, settings.names.maxListBytes, this.options.itemIndex);
+					throw ceilingError(this.ctx, `${formatMegabytes(settings.maxListBytes)} of answers`, settings.names.maxListBytes, this.options.itemIndex);
 				}
 			},
 		});
@@ -236,8 +237,6 @@ function ceilingError(ctx: ApiContext, ceiling: string, name: string | undefined
 		},
 	);
 }
-
-const megabytes = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(1)).toLocaleString('en-US')} MB`;
 
 function recordId(record: IDataObject): string | undefined {
 	const id = record && typeof record === 'object' ? record.id : undefined;

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { Address, assertPlainPath, RequestRefused } from './address';
 import { CREDENTIAL_TYPE } from './auth';
 import { header, readEnvelope } from './envelope';
-import { redirectRefusedError, serviceError, type RequestHistory, type ServiceFailure } from './errors';
+import { formatMegabytes, redirectRefusedError, serviceError, type RequestHistory, type ServiceFailure } from './errors';
 import { Deadline, exchange, type Exchange } from './http';
 import { decideRetry, failedAnswer, failedExchange, mayRetry, type Failed, type FailureContext } from './retry';
 import { pause } from './pacing';
@@ -207,7 +207,7 @@ function serialisedBody(body: RequestSpec['body']): string | undefined {
 	const bytes = Buffer.byteLength(text);
 	if (bytes > MAX_BODY_BYTES) {
 		throw new RequestRefused(
-			`The request body is ${(bytes / (1024 * 1024)).toFixed(1)} MB, over the limit of ${MAX_BODY_BYTES / (1024 * 1024)} MB`,
+			`The request body is ${(bytes / (1024 * 1024)).toFixed(1)} MB, over the limit of ${formatMegabytes(MAX_BODY_BYTES)}`,
 			'Services refuse bodies this large. Send the data in several smaller requests.',
 		);
 	}
