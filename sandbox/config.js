@@ -12,7 +12,8 @@
  *   orderVisibilityDelayMs?: number, latencyMs?: number, latencyJitterMs?: number,
  *   loginAnswer?: import('./context').LoginAnswer, mediaAnswer?: import('./context').MediaAnswer,
  *   errorCodes?: import('./context').ErrorCodes, listShape?: import('./context').ListShape,
- *   orderHistoryFilters?: 'applied' | 'ignored', missingToken?: '401' | '403' }} ConfigPatch
+ *   orderHistoryFilters?: 'applied' | 'ignored', missingToken?: '401' | '403',
+ *   templateShape?: import('./context').TemplateShape }} ConfigPatch
  * @typedef {ConfigPatch & { port?: number, host?: string, seed?: import('./store').SeedName, signingKey?: string }} SandboxOptions
  */
 
@@ -28,6 +29,7 @@ const ERROR_CODES = /** @type {const} */ (['string', 'http-status']);
 const LIST_SHAPE = /** @type {const} */ (['data', 'top-items', 'top-results', 'top-records', 'bare-array']);
 const ORDER_HISTORY_FILTERS = /** @type {const} */ (['applied', 'ignored']);
 const MISSING_TOKEN = /** @type {const} */ (['401', '403']);
+const TEMPLATE_SHAPE = /** @type {const} */ (['flat', 'components', 'components-lowercase', 'no-text']);
 
 /** @returns {import('./context').SandboxConfig} */
 function defaultConfig() {
@@ -36,7 +38,7 @@ function defaultConfig() {
 		clockSkewSeconds: 0, successStatus: 'success', paths: { orderHistory: 'slash', login: 'noslash' },
 		paging: 'standard', apiAccessRefusal: '403-code', pluginHeaders: 'required', orderVisibilityDelayMs: 0,
 		latencyMs: 0, latencyJitterMs: 0, loginAnswer: 'token', mediaAnswer: 'data.media_id', errorCodes: 'string',
-		listShape: 'data', orderHistoryFilters: 'applied', missingToken: '401',
+		listShape: 'data', orderHistoryFilters: 'applied', missingToken: '401', templateShape: 'flat',
 	};
 }
 
@@ -108,6 +110,7 @@ function applyConfig(config, patch) {
 		config.orderHistoryFilters = oneOf('orderHistoryFilters', p.orderHistoryFilters, ORDER_HISTORY_FILTERS);
 	}
 	if (p.missingToken !== undefined) config.missingToken = oneOf('missingToken', p.missingToken, MISSING_TOKEN);
+	if (p.templateShape !== undefined) config.templateShape = oneOf('templateShape', p.templateShape, TEMPLATE_SHAPE);
 	for (const key of /** @type {const} */ (['latencyMs', 'latencyJitterMs'])) {
 		if (p[key] === undefined) continue;
 		if (typeof p[key] !== 'number' || !(p[key] >= 0)) throw new Error(`${key} must be a number >= 0`);
@@ -124,5 +127,5 @@ function applyConfig(config, patch) {
 
 module.exports = {
 	defaultConfig, applyConfig, SUCCESS_STATUS, PATH_VARIANTS, PAGING, API_ACCESS_REFUSAL, PLUGIN_HEADERS, LOGIN_ANSWER,
-	MEDIA_ANSWER, ERROR_CODES, LIST_SHAPE, ORDER_HISTORY_FILTERS, MISSING_TOKEN,
+	MEDIA_ANSWER, ERROR_CODES, LIST_SHAPE, ORDER_HISTORY_FILTERS, MISSING_TOKEN, TEMPLATE_SHAPE,
 };

@@ -12,6 +12,7 @@
  * @typedef {'data.media_id' | 'data.id' | 'data.mediaId' | 'data.media.id' | 'top-level'} MediaAnswer
  * @typedef {'string' | 'http-status'} ErrorCodes
  * @typedef {'data' | 'top-items' | 'top-results' | 'top-records' | 'bare-array'} ListShape
+ * @typedef {'flat' | 'components' | 'components-lowercase' | 'no-text'} TemplateShape
  * @typedef {{
  *   tokenTtlSeconds: number,
  *   reviewDelayMs: number | null,
@@ -34,6 +35,7 @@
  *   listShape: ListShape,
  *   orderHistoryFilters: 'applied' | 'ignored',
  *   missingToken: '401' | '403',
+ *   templateShape: TemplateShape,
  * }} SandboxConfig
  * @typedef {{ id: number, username: string, password: string, apiAccess: boolean, pluginKey: string | null }} User
  * @typedef {{

@@ -2,10 +2,11 @@
 'use strict';
 /**
  * Answer shapes the API document leaves open, one variant mode each (sandbox/README.md): the login answer
- * (loginAnswer), the media upload answer (mediaAnswer), where a list sits in its answer (listShape) and whether
- * error codes are strings or the HTTP status as a number (errorCodes).
+ * (loginAnswer), the media upload answer (mediaAnswer), where a list sits in its answer (listShape), whether
+ * error codes are strings or the HTTP status as a number (errorCodes) and a template record (templateShape).
  */
 const { success } = require('./jsend');
+const { placeholdersOf, isPositional, buttonsOf, fillPlaceholders } = require('./placeholders');
 
 /**
  * The login answer ("Body and response of /api/login_check: not shown").
@@ -84,4 +85,84 @@ function errorCodes(mode, statusCode, payload) {
 	return { ...body, code };
 }
 
-module.exports = { loginAnswer, mediaAnswer, listAnswer, errorCodes };
+const TEMPLATE_SERVER_FIELDS = ['state', 'reason', 'created_at', 'updated_at', 'submitted_at', 'reviewed_at'];
+
+/** @param {string} name a sample value for a placeholder, usable in a URL too */
+const sample = (name) => `example_${name}`;
+
+/**
+ * Meta's `example` of a text with placeholders (harmless extra: a client must ignore it), or undefined.
+ * @param {'header_text' | 'body_text'} key
+ * @param {string[]} names
+ */
+function textExample(key, names) {
+	if (!names.length) return undefined;
+	if (isPositional(names)) return { [key]: key === 'body_text' ? [names.map(sample)] : names.map(sample) };
+	return { [`${key}_named_params`]: names.map((n) => ({ param_name: n, example: sample(n) })) };
+}
+
+/**
+ * The template's content as Meta's WhatsApp Cloud API writes it: parameter_format and components.
+ * @param {import('./store').Template} tpl
+ */
+function metaComponents(tpl) {
+	/** @type {Array<Record<string, any>>} */
+	const components = [];
+	const headerText = typeof tpl.header_text === 'string' ? tpl.header_text : undefined;
+	const format = tpl.header_type ? String(tpl.header_type).toUpperCase() : headerText !== undefined ? 'TEXT' : 'NONE';
+	if (format !== 'NONE') {
+		const example = headerText !== undefined ? textExample('header_text', placeholdersOf(headerText))
+			: { header_handle: ['https://scontent.whatsapp.net/v/t61/sample-header'] };
+		components.push({
+			type: 'HEADER', format, ...(headerText !== undefined ? { text: headerText } : {}), ...(example ? { example } : {}),
+		});
+	}
+	const bodyExample = textExample('body_text', placeholdersOf(tpl.body));
+	components.push({ type: 'BODY', text: tpl.body, ...(bodyExample ? { example: bodyExample } : {}) });
+	if (typeof tpl.footer === 'string' && tpl.footer !== '') components.push({ type: 'FOOTER', text: tpl.footer });
+	const buttons = buttonsOf(tpl).map((b) => {
+		const type = b.type ? String(b.type).toUpperCase()
+			: b.url !== undefined ? 'URL' : b.phone_number !== undefined ? 'PHONE_NUMBER' : 'QUICK_REPLY';
+		const url = typeof b.url === 'string' ? b.url : undefined;
+		const names = placeholdersOf(url);
+		return {
+			type, text: b.text,
+			...(url !== undefined ? { url } : {}),
+			...(b.phone_number !== undefined ? { phone_number: b.phone_number } : {}),
+			...(url !== undefined && names.length ? { example: [fillPlaceholders(url, sample)] } : {}),
+		};
+	});
+	if (buttons.length) components.push({ type: 'BUTTONS', buttons });
+	const all = [headerText, tpl.body, ...buttonsOf(tpl).map((b) => b.url)].flatMap(placeholdersOf);
+	return { parameter_format: isPositional(all) ? 'POSITIONAL' : 'NAMED', components };
+}
+
+/** @param {Record<string, any>} c components-lowercase: every type and format in lower case */
+function lowerTypes(c) {
+	/** @type {Record<string, any>} */
+	const out = { ...c, type: String(c.type).toLowerCase() };
+	if (typeof c.format === 'string') out.format = c.format.toLowerCase();
+	if (Array.isArray(c.buttons)) out.buttons = c.buttons.map(lowerTypes);
+	return out;
+}
+
+/**
+ * A template record as the service answers it ("Fields of a template: not shown beyond its state"): the stored
+ * fields as created ('flat'), Meta's components, the same in lower case, or no text at all ('no-text'). The store
+ * keeps the flat record either way.
+ * @param {import('./context').TemplateShape} mode
+ * @param {import('./store').Template} tpl
+ */
+function templateRecord(mode, tpl) {
+	if (mode === 'flat') return tpl;
+	/** @type {Record<string, any>} */
+	const record = { id: tpl.id, name: tpl.name, language: tpl.language, category: tpl.category };
+	for (const k of TEMPLATE_SERVER_FIELDS) if (tpl[k] !== undefined) record[k] = tpl[k];
+	if (mode === 'no-text') return record;
+	const { parameter_format, components } = metaComponents(tpl);
+	return {
+		...record, parameter_format, components: mode === 'components-lowercase' ? components.map(lowerTypes) : components,
+	};
+}
+
+module.exports = { loginAnswer, mediaAnswer, listAnswer, errorCodes, templateRecord };

@@ -2,14 +2,15 @@
 'use strict';
 /**
  * WhatsApp templates v2 (T1-T5, E4), rooted at /api/v2/whatsapp/templates (no trailing slash):
- * create (DRAFT), list ({items,total}, optional state filter), get, submit (DRAFT -> PENDING), send (APPROVED only),
- * delete (any state).
+ * create (DRAFT), list ({items,total}, optional state filter), get, submit (DRAFT -> PENDING), send (APPROVED only,
+ * values filling every placeholder), delete (any state). Records are stored flat and answered per templateShape.
  */
 const { ApiError, success, notFound, validationError } = require('../jsend');
-const { objectBody, requireStrings, requirePhone, isBlank, isPlainObject } = require('../validate');
+const { objectBody, requireStrings, requirePhone, isBlank } = require('../validate');
 const { pageOf, listData } = require('../variants');
 const { currentUser, isoNow } = require('../context');
-const { listAnswer } = require('../shapes');
+const { listAnswer, templateRecord } = require('../shapes');
+const { checkSendValues } = require('../placeholders');
 
 const ROOT = '/api/v2/whatsapp/templates';
 const STATES = ['DRAFT', 'PENDING', 'APPROVED', 'REJECTED'];
@@ -20,6 +21,9 @@ const SERVER_FIELDS = ['id', 'state', 'reason', 'created_at', 'updated_at', 'sub
  * @param {import('../context').Ctx} ctx
  */
 function templateRoutes(app, ctx) {
+	/** @param {import('../store').Template} tpl */
+	const shaped = (tpl) => templateRecord(ctx.config.templateShape, tpl);
+
 	/**
 	 * @param {import('fastify').FastifyRequest} req
 	 * @returns {import('../store').Template}
@@ -40,7 +44,7 @@ function templateRoutes(app, ctx) {
 		const fields = {};
 		for (const [k, v] of Object.entries(body)) if (!SERVER_FIELDS.includes(k)) fields[k] = v;
 		const tpl = ctx.store.addTemplate(user.id, fields, 'DRAFT', isoNow());
-		return reply.code(201).send(success(tpl, 'Template created as DRAFT.'));
+		return reply.code(201).send(success(shaped(tpl), 'Template created as DRAFT.'));
 	});
 
 	app.get(ROOT, async (req) => {
@@ -54,11 +58,12 @@ function templateRoutes(app, ctx) {
 		for (const t of ctx.store.templates.values()) {
 			if (t.userId === user.id && (state === undefined || t.state === state)) mine.push(t);
 		}
-		return listAnswer(ctx.config.listShape,
-			listData(ctx.config, pageOf(mine, query, ctx.config), ({ items, total }) => ({ items, total }), ({ items }) => ({ items })));
+		const page = pageOf(mine, query, ctx.config);
+		return listAnswer(ctx.config.listShape, listData(ctx.config, { ...page, items: page.items.map(shaped) },
+			({ items, total }) => ({ items, total }), ({ items }) => ({ items })));
 	});
 
-	app.get(`${ROOT}/:id`, async (req) => success(findTemplate(req)));
+	app.get(`${ROOT}/:id`, async (req) => success(shaped(findTemplate(req))));
 
 	app.post(`${ROOT}/:id/submit`, async (req) => {
 		const tpl = findTemplate(req);
@@ -71,7 +76,7 @@ function templateRoutes(app, ctx) {
 		tpl.submitted_at = now;
 		tpl.updated_at = now;
 		ctx.reviews.schedule(tpl);
-		return success(tpl, 'Template submitted for review.');
+		return success(shaped(tpl), 'Template submitted for review.');
 	});
 
 	app.post(`${ROOT}/:id/send`, async (req, reply) => {
@@ -84,9 +89,6 @@ function templateRoutes(app, ctx) {
 		}
 		const body = objectBody(req.body);
 		const phone = requirePhone(body.phone);
-		if (body.variables !== undefined && body.variables !== null && !Array.isArray(body.variables) && !isPlainObject(body.variables)) {
-			throw validationError([{ propertyPath: 'variables', message: 'This value should be a list or an object.' }]);
-		}
 		let media = null;
 		if (!isBlank(body.header_media_id)) {
 			const mediaId = String(body.header_media_id);
@@ -96,11 +98,13 @@ function templateRoutes(app, ctx) {
 				throw new ApiError(403, 'MEDIA_NOT_OWNED', `Media ${mediaId} belongs to another user; upload it with this account.`);
 			}
 		}
+		checkSendValues(tpl, body);
 		if (media && !media.used_by.includes(tpl.id)) media.used_by.push(tpl.id);
 		const messageId = `wamid.${ctx.store.nextId('message')}`;
 		ctx.store.messages.push({
 			type: 'template', userId: user.id, message_id: messageId, template_id: tpl.id, template_name: tpl.name, phone,
-			variables: body.variables ?? null, header_media_id: media ? media.media_id : null, at: Date.now(),
+			variables: body.variables ?? null, header_variables: body.header_variables ?? null,
+			button_variables: body.button_variables ?? null, header_media_id: media ? media.media_id : null, at: Date.now(),
 		});
 		return reply.code(201).send(success({ message_id: messageId, template_id: tpl.id, phone, status: 'queued' },
 			'Template message queued.'));

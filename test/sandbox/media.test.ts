@@ -68,7 +68,8 @@ describe('sandbox: media v2', () => {
 	it('M4: media used by a send -> delete 409 MEDIA_IN_USE; an unused one is deleted, then 404', async () => {
 		const api = client(sb, demoToken);
 		const used = (await upload(demoToken, form())).json.data.media_id;
-		const sent = await api('POST', `${TEMPLATES}/${confirmId}/send`, { phone: '+33612345678', header_media_id: used });
+		const sent = await api('POST', `${TEMPLATES}/${confirmId}/send`,
+			{ phone: '+33612345678', header_media_id: used, variables: ['Ada', 'A-1001'] });
 		expect(sent.status).toBe(201);
 		expect(sb.state.messages.at(-1)).toMatchObject({ header_media_id: used, template_id: confirmId });
 		expectJsendError(await api('DELETE', `${MEDIA}/${used}`), 409, 'MEDIA_IN_USE');
