@@ -1,5 +1,4 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions, NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventProperties, pollEvents } from './trigger';
 

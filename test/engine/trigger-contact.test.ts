@@ -1,8 +1,12 @@
-import { EmulatorData, failingAfterFirstPage, PollHarness } from '../../tools/harness/poll';
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, not inside n8n */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { isLoginRequest, withHostile, type HostileServer } from '../../tools/harness/hostile';
+import { EmulatorData, failingAfterFirstPage, PollHarness, type PollOutcome } from '../../tools/harness/poll';
 import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type Logged = { method: string; path: string; url: string; status: number };
-type Contact = { id: number; firstname: string };
+type Contact = { id: number; firstname: string; created_at: string };
 
 const SMALL_RETRIES = { maxAttempts: 2, maxRetryWaitSeconds: 1 };
 
@@ -51,8 +55,8 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 		const first = await harness.activate();
 		expect(first.error).toBeUndefined();
 		expect(first.emitted).toBe(false);
-		const newestId = Math.max(...demoContacts().map((c) => c.id));
-		expect(harness.nodeStaticData.cursor).toEqual({ event: 'newContact', state: { lastId: newestId } });
+		const newest = demoContacts()[demoContacts().length - 1];
+		expect(harness.nodeStaticData.cursor).toEqual({ event: 'newContact', state: { lastId: newest.id, createdAt: newest.created_at } });
 		const again = await harness.poll();
 		expect(again.emitted).toBe(false);
 	});
@@ -193,6 +197,70 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 		for (const secret of [token, 'demo-password', 'demo-plugin-key']) expect(visible).not.toContain(secret);
 	});
 
+	describe('a contact id the service hands out again', () => {
+		const ids = (poll: PollOutcome) => {
+			expect(poll.error).toBeUndefined();
+			return poll.items.map((item) => item.json.id);
+		};
+		/**
+		 * MySQL's auto-increment after the newest contacts were deleted and the server restarted: the next contacts get
+		 * their ids again. Deletes the demo account's `count` newest contacts, which must be the newest of the emulator.
+		 */
+		const deleteNewest = (count: number) => {
+			const removed = demoContacts().splice(-count, count);
+			sandbox.state.contacts.splice(-count, count);
+			sandbox.state._seq.contact -= count;
+			return removed;
+		};
+		const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+		it('C1: a contact created with the id of a deleted newest contact is emitted, once, as the new contact it is', async () => {
+			const harness = newHarness();
+			await harness.activate();
+			const [first] = data.addContacts(1, 'Before');
+			expect(ids(await harness.poll())).toEqual([first.id]);
+			deleteNewest(1);
+			await pause(5);
+			const [again] = data.addContacts(1, 'Reissued');
+			expect(again.id).toBe(first.id);
+			const poll = await harness.poll();
+			expect(poll.items.map((item) => item.json)).toEqual([expect.objectContaining({ id: first.id, firstname: 'Reissued0' })]);
+			expect((await harness.poll()).emitted).toBe(false);
+		});
+
+		it('C1: several reissued ids beside a new one are each emitted once, in id order', async () => {
+			const harness = newHarness();
+			await harness.activate();
+			const before = data.addContacts(3, 'Three');
+			expect(ids(await harness.poll())).toEqual(before.map((c) => c.id));
+			deleteNewest(2);
+			await pause(5);
+			const after = data.addContacts(3, 'Again');
+			expect(after.map((c) => c.id)).toEqual([before[1].id, before[2].id, before[2].id + 1]);
+			expect(ids(await harness.poll())).toEqual(after.map((c) => c.id));
+			expect((await harness.poll()).emitted).toBe(false);
+			expect(harness.nodeStaticData.cursor).toEqual({
+				event: 'newContact',
+				state: { lastId: before[2].id + 1, createdAt: (after[2] as unknown as Contact).created_at },
+			});
+		});
+
+		it('C1: contacts without a created_at are judged by their id alone: new ids are emitted, a reissued one is not', async () => {
+			const harness = newHarness();
+			await harness.activate();
+			const bare = data.addContacts(2, 'Bare') as unknown as Contact[];
+			for (const contact of bare) delete (contact as Partial<Contact>).created_at;
+			expect(ids(await harness.poll())).toEqual(bare.map((c) => c.id));
+			expect((await harness.poll()).emitted).toBe(false);
+			deleteNewest(1);
+			const [again] = data.addContacts(1, 'BareAgain') as unknown as Contact[];
+			delete (again as Partial<Contact>).created_at;
+			expect((await harness.poll()).emitted).toBe(false);
+			const [next] = data.addContacts(1, 'Dated');
+			expect(ids(await harness.poll())).toEqual([next.id]);
+		});
+	});
+
 	it('C1: contacts of another account are never emitted', async () => {
 		const harness = newHarness();
 		await harness.activate();
@@ -200,5 +268,75 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 		const [mine] = data.addContacts(1, 'Mine');
 		const poll = await harness.poll();
 		expect(poll.items.map((item) => item.json.id)).toEqual([mine.id]);
+	});
+});
+
+describe('Commerce Messaging Trigger, New Contact, against a hostile service: reading backwards keeps the list guards', () => {
+	const credentials = (server: HostileServer) => ({ baseUrl: server.url, username: 'alice@shop.test', password: 'hostile-test-password' });
+	const answer = (response: ServerResponse, status: number, body: unknown) => {
+		response.writeHead(status, { 'content-type': 'application/json' });
+		response.end(JSON.stringify(body));
+	};
+
+	/**
+	 * A contact list under a total far beyond any account whose every page holds contacts never served before, with
+	 * ids above all earlier ones: read backwards, no page ever reaches a known contact. Past 40 pages it answers 400,
+	 * so a reader without a ceiling fails with another message instead of reading on.
+	 */
+	const endlessBackwards = (padding = 0) => {
+		let nextId = 0;
+		let pages = 0;
+		return (request: IncomingMessage, response: ServerResponse): boolean => {
+			if (isLoginRequest(request)) return false;
+			if (++pages > 40) {
+				answer(response, 400, { status: 'error', code: 'BAD_REQUEST', message: 'Too many pages' });
+				return true;
+			}
+			const limit = Number(new URL(request.url ?? '', 'http://x').searchParams.get('limit'));
+			const items = Array.from({ length: limit }, () => ({ id: ++nextId, firstname: 'Endless', note: 'x'.repeat(padding) }));
+			answer(response, 200, { status: 'success', data: { items, total: 1_000_000_000 } });
+			return true;
+		};
+	};
+
+	it('L3: a poll whose pages never reach a known contact fails at Max Records, not reading on', async () => {
+		await withHostile(endlessBackwards(), async (server) => {
+			const harness = new PollHarness(credentials(server), { event: 'newContact', requestOptions: { maxRecords: 300 } });
+			expect((await harness.activate()).error).toBeUndefined();
+			const before = server.calls().length;
+			const poll = await harness.poll();
+			expect(poll.error?.message).toMatch(/^The list goes on beyond 300 records, the most read in one go \(.*Max Records\)/);
+			// Page 1, then the last pages backwards: the fourth read passes 300 contacts.
+			expect(server.calls().length - before).toBe(4);
+		});
+	});
+
+	it('L3: a poll over such pages of large contacts fails at Max List Size (MB)', async () => {
+		await withHostile(endlessBackwards(5_000), async (server) => {
+			const harness = new PollHarness(credentials(server), { event: 'newContact', requestOptions: { maxListMegabytes: 2 } });
+			expect((await harness.activate()).error).toBeUndefined();
+			const before = server.calls().length;
+			const poll = await harness.poll();
+			expect(poll.error?.message).toMatch(/^The list goes on beyond 2 MB of answers/);
+			// About 0.5 MB a page: the fifth read passes 2 MB.
+			expect(server.calls().length - before).toBe(5);
+		});
+	});
+
+	it('C1: a contact whose 20 KB id carries line breaks fails the poll with a message on one bounded line', async () => {
+		const forged = `${'7'.repeat(20_000)}\nForged line\r\u2028`;
+		await withHostile(
+			(request, response) => {
+				if (isLoginRequest(request)) return false;
+				answer(response, 200, { status: 'success', data: { items: [{ id: 1 }, { id: forged }], total: 2 } });
+				return true;
+			},
+			async (server) => {
+				const activation = await new PollHarness(credentials(server), { event: 'newContact' }).activate();
+				expect(activation.error?.message).toMatch(/^The service returned a contact without an integer id: "7{80}\.\.\."$/);
+				expect(activation.error?.message).not.toMatch(/[\r\n\u2028\u2029]/);
+				expect(activation.error?.message.length).toBeLessThan(200);
+			},
+		);
 	});
 });

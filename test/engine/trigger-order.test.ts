@@ -40,8 +40,12 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 		const first = await harness.activate();
 		expect(first.error).toBeUndefined();
 		expect(first.emitted).toBe(false);
-		// The seed's newest order is ORD-1005.
-		expect(harness.nodeStaticData.cursor).toMatchObject({ event: 'newOrder', state: { mark: { ids: ['ORD-1005'] } } });
+		// The seed's newest order is ORD-1005: the window starts at it, and it is the one order read there.
+		const newest = demoBook().byId.get('ORD-1005');
+		expect(harness.nodeStaticData.cursor).toEqual({
+			event: 'newOrder',
+			state: { from: newest.created_at, seen: [['ORD-1005', Date.parse(newest.created_at)]] },
+		});
 		expect((await harness.poll()).emitted).toBe(false);
 	});
 
@@ -51,7 +55,7 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 		expect(manual.error).toBeUndefined();
 		expect(manual.items).toEqual([]);
 		await harness.activate();
-		expect(harness.nodeStaticData.cursor).toEqual({ event: 'newOrder', state: { mark: null, from: null, seen: [] } });
+		expect(harness.nodeStaticData.cursor).toEqual({ event: 'newOrder', state: { from: null, seen: [] } });
 		expect((await harness.poll()).emitted).toBe(false);
 		new EmulatorData(sandbox, OTHER.username).pushOrders(['OTHER-1', 'OTHER-2'], 'paid', later());
 		expect(orderIds(await harness.poll())).toEqual(['OTHER-1', 'OTHER-2']);
@@ -85,9 +89,8 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 		data.pushOrders(['TIE-C'], 'paid', instant);
 		expect(orderIds(await harness.poll())).toEqual(['TIE-C']);
 		expect((await harness.poll()).emitted).toBe(false);
-		expect(harness.nodeStaticData.cursor).toMatchObject({
-			state: { mark: { at: new Date(instant).toISOString(), ids: ['TIE-A', 'TIE-B', 'TIE-C'] } },
-		});
+		const { seen } = (harness.nodeStaticData.cursor as { state: { seen: Array<[string, number]> } }).state;
+		expect(seen.filter(([, ms]) => ms === instant).map(([id]) => id).sort()).toEqual(['TIE-A', 'TIE-B', 'TIE-C']);
 	});
 
 	it('V1: a later event for a known order (a status change) does not emit it again', async () => {
@@ -174,7 +177,7 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 			expect((await harness.poll()).emitted).toBe(false);
 		});
 
-		it('V1: a state stored before the look-back existed (the watermark alone) goes on without emitting anything twice', async () => {
+		it('V1: a stored state of another form (hand-edited, foreign) starts anew: nothing is emitted twice', async () => {
 			const harness = newHarness();
 			await harness.activate();
 			const instant = later();
@@ -231,18 +234,47 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 			}
 		});
 
+		it('V1: an unreadable order whose 20 KB id carries line breaks is logged on one bounded line, not as a forged log line', async () => {
+			const harness = newHarness();
+			await harness.activate();
+			const warn = jest.spyOn(Container.get(Logger), 'warn');
+			const book = demoBook();
+			const forged = `${'x'.repeat(20_000)}\n2026-01-01T00:00:00.000Z | error | Forged by the service\r\u2028`;
+			const broken = { order_id: forged, status: 'paid', created_at: null };
+			Object.defineProperty(broken, 'created_ms', { value: Date.now() + 365 * 24 * 60 * MINUTE, enumerable: false });
+			book.list.push(broken);
+			book.byId.set(broken.order_id, broken);
+			try {
+				data.pushOrders(['BESIDE-FORGED-1'], 'paid', later());
+				const poll = await harness.poll();
+				expect(orderIds(poll)).toEqual(['BESIDE-FORGED-1']);
+				const [message] = warn.mock.calls.map(([logged]) => String(logged)).filter((m) => m.startsWith('New Order:'));
+				expect(message).toMatch(/^New Order: 1 order\(s\) .*no readable created_at.*"x{80}\.\.\."$/);
+				expect(message).not.toMatch(/[\r\n\u2028\u2029]/);
+				expect(message.length).toBeLessThan(300);
+			} finally {
+				book.list.splice(book.list.indexOf(broken), 1);
+				book.byId.delete(broken.order_id);
+				warn.mockRestore();
+			}
+		});
+
 		it('V1: the look-back is a setting; an order listed later than that behind the newest one is not emitted', async () => {
-			// An hour ahead of every other order of this suite (so it runs last), so this test owns the newest instants.
-			const base = later() + 60 * MINUTE;
-			nextMs = base + 30 * MINUTE;
-			const oneMinute = newHarness({}, { lookBackMinutes: 1 });
-			const tenMinutes = newHarness();
+			// An account of its own, so this test owns the newest instants, all in the past as n8n's clock sees them.
+			const user = { username: 'lookback@shop.test', password: 'lookback-password' };
+			sandbox.addUser({ ...user, apiAccess: true });
+			const own = new EmulatorData(sandbox, user.username);
+			const base = Date.now() - 30 * MINUTE;
+			const harnessFor = (orderOptions: Record<string, unknown>) =>
+				new PollHarness(credentialsFor(sandbox, user), { event: 'newOrder', orderOptions, requestOptions: SMALL_RETRIES });
+			const oneMinute = harnessFor({ lookBackMinutes: 1 });
+			const tenMinutes = harnessFor({});
 			await oneMinute.activate();
 			await tenMinutes.activate();
-			data.pushOrders(['NEWEST-1'], 'paid', base + 5 * MINUTE);
+			own.pushOrders(['NEWEST-1'], 'paid', base + 5 * MINUTE);
 			expect(orderIds(await oneMinute.poll())).toEqual(['NEWEST-1']);
 			expect(orderIds(await tenMinutes.poll())).toEqual(['NEWEST-1']);
-			data.pushOrders(['BEHIND-3MIN'], 'paid', base + 2 * MINUTE);
+			own.pushOrders(['BEHIND-3MIN'], 'paid', base + 2 * MINUTE);
 			expect((await oneMinute.poll()).emitted).toBe(false);
 			expect(orderIds(await tenMinutes.poll())).toEqual(['BEHIND-3MIN']);
 			const state = tenMinutes.nodeStaticData.cursor as { state: { from: string; seen: Array<[string, number]> } };

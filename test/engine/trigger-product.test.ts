@@ -29,8 +29,12 @@ describe('Commerce Messaging Trigger, New or Changed Product, polled by n8n agai
 		const first = await harness.activate();
 		expect(first.error).toBeUndefined();
 		expect(first.emitted).toBe(false);
-		// The seed's products 1001-1025 were changed last at 1025's creation.
-		expect(harness.nodeStaticData.cursor).toMatchObject({ event: 'newOrChangedProduct', state: { mark: { ids: ['1025'] } } });
+		// The seed's products 1001-1025 were changed last at 1025's creation: the window starts there.
+		const changed = Date.parse(sandbox.state.productsOf(sandbox.state.userByName(DEMO.username).id).get('1025').updated_at);
+		expect(harness.nodeStaticData.cursor).toEqual({
+			event: 'newOrChangedProduct',
+			state: { from: new Date(changed).toISOString(), seen: [['1025', changed]] },
+		});
 		expect((await harness.poll()).emitted).toBe(false);
 	});
 

@@ -46,8 +46,12 @@ describe('Commerce Messaging Trigger, Template Review Finished, polled by n8n ag
 		const first = await harness.activate();
 		expect(first.error).toBeUndefined();
 		expect(first.emitted).toBe(false);
-		// The seed's order_confirmation was APPROVED long ago.
-		expect(harness.nodeStaticData.cursor).toMatchObject({ event: 'templateReviewed', state: { mark: { ids: ['1'] } } });
+		// The seed's order_confirmation was APPROVED long ago: the window starts at its review.
+		const reviewed = Date.parse(sandbox.state.templates.get(1).reviewed_at);
+		expect(harness.nodeStaticData.cursor).toEqual({
+			event: 'templateReviewed',
+			state: { from: new Date(reviewed).toISOString(), seen: [['1', reviewed]] },
+		});
 		expect((await harness.poll()).emitted).toBe(false);
 	});
 

@@ -1,141 +1,173 @@
 import {
 	advance,
-	byNaturalId,
-	isAfter,
-	newest,
+	EMPTY_WINDOW,
+	MAX_LOOK_BACK_IDS,
+	newestVouched,
 	oldestFirst,
-	pastLookBack,
-	readLookBackState,
-	readWatermark,
-	readWatermarkState,
+	readWindow,
 	stamp,
-	startLookBack,
 	timeOf,
 	type Stamped,
-	uniqueById,
+	type WindowState,
 } from '../../nodes/CommerceMessaging/trigger/watermark';
 
-const T0 = '2025-03-01T10:00:00.000Z';
-const T1 = '2025-03-01T10:00:00.001Z';
-const item = (id: string, at: string, position = 0): Stamped =>
-	stamp({ id, at }, id, at, position) as Stamped;
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const T0 = Date.parse('2025-03-01T10:00:00.000Z');
+/** A record `id` stamped `minutes` after T0. */
+const item = (id: string, minutes: number): Stamped => stamp({ id }, id, T0 + minutes * MIN) as Stamped;
+const ids = (records: Array<{ id?: unknown }>) => records.map((record) => record.id);
+const iso = (minutes: number) => new Date(T0 + minutes * MIN).toISOString();
+/** n8n's clock an hour after T0: every stamp of these tests up to +60 is in its past. */
+const NOW = T0 + HOUR;
 
-describe('Trigger watermark (pure logic)', () => {
-	it('V1/V5/T3: a record is new when it is later than the watermark, or at its instant with an id not seen there', () => {
-		const mark = { at: T0, ids: ['a'] };
-		expect(isAfter(mark, item('a', T0))).toBe(false);
-		expect(isAfter(mark, item('b', T0))).toBe(true);
-		expect(isAfter(mark, item('a', T1))).toBe(true);
-		expect(isAfter(mark, item('z', '2025-03-01T09:59:59.999Z'))).toBe(false);
+describe('The trigger\'s window (pure logic of New Order, New or Changed Product, Template Review Finished)', () => {
+	it('V1/V5/T3: a record is new when its stamp is at or after the window\'s start and its (id, stamp) pair was not read', () => {
+		const state: WindowState = { from: iso(0), seen: [['a', T0]] };
+		const poll = advance(state, [item('a', 0), item('b', 0), item('a', 1), item('before', -1)], NOW, 0);
+		// "a" stamped again is a product changed again; "a" at its old stamp was read; "before" is before the window.
+		expect(poll.records).toEqual([{ id: 'b' }, { id: 'a' }]);
+		expect(poll.state).toEqual({ from: iso(1), seen: [['a', T0 + MIN]] });
+		expect(advance(poll.state, [item('a', 1)], NOW, 0).records).toEqual([]);
 	});
 
 	it('V1/V5/T3: the same instant written in another ISO form is the same instant', () => {
-		const mark = { at: T0, ids: ['a'] };
-		expect(isAfter(mark, item('a', '2025-03-01T11:00:00+01:00'))).toBe(false);
+		const state: WindowState = { from: iso(0), seen: [['a', T0]] };
+		expect(advance(state, [stamp({}, 'a', '2025-03-01T11:00:00+01:00') as Stamped], NOW, 0).records).toEqual([]);
 	});
 
-	it('V1/V5/T3: advancing keeps only the ids at the newest instant, merged with the old ones when the instant did not move', () => {
-		expect(advance(undefined, [item('a', T0), item('b', T1), item('c', T1)])).toEqual({ at: T1, ids: ['b', 'c'] });
-		expect(advance({ at: T1, ids: ['b'] }, [item('d', T1)])).toEqual({ at: T1, ids: ['b', 'd'] });
-		expect(advance({ at: T0, ids: ['a'] }, [])).toEqual({ at: T0, ids: ['a'] });
-		expect(advance(undefined, [])).toBeUndefined();
+	it('V1/V5/T3: records sharing an instant, before and after a poll, are neither lost nor repeated', () => {
+		const first = advance(EMPTY_WINDOW, [item('b', 5), item('a', 5)], NOW, 0);
+		expect(ids(first.records)).toEqual(['a', 'b']);
+		const second = advance(first.state, [item('a', 5), item('b', 5), item('c', 5)], NOW, 0);
+		expect(ids(second.records)).toEqual(['c']);
+		expect(second.state.seen).toEqual([['a', T0 + 5 * MIN], ['b', T0 + 5 * MIN], ['c', T0 + 5 * MIN]]);
 	});
 
-	it('V1/V5/T3: the state stays as small as one instant\'s ids, however many records were seen', () => {
-		let mark = advance(undefined, [item('first', T0)]);
-		for (let i = 0; i < 10_000; i++) {
-			const at = new Date(Date.parse(T0) + i).toISOString();
-			mark = advance(mark, [item(`r${i}`, at)]);
+	it('V1/V5/T3: oldest first; records sharing an instant by id in natural order; a record read twice is taken once', () => {
+		expect(ids(oldestFirst([item('ORD-10', 1), item('ORD-9', 1), item('x', 0)]).map((i) => i.record))).toEqual(['x', 'ORD-9', 'ORD-10']);
+		expect(advance(EMPTY_WINDOW, [item('a', 1), item('a', 1)], NOW, 0).records).toHaveLength(1);
+	});
+
+	it('V1: the window starts the look-back before the newest stamp, never earlier than it did, forgetting what is before it', () => {
+		const state: WindowState = { from: iso(0), seen: [['a', T0]] };
+		const poll = advance(state, [item('b', 30), item('c', 31)], NOW, 10 * MIN);
+		expect(poll.state).toEqual({ from: iso(21), seen: [['b', T0 + 30 * MIN], ['c', T0 + 31 * MIN]] });
+		// A record listed late inside the window is new once; one before it is not.
+		const late = advance(poll.state, [item('late', 25), item('b', 30), item('tooLate', 20)], NOW, 10 * MIN);
+		expect(ids(late.records)).toEqual(['late']);
+		expect(advance(late.state, [item('late', 25)], NOW, 10 * MIN).records).toEqual([]);
+		// Pairs before the old start were not kept, so a longer look-back cannot reach back past it.
+		expect(advance(poll.state, [], NOW, 60 * MIN).state.from).toBe(iso(21));
+	});
+
+	it('V1: at activation (no look-back) the window starts at the newest stamp: nothing before it is new', () => {
+		const start = advance(EMPTY_WINDOW, [item('old', 1), item('newest', 2)], NOW, 0).state;
+		expect(start).toEqual({ from: iso(2), seen: [['newest', T0 + 2 * MIN]] });
+		expect(ids(advance(start, [item('old', 1), item('newest', 2), item('next', 3)], NOW, 10 * MIN).records)).toEqual(['next']);
+	});
+
+	it('V1/V5/T3: a record stamped later than n8n\'s clock is emitted once and moves the window no further than the present', () => {
+		const ahead = item('ahead', 60 + 24 * 60);
+		let poll = advance({ from: iso(0), seen: [] }, [ahead, item('a', 10)], NOW, 0);
+		expect(ids(poll.records)).toEqual(['a', 'ahead']);
+		expect(poll.state.from).toBe(iso(10));
+		// Correct records after it are new, once; the record ahead stays remembered, so it is not new again.
+		for (const [id, minutes] of [['b', 20], ['c', 30]] as const) {
+			poll = advance(poll.state, [ahead, item(id, minutes)], NOW, 0);
+			expect(ids(poll.records)).toEqual([id]);
+			expect(poll.state.seen.map(([seenId]) => seenId)).toContain('ahead');
 		}
-		expect(mark?.ids).toEqual(['r9999']);
-		expect(JSON.stringify(mark).length).toBeLessThan(80);
+		// Once n8n's clock passed it, the window passes it too, and it is forgotten without being new again.
+		const dayLater = NOW + 25 * HOUR;
+		poll = advance(poll.state, [ahead, item('d', 60 + 25 * 60)], dayLater, 0);
+		expect(ids(poll.records)).toEqual(['d']);
+		expect(poll.state).toEqual({ from: iso(60 + 25 * 60), seen: [['d', T0 + (60 + 25 * 60) * MIN]] });
+		expect(advance(poll.state, [ahead], dayLater, 0).records).toEqual([]);
 	});
 
-	it('V1/V5/T3: oldest first: by time, then list position, or natural id order when asked', () => {
-		const items = [item('ORD-10', T1, 0), item('ORD-9', T1, 1), item('x', T0, 2)];
-		expect(oldestFirst(items).map((i) => i.id)).toEqual(['x', 'ORD-10', 'ORD-9']);
-		expect(oldestFirst(items, byNaturalId).map((i) => i.id)).toEqual(['x', 'ORD-9', 'ORD-10']);
-		expect(newest(items)?.id).toBe('ORD-9');
+	it('V1: with a record ahead at activation, the window starts at the newest stamp n8n\'s clock vouches for', () => {
+		const start = advance(EMPTY_WINDOW, [item('ahead', 24 * 60), item('old', 5)], NOW, 0).state;
+		expect(start).toEqual({ from: iso(5), seen: [['old', T0 + 5 * MIN], ['ahead', T0 + 24 * 60 * MIN]] });
+		expect(ids(advance(start, [item('ahead', 24 * 60), item('old', 5), item('next', 6)], NOW, 0).records)).toEqual(['next']);
+		// Only records ahead: no start can be vouched for, so every other record is new.
+		expect(advance(EMPTY_WINDOW, [item('ahead', 24 * 60)], NOW, 0).state).toEqual({ from: null, seen: [['ahead', T0 + 24 * 60 * MIN]] });
 	});
 
-	it('V5/T3: a record listed twice (a list that shifted while it was paged) is kept once, at its first place', () => {
-		const items = [item('a', T0, 0), item('b', T0, 1), item('a', T1, 2)];
-		expect(uniqueById(items).map((i) => `${i.id}@${i.position}`)).toEqual(['a@0', 'b@1']);
+	it('V1/V5/T3: a service clock a few seconds ahead: each record once, remembered until n8n\'s clock passes it', () => {
+		const skew = 5_000;
+		let state: WindowState = { from: new Date(NOW).toISOString(), seen: [] };
+		const emitted: unknown[] = [];
+		const read: Stamped[] = [];
+		for (let poll = 1; poll <= 10; poll++) {
+			const now = NOW + poll * 2_000;
+			read.push(stamp({ id: `r${poll}` }, `r${poll}`, now + skew) as Stamped);
+			const result = advance(state, read, now, 0);
+			emitted.push(...ids(result.records));
+			state = result.state;
+			// The records not yet behind n8n's clock, and the newest one behind it.
+			expect(state.seen.length).toBeLessThanOrEqual(4);
+		}
+		expect(emitted).toEqual(Array.from({ length: 10 }, (_, i) => `r${i + 1}`));
 	});
 
-	it('V1/V5/T3: records without an id or a usable time are not placed on the timeline', () => {
-		expect(stamp({}, undefined, T0, 0)).toBeUndefined();
-		expect(stamp({}, 'a', 'not a date', 0)).toBeUndefined();
-		expect(stamp({}, 7, T0, 0)?.id).toBe('7');
-		expect(timeOf(0)).toBe(0);
+	it('V1: a service clock hours ahead costs one remembered pair per record of those hours, up to the cap', () => {
+		let state: WindowState = { from: new Date(NOW).toISOString(), seen: [] };
+		// 3 hours ahead, one order a second for an hour: every one of them is still ahead of n8n's clock.
+		const read = Array.from({ length: 3_600 }, (_, i) => stamp({ id: `o${i}` }, `o${i}`, NOW + 3 * HOUR + i * 1_000) as Stamped);
+		for (let minute = 0; minute < 60; minute++) {
+			const poll = advance(state, read.slice(minute * 60, minute * 60 + 60), NOW + minute * MIN, 10 * MIN);
+			expect(poll.records).toHaveLength(60);
+			state = poll.state;
+		}
+		expect(state.from).toBe(new Date(NOW).toISOString());
+		expect(state.seen).toHaveLength(3_600);
+		expect(JSON.stringify(state).length).toBeLessThan(3_600 * 25);
 	});
 
-	it('V1/V5/T3: a malformed stored state is read as none, so the trigger starts anew instead of emitting everything', () => {
-		expect(readWatermark({ at: 'yesterday', ids: [] })).toBeUndefined();
-		expect(readWatermark({ at: T0, ids: [1] })).toBeUndefined();
-		expect(readWatermarkState({ mark: null })).toEqual({ mark: null });
-		expect(readWatermarkState({})).toBeUndefined();
-		expect(readWatermarkState(undefined)).toBeUndefined();
-	});
-});
-
-describe('Trigger look-back watermark (pure logic, New Order)', () => {
-	const MIN = 60_000;
-	const at = (minutes: number) => new Date(Date.parse(T0) + minutes * MIN).toISOString();
-	const all = () => true;
-	const ids = (records: Array<{ id?: unknown }>) => records.map((r) => r.id);
-
-	it('V1: a record listed late with a timestamp inside the window is new once; one before the window is not', () => {
-		let state = startLookBack({ at: at(0), ids: ['a'] });
-		let poll = pastLookBack(state, [item('a', at(0)), item('b', at(5))], all, 10 * MIN);
-		expect(ids(poll.records)).toEqual(['b']);
-		state = poll.state;
-		poll = pastLookBack(state, [item('late', at(3)), item('b', at(5)), item('tooLate', at(-1))], all, 10 * MIN);
-		expect(ids(poll.records)).toEqual(['late']);
-		expect(pastLookBack(poll.state, [item('late', at(3)), item('b', at(5))], all, 10 * MIN).records).toEqual([]);
-	});
-
-	it('V1: the window follows the newest record and forgets ids before it, but never starts earlier than before', () => {
-		const state = startLookBack({ at: at(0), ids: ['a'] });
-		expect(state).toEqual({ mark: { at: at(0), ids: ['a'] }, from: at(0), seen: [['a', Date.parse(at(0))]] });
-		const poll = pastLookBack(state, [item('b', at(30)), item('c', at(31))], all, 10 * MIN);
-		expect(poll.state.from).toBe(at(21));
-		expect(poll.state.seen.map(([id]) => id)).toEqual(['b', 'c']);
-		// Ids before the old start were never kept, so a longer window cannot reach back past it.
-		const wider = pastLookBack(poll.state, [], all, 60 * MIN);
-		expect(wider.state.from).toBe(at(21));
-	});
-
-	it('V1: the state stays bounded: beyond its cap the window starts at the oldest id kept, and says so', () => {
-		let state = startLookBack({ at: at(0), ids: [] });
-		const read = Array.from({ length: 30 }, (_, i) => item(`r${i}`, at(i / 10)));
-		const poll = pastLookBack(state, read, all, 10 * MIN, undefined, 20);
+	it('V1: the state stays bounded: beyond its cap the window starts at the oldest pair kept, and says so', () => {
+		const read = Array.from({ length: 30 }, (_, i) => item(`r${i}`, i / 10));
+		const poll = advance({ from: iso(0), seen: [] }, read, NOW, 10 * MIN, 20);
 		expect(poll.records).toHaveLength(30);
 		expect(poll.narrowed).toBe(true);
 		expect(poll.state.seen).toHaveLength(20);
-		expect(poll.state.from).toBe(at(1));
-		state = poll.state;
+		expect(poll.state.from).toBe(iso(1));
 		// Records before the new start are no longer new, rather than new again.
-		expect(pastLookBack(state, read, all, 10 * MIN, undefined, 20).records).toEqual([]);
+		expect(advance(poll.state, read, NOW, 10 * MIN, 20).records).toEqual([]);
 	});
 
-	it('V1: the documented cap keeps 5,000 ids of the look-back window (docs/trigger.md)', () => {
-		const state = startLookBack({ at: at(0), ids: [] });
-		const read = (count: number) => Array.from({ length: count }, (_, i) => item(`c${i}`, at(i / 1000)));
-		expect(pastLookBack(state, read(5_000), all, 10 * MIN).narrowed).toBe(false);
-		const over = pastLookBack(state, read(5_001), all, 10 * MIN);
+	it('V1: the documented cap keeps 5,000 pairs (docs/trigger.md)', () => {
+		expect(MAX_LOOK_BACK_IDS).toBe(5_000);
+		const read = (count: number) => Array.from({ length: count }, (_, i) => item(`c${i}`, i / 1000));
+		expect(advance({ from: iso(0), seen: [] }, read(5_000), NOW, 10 * MIN).narrowed).toBe(false);
+		const over = advance({ from: iso(0), seen: [] }, read(5_001), NOW, 10 * MIN);
 		expect(over.narrowed).toBe(true);
 		expect(over.state.seen).toHaveLength(5_000);
 	});
 
-	it('V1: a state stored before the look-back, or with a damaged window, starts the window at its mark', () => {
-		const mark = { at: at(0), ids: ['a', 'b'] };
-		expect(readLookBackState({ mark })).toEqual(startLookBack(mark));
-		expect(readLookBackState({ mark, from: at(-5), seen: [['a', 1, 2], 'b'] })).toEqual(startLookBack(mark));
-		expect(readLookBackState({ mark, from: 'yesterday', seen: [] })).toEqual(startLookBack(mark));
-		expect(readLookBackState({ mark: null })).toEqual({ mark: null, from: null, seen: [] });
-		const kept = { mark, from: at(-5), seen: [['x', Date.parse(at(-2))]] };
-		expect(readLookBackState(kept)).toEqual(kept);
-		expect(readLookBackState({ from: at(0), seen: [] })).toBeUndefined();
+	it('V1/V5/T3: the newest stamp n8n\'s clock vouches for is the newest one not later than it', () => {
+		expect(newestVouched([T0, NOW, NOW + 1], NOW)).toBe(NOW);
+		expect(newestVouched([NOW + 1], NOW)).toBe(-Infinity);
+	});
+
+	it('V1/V5/T3: records without an id or a usable time are not placed on the timeline', () => {
+		expect(stamp({}, undefined, T0)).toBeUndefined();
+		expect(stamp({}, '', T0)).toBeUndefined();
+		expect(stamp({}, 'a', 'not a date')).toBeUndefined();
+		expect(stamp({}, 7, iso(0))?.id).toBe('7');
+		expect(timeOf(0)).toBe(0);
+		expect(timeOf(null)).toBeUndefined();
+	});
+
+	it('V1/V5/T3: a stored state of another form or another event is none, so the trigger starts anew', () => {
+		const kept = { from: iso(0), seen: [['a', T0]] };
+		expect(readWindow(kept)).toEqual(kept);
+		expect(readWindow({ from: null, seen: [] })).toEqual({ from: null, seen: [] });
+		expect(readWindow({ mark: { at: iso(0), ids: ['a'] } })).toBeUndefined();
+		expect(readWindow({ lastId: 7, createdAt: null })).toBeUndefined();
+		expect(readWindow({ from: 'yesterday', seen: [] })).toBeUndefined();
+		expect(readWindow({ from: iso(0), seen: [['a', 1, 2], 'b'] })).toEqual(undefined);
+		expect(readWindow({ from: iso(0), seen: [['a', '1']] })).toBeUndefined();
+		expect(readWindow(undefined)).toBeUndefined();
 	});
 });

@@ -1,14 +1,32 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { startRun } from '../../../transport/session';
-import { readOption } from '../helpers/parameters';
-import { readPollSettings } from '../helpers/requestSettings';
+import { startRun } from '../../../transport/request';
+import { readOption, readRequestOptions } from '../helpers/parameters';
 import { newContact } from './newContact.event';
 import { newOrChangedProduct } from './newOrChangedProduct.event';
 import { newOrder } from './newOrder.event';
 import { templateReviewed } from './templateReviewed.event';
-import type { PollEvent } from './types';
 import { requestOptions } from '../descriptions';
+
+/**
+ * One event of the trigger. Its state is what the workflow's static data keeps between polls: small and bounded
+ * whatever the account's size. `now` is n8n's clock when the poll started.
+ */
+export interface PollEvent<State extends object = object> {
+	/** The event's own fields (filters), shown only when the event is selected. */
+	properties: INodeProperties[];
+	/** The event's filters, read through the one reading layer (helpers/parameters.ts). */
+	readFilters?(ctx: IPollFunctions): IDataObject;
+	/** A stored state read back, or undefined when it is missing or not this event's (then the event starts anew). */
+	readState(stored: unknown): State | undefined;
+	/** First activation: where "now" is. Emits nothing. */
+	start(ctx: IPollFunctions, now: number): Promise<State>;
+	/** Every record new since `state`, oldest first, each once, and the state after them. */
+	next(ctx: IPollFunctions, state: State, filters: IDataObject, now: number): Promise<{ records: IDataObject[]; state: State }>;
+	/** Fetch Test Event: the most recent record matching the filters, so fields can be mapped. */
+	latest(ctx: IPollFunctions, filters: IDataObject): Promise<IDataObject | undefined>;
+}
 
 const EVENTS: Record<string, PollEvent> = {
 	newContact,
@@ -63,15 +81,9 @@ export const eventProperties: INodeProperties[] = [
 			},
 		],
 	},
-	...Object.values(EVENTS).flatMap((event) => event.properties),
+	...Object.entries(EVENTS).flatMap(([name, event]) => updateDisplayOptions({ show: { event: [name] } }, event.properties)),
 	pollRequestOptions,
 ];
-
-/** What the node keeps in the workflow's static data: the event it belongs to and that event's small state. */
-interface Cursor {
-	event: string;
-	state: object;
-}
 
 /**
  * One poll. Manual mode (Fetch Test Event) returns the most recent record and leaves the state alone. A scheduled
@@ -81,7 +93,8 @@ interface Cursor {
 export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	// n8n keeps this context while the workflow is active: every poll is a run of its own, with the credential as
 	// it is now.
-	startRun(this, readPollSettings(this));
+	startRun(this, readRequestOptions(this));
+	const now = Date.now();
 	const eventName = readOption(this, 'event', 0, { label: 'event', values: Object.keys(EVENTS), fallback: 'newContact' });
 	const event = EVENTS[eventName];
 	const filters = event.readFilters?.(this) ?? {};
@@ -91,16 +104,13 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 		return record ? [this.helpers.returnJsonArray(record)] : null;
 	}
 
+	// The workflow's static data keeps the event it belongs to and that event's state.
 	const staticData = this.getWorkflowStaticData('node');
-	const cursor = staticData.cursor as Cursor | undefined;
+	const cursor = staticData.cursor as IDataObject | undefined;
 	// A state of another event (the event was changed on an active workflow) is not ours: start anew.
 	const state = cursor?.event === eventName ? event.readState(cursor.state) : undefined;
-	if (state === undefined) {
-		staticData.cursor = { event: eventName, state: await event.start(this) } as unknown as IDataObject;
-		return null;
-	}
-
-	const { records, state: nextState } = await event.next(this, state, filters);
-	staticData.cursor = { event: eventName, state: nextState } as unknown as IDataObject;
+	const { records, state: nextState } =
+		state === undefined ? { records: [], state: await event.start(this, now) } : await event.next(this, state, filters, now);
+	staticData.cursor = { event: eventName, state: nextState } as IDataObject;
 	return records.length ? [this.helpers.returnJsonArray(records)] : null;
 }

@@ -1,29 +1,36 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { listRecords, PAGE_SIZE, PageReader } from '../../../transport/pagination';
-import type { PollEvent } from './types';
+import { formatCount, formatMegabytes, formatQuoted } from '../../../transport/format';
+import { listCeilingError, plainApiError, repeatedPageError } from '../../../transport/messages';
+import { listRecords, readPage } from '../../../transport/pagination';
+import { settingsOf } from '../../../transport/request';
+import { PAGE_SIZE } from '../../../transport/settings';
+import type { PollEvent } from './index';
+import { timeOf } from './watermark';
 
 /**
  * New Contact. The contact list is oldest first with a `total`, and contact ids are integers that grow with
- * creation (docs/api-assumptions.md), so the state is one number: the highest id already emitted. A poll reads
- * the list from its last page backwards and stops at the first page that reaches that id: it costs requests in
+ * creation (docs/api-assumptions.md): the state is the highest id read and the latest `created_at` read. A poll reads
+ * the list from its last page backwards and stops at the first page holding a known contact: it costs requests in
  * proportion to what is new, not to the size of the account.
+ *
+ * A contact whose id is not above `lastId` is new all the same when its `created_at` is later than `createdAt`: a
+ * service may hand out an id again (MySQL's auto-increment does after the newest contact was deleted and the server
+ * restarted), and the contact carrying it again is a new one.
  */
 interface ContactState {
 	lastId: number;
+	/** ISO 8601; null while no contact read carried a usable created_at. */
+	createdAt: string | null;
 }
 
 function contactId(ctx: IPollFunctions, record: IDataObject): number {
 	const id = typeof record.id === 'string' && /^\d+$/.test(record.id) ? Number(record.id) : record.id;
 	if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-		throw new NodeOperationError(
+		throw plainApiError(
 			ctx.getNode(),
-			`The service returned a contact without an integer id (${JSON.stringify(record.id)})`,
-			{
-				description:
-					'The New Contact event relies on contact ids being integers that grow with creation. Use the Custom API Call operation of the Commerce Messaging node to inspect the contact list.',
-			},
+			`The service returned a contact without an integer id: ${formatQuoted(record.id)}`,
+			'The New Contact event relies on contact ids being integers that grow with creation. Use the Custom API Call operation of the Commerce Messaging node to inspect the contact list.',
 		);
 	}
 	return id;
@@ -32,66 +39,81 @@ function contactId(ctx: IPollFunctions, record: IDataObject): number {
 /**
  * The contact list's pages, last page first. Page numbers come from `total` and from the page size the service
  * really served (it may cap ours). Without a total there is no last page to start from: then the whole list is
- * read, oldest first, and handed over as one page. The transport's PageReader builds the page query and stops a
- * service that ignores the page number (it would hide every new contact behind page 1 forever).
+ * read, oldest first, and handed over as one page. Read backwards, the pages keep the guards of a whole-list read
+ * (transport/pagination.ts): each contact once, Max Records, Max List Size, and a page that only repeats others (a
+ * service ignoring the page number would hide every new contact behind page 1 forever).
  */
 async function* pagesFromTheEnd(ctx: IPollFunctions): AsyncGenerator<IDataObject[]> {
-	const reader = new PageReader(ctx, 'contactList', { pageSize: PAGE_SIZE });
-	const first = await reader.read(1);
+	const { maxRecords, maxListBytes, names } = settingsOf(ctx);
+	const pageOf = new Map<string, number>();
+	let bytes = 0;
+	const read = async (page: number) => {
+		const answer = await readPage(ctx, 'contactList', page, PAGE_SIZE);
+		bytes += answer.bytes;
+		if (bytes > maxListBytes) throw listCeilingError(ctx.getNode(), `${formatMegabytes(maxListBytes)} of answers`, names.maxListBytes);
+		const fresh = answer.records.filter((record) => !pageOf.has(String(record.id)));
+		if (answer.records.length && !fresh.length) {
+			const earlier = pageOf.get(String(answer.records[0].id)) as number;
+			throw repeatedPageError(ctx.getNode(), page, earlier, answer.total ?? pageOf.size, pageOf.size);
+		}
+		for (const record of fresh) pageOf.set(String(record.id), page);
+		if (pageOf.size > maxRecords) throw listCeilingError(ctx.getNode(), `${formatCount(maxRecords)} records`, names.maxRecords);
+		return { ...answer, records: fresh };
+	};
+	const first = await read(1);
 	if (first.total === undefined) {
 		yield await listRecords(ctx, 'contactList');
 		return;
 	}
-	const served = first.served;
+	const served = first.records.length;
 	const pageSize = served > 0 && served < Math.min(PAGE_SIZE, first.total) ? served : PAGE_SIZE;
 	const lastPage = Math.max(1, Math.ceil(first.total / pageSize));
-	for (let page = lastPage; page >= 2; page--) yield (await reader.read(page)).records;
+	for (let page = lastPage; page >= 2; page--) yield (await read(page)).records;
 	yield first.records;
 }
 
-async function newestContact(ctx: IPollFunctions): Promise<IDataObject | undefined> {
+/** The contacts of the pages from the end down to the first page holding a known one. */
+async function readTail(ctx: IPollFunctions, isKnown: (record: IDataObject) => boolean): Promise<IDataObject[]> {
+	const contacts: IDataObject[] = [];
 	for await (const records of pagesFromTheEnd(ctx)) {
-		let best: IDataObject | undefined;
-		for (const record of records) {
-			if (!best || contactId(ctx, record) > contactId(ctx, best)) best = record;
-		}
-		if (best) return best;
+		contacts.push(...records);
+		if (records.some(isKnown)) break;
 	}
-	return undefined;
+	return contacts;
 }
+
+/** The state once `contacts` were read: the highest id and the latest created_at, of them and of the state. */
+function stateAfter(ctx: IPollFunctions, state: ContactState, contacts: IDataObject[]): ContactState {
+	const lastId = contacts.reduce((highest, contact) => Math.max(highest, contactId(ctx, contact)), state.lastId);
+	const created = contacts.reduce((latest, contact) => Math.max(latest, timeOf(contact.created_at) ?? -Infinity), timeOf(state.createdAt) ?? -Infinity);
+	return { lastId, createdAt: Number.isFinite(created) ? new Date(created).toISOString() : null };
+}
+
+const byId = (ctx: IPollFunctions, contacts: IDataObject[]) => contacts.sort((a, b) => contactId(ctx, a) - contactId(ctx, b));
 
 export const newContact: PollEvent<ContactState> = {
 	properties: [],
 
 	readState(stored) {
-		const lastId = (stored as ContactState | undefined)?.lastId;
-		return typeof lastId === 'number' && Number.isSafeInteger(lastId) ? { lastId } : undefined;
+		const { lastId, createdAt } = (stored ?? {}) as IDataObject;
+		const createdValid = createdAt === null || (typeof createdAt === 'string' && timeOf(createdAt) !== undefined);
+		return Number.isSafeInteger(lastId) && createdValid ? ({ lastId, createdAt } as ContactState) : undefined;
 	},
 
 	async start(ctx) {
-		const contact = await newestContact(ctx);
-		return { lastId: contact ? contactId(ctx, contact) : 0 };
+		return stateAfter(ctx, { lastId: 0, createdAt: null }, await readTail(ctx, () => true));
 	},
 
 	async next(ctx, state) {
-		const fresh = new Map<number, IDataObject>();
-		for await (const records of pagesFromTheEnd(ctx)) {
-			let reachedKnown = false;
-			for (const record of records) {
-				const id = contactId(ctx, record);
-				if (id > state.lastId) fresh.set(id, record);
-				else reachedKnown = true;
-			}
-			if (reachedKnown) break;
-		}
-		const ids = [...fresh.keys()].sort((a, b) => a - b);
-		return {
-			records: ids.map((id) => fresh.get(id) as IDataObject),
-			state: { lastId: ids.length ? ids[ids.length - 1] : state.lastId },
-		};
+		// Until a contact carrying a created_at was read, ids alone decide.
+		const createdMs = timeOf(state.createdAt) ?? Infinity;
+		const isNew = (contact: IDataObject) =>
+			contactId(ctx, contact) > state.lastId || (timeOf(contact.created_at) ?? -Infinity) > createdMs;
+		const contacts = await readTail(ctx, (contact) => !isNew(contact));
+		return { records: byId(ctx, contacts.filter(isNew)), state: stateAfter(ctx, state, contacts) };
 	},
 
 	async latest(ctx) {
-		return await newestContact(ctx);
+		return byId(ctx, await readTail(ctx, () => true)).pop();
 	},
 };
