@@ -8,11 +8,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { assertCredentialFieldsUsable, assertHeaderValueSafe, isSealedFor, logIn, pluginHeaders, readCredentials, sealFor } from '../transport/auth';
 import { pageQuery } from '../transport/pagination';
-import { assertCredentialFieldsUsable, assertHeaderValueSafe, pluginHeaders, readCredentials } from '../transport/auth';
-import { logIn } from '../transport/login';
 import { ROUTES } from '../transport/routes';
-import { isSealedFor, sealFor } from '../transport/tokens';
 
 /** Rule A6, for every request this credential signs (the node's, and n8n's HTTP Request node's): only to the Base URL's origin. */
 function assertSignsOwnService(baseUrl: string, requestOptions: IHttpRequestOptions): void {
@@ -63,7 +61,7 @@ export class CommerceMessagingApi implements ICredentialType {
 		{ displayName: 'Password', name: 'password', type: 'string', typeOptions: { password: true }, default: '', required: true },
 		// Filled by preAuthentication; n8n renews it when it is empty or after a 401.
 		{ displayName: 'Session Token', name: 'sessionToken', type: 'hidden', typeOptions: { expirable: true, password: true }, default: '' },
-		// The account the token was issued for (transport/tokens.ts sealFor): n8n keeps hidden fields through an edit.
+		// The account the token was issued for (transport/auth.ts sealFor): n8n keeps hidden fields through an edit.
 		{ displayName: 'Session Token Seal', name: 'sessionTokenSeal', type: 'hidden', typeOptions: { password: true }, default: '' },
 		// When (local clock, ms) the token was received: its expiry is judged from this plus its lifetime (rule A3).
 		{ displayName: 'Login Received At', name: 'loginReceivedAt', type: 'hidden', default: 0 },
@@ -123,8 +121,8 @@ export class CommerceMessagingApi implements ICredentialType {
 		const credentials = readCredentials(data);
 		// Every field is checked before the password leaves n8n.
 		assertCredentialFieldsUsable(credentials);
-		// The node's run hands its Timeout to the login through this data object (transport/login.ts loginLimits).
-		const sessionToken = await logIn(this, credentials, data);
+		// The node's run hands its Timeout to the login on this same data object (transport/auth.ts LOGIN_LIMITS).
+		const sessionToken = await logIn(this, data);
 		return { sessionToken, loginReceivedAt: Date.now(), sessionTokenSeal: sealFor(credentials) };
 	}
 

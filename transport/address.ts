@@ -1,20 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { learnedPaths } from './processState';
-import { judgeRedirect, type RedirectRefusal } from './redirects';
+import { formatCount } from './format';
 import type { Route } from './routes';
+import { MAX_URL_LENGTH } from './settings';
 
 /**
- * Where one request goes (an API request or the login): the route's path under the Base URL with its ids filled in,
- * and where next after a redirect (judged by redirects.ts) or a 404. Where the document contradicts itself about a
- * path (`alternatePath`), the other reading is tried once after a 404 or a redirect to it, and the one the service
- * serves is remembered for the process.
+ * Where one request goes (an API request or the login): the route's path under the Base URL with its ids, and where
+ * next after a redirect or a 404. Rule A6 for redirects: requests with credentials never follow one blindly (n8n would
+ * re-send the Authorization header to another host; a 307 re-posts the password). Never to another origin nor from
+ * https to http; the document's other reading of a path is taken once; a read is followed once.
  */
 
-/** Longest request address (path and query) sent: longer ones are refused before sending, never retried. */
-export const MAX_URL_LENGTH = 8_192;
-
-/** Input the transport refuses to send (a path parameter that would change the endpoint, an address too long). */
+/** Input the transport refuses to send: a path parameter that would change the endpoint, an address too long. */
 export class RequestRefused extends Error {
 	constructor(
 		message: string,
@@ -25,11 +22,22 @@ export class RequestRefused extends Error {
 	}
 }
 
+/**
+ * Which reading of a contradicted path each service serves (by Base URL and route), learned once for the process, so
+ * the steady state costs no extra request: a service's paths do not change between executions. Bound: 256 entries.
+ */
+const learnedPaths = new Map<string, string>();
+
+export interface Refusal {
+	message: string;
+	description: string;
+}
+
 export class Address {
 	private path: string;
 	/** Set once a same-origin redirect of a read was followed: the absolute address it named. */
 	private redirectedTo?: string;
-	private triedOtherReading = false;
+	private moved = false;
 
 	constructor(
 		private readonly baseUrl: string,
@@ -37,12 +45,12 @@ export class Address {
 		private readonly pathParams: Record<string, string | number> = {},
 		private readonly qs?: IDataObject,
 	) {
-		this.path = learnedPaths.get(this.pathKey) ?? route.path;
-		// Checked at once, so a bad id or an oversized address fails before any login or wait.
+		this.path = learnedPaths.get(this.key) ?? route.path;
+		// Checked at once: a bad id or an oversized address fails before any login or wait.
 		this.target();
 	}
 
-	private get pathKey(): string {
+	private get key(): string {
 		return `${this.baseUrl} ${this.route.method} ${this.route.path}`;
 	}
 
@@ -55,58 +63,78 @@ export class Address {
 		const length = target.url.length + (query ? query.length + 1 : 0);
 		if (length > MAX_URL_LENGTH) {
 			throw new RequestRefused(
-				`The request's address is ${length.toLocaleString('en-US')} characters long, over the limit of ${MAX_URL_LENGTH.toLocaleString('en-US')}`,
+				`The request's address is ${formatCount(length)} characters long, over the limit of ${formatCount(MAX_URL_LENGTH)}`,
 				'Services refuse addresses this long. Shorten the path or the query parameters; send large data in the body instead.',
 			);
 		}
 		return target;
 	}
 
-	/** A 3xx (redirects.ts): undefined when the request goes on, else why not; `follow` false: only the other reading (the login). */
-	redirected(statusCode: number, location: string | undefined, follow = true): RedirectRefusal | undefined {
-		const other = this.otherReading();
-		const alreadyMoved = this.redirectedTo !== undefined || this.triedOtherReading;
-		const { baseUrl, route } = this;
-		const verdict = judgeRedirect({ statusCode, location, from: this.target().url, baseUrl, method: route.method, otherReading: other, alreadyMoved, follow });
-		if (verdict.go === 'nowhere') return verdict.refusal;
-		if (verdict.go === 'to') this.redirectedTo = verdict.href;
-		else if (other !== undefined) this.useOtherReading(other);
-		return undefined;
+	/** The other reading of the path, if the route has one and it was not tried yet. */
+	private otherReading(): string | undefined {
+		const { alternatePath, path } = this.route;
+		if (!alternatePath || this.moved) return undefined;
+		return this.path === path ? alternatePath : path;
 	}
 
-	/** A 404: true when the document's other reading of the path is tried next (once). */
+	/** A 404: true when the other reading of the path is tried next (once). */
 	notFound(): boolean {
 		const other = this.otherReading();
-		if (other === undefined || this.triedOtherReading || this.redirectedTo) return false;
-		this.useOtherReading(other);
+		if (other === undefined) return false;
+		this.path = other;
+		this.moved = true;
 		return true;
+	}
+
+	/** A 3xx: undefined when the request goes on at the new address, else why not. `follow` false: only the other reading (the login). */
+	redirected(status: number, location: string | undefined, follow = true): Refusal | undefined {
+		const refuse = (where: string, why: string): Refusal => ({
+			message: `The service answered HTTP ${status} with a redirect ${where}; it was not followed`,
+			description: `${why} Nothing was sent to the redirect target. If the service has moved, change the Base URL of the Commerce Messaging credential.`,
+		});
+		const from = this.target().url;
+		if (!location) return refuse('without a target', 'The answer named no Location.');
+		if (!URL.canParse(location, from)) return refuse('to an address that is not a valid URL', 'The Location header could not be read.');
+		const target = new URL(location, from);
+		const base = new URL(this.baseUrl);
+		if (base.protocol === 'https:' && target.protocol !== 'https:') {
+			return refuse(`from https to ${target.protocol.replace(':', '')} (${target.host})`, 'Credentials are never sent without encryption.');
+		}
+		if (target.origin !== base.origin) {
+			return refuse(`to another host (${target.host})`, 'The session token, the plugin API key and the password are only ever sent to the Base URL.');
+		}
+		const other = this.otherReading();
+		if (other !== undefined && target.pathname === new URL(`${this.baseUrl}${other}`).pathname) return void this.notFound();
+		const method = this.route.method;
+		if (follow && (method === 'GET' || method === 'HEAD') && !this.moved) {
+			this.redirectedTo = target.href;
+			this.moved = true;
+			return undefined;
+		}
+		return refuse(
+			`for a ${method} on the same host (${target.host})`,
+			this.moved || !follow
+				? 'A read is followed at most once: a second redirect in a row looks like a loop.'
+				: 'Only reads are followed: repeating this request at another address could apply it twice.',
+		);
 	}
 
 	/** The service answered: remember which reading of the path it serves. */
 	served(): void {
-		if (!this.triedOtherReading) return;
-		if (this.path === this.route.path) learnedPaths.delete(this.pathKey);
-		else learnedPaths.set(this.pathKey, this.path);
-	}
-
-	private otherReading(): string | undefined {
-		if (!this.route.alternatePath) return undefined;
-		return this.path === this.route.path ? this.route.alternatePath : this.route.path;
-	}
-
-	private useOtherReading(other: string): void {
-		this.triedOtherReading = true;
-		this.path = other;
+		if (!this.route.alternatePath || this.redirectedTo) return;
+		learnedPaths.delete(this.key);
+		if (this.path !== this.route.path) learnedPaths.set(this.key, this.path);
+		if (learnedPaths.size > 256) learnedPaths.delete(learnedPaths.keys().next().value as string);
 	}
 }
 
 /**
- * Fills `{id}` placeholders. Each value is one path segment: URI-encoded, and refused when empty, `.` or `..`
- * (which a URL resolves into another endpoint: `DELETE /api/v1/products/..` would be `DELETE /api/v1/`).
+ * Fills `{id}` placeholders. Each value is one path segment: URI-encoded, and refused when empty, `.` or `..` (which
+ * a URL resolves into another endpoint: `DELETE /api/v1/products/..` would be `DELETE /api/v1/`).
  */
 export function buildPath(path: string, params: Record<string, string | number> = {}): string {
 	return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-		const value = params[name] === undefined ? '' : String(params[name]);
+		const value = String(params[name] ?? '');
 		if (value.trim() === '' || value === '.' || value === '..') {
 			throw new RequestRefused(
 				value.trim() === '' ? `The ${name} is empty` : `The ${name} "${value}" is not a valid id`,
@@ -117,7 +145,7 @@ export function buildPath(path: string, params: Record<string, string | number> 
 	});
 }
 
-/** A path of the Other Endpoint call: no `.` or `..` segments (also percent-encoded), which would name another address. */
+/** A path given by the user: no `.` or `..` segments (also percent-encoded), which would name another address. */
 export function assertPlainPath(path: string): void {
 	const dotted = path.split(/[?#]/)[0].split('/').find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 	if (dotted !== undefined) {

@@ -1,6 +1,19 @@
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { createHash, randomBytes } from 'crypto';
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 
-/** The credential's fields and their rules (A1, A5, A6), pure, for the credential (login, signing) and the transport alike. */
+import { Address } from './address';
+import { header, isObject, readEnvelope } from './answers';
+import { LoginFailure } from './failures';
+import { formatCount, formatDuration } from './format';
+import { exchange } from './http';
+import { redactText } from './redact';
+import { ROUTES } from './routes';
+import { DEFAULT_RETRY, MAX_LOGIN_ANSWER_BYTES, MAX_TOKEN_LENGTH } from './settings';
+
+/**
+ * The credential's rules (A1-A6), for the credential (login, signing) and the transport alike: its fields and their
+ * checks, the plugin headers, the session token's times and the account it belongs to, and the login itself.
+ */
 
 export const CREDENTIAL_TYPE = 'commerceMessagingApi';
 
@@ -32,13 +45,13 @@ export function readCredentials(data: ICredentialDataDecryptedObject): CommerceM
 export const normalizeBaseUrl = (url: string) => url.trim().replace(/\/+$/, '');
 
 /** The local emulator's hosts: the only ones where plain http is allowed. */
-export const isLoopbackHost = (hostname: string) => ['localhost', '127.0.0.1', '[::1]', '::1'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+const isLoopbackHost = (hostname: string) => ['localhost', '[::1]', '::1'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 
 /**
  * The token and the password travel to this URL: https only (plain http for loopback hosts). A `user:pass@` part is
  * refused, never repeated in the message: it would go along as Basic auth and show wherever the URL is.
  */
-export function assertSafeBaseUrl(baseUrl: string): void {
+function assertSafeBaseUrl(baseUrl: string): void {
 	if (!URL.canParse(baseUrl)) throw new Error('The Base URL is not a valid URL. Use the form https://api.example.com');
 	const parsed = new URL(baseUrl);
 	if (parsed.username || parsed.password) {
@@ -48,47 +61,20 @@ export function assertSafeBaseUrl(baseUrl: string): void {
 	throw new Error(`The Base URL must use https (got "${parsed.protocol}//${parsed.host}"). Plain http is only allowed for localhost.`);
 }
 
-/** The first character a header value cannot carry (a control character, a line break, or beyond ISO-8859-1). */
-const outsideHeaders = (value: string) => {
-	const at = value.search(/[^\x20-\xff]/);
-	return at < 0 ? undefined : String.fromCodePoint(value.codePointAt(at)!);
-};
-
-export const isHeaderValue = (value: string) => outsideHeaders(value) === undefined;
-
 /** A header value is one line of ISO-8859-1: a CR or LF would inject headers, and clients mangle the rest. */
 export function assertHeaderValueSafe(fieldLabel: string, value: string): void {
 	if (/[\r\n]/.test(value)) throw new Error(`The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`);
-	const outside = outsideHeaders(value);
-	if (outside === undefined) return;
-	const code = outside.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+	const at = value.search(/[^\x20-\xff]/);
+	if (at < 0) return;
+	const code = value.codePointAt(at)!.toString(16).toUpperCase().padStart(4, '0');
 	throw new Error(`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; found U+${code})`);
 }
 
-export const PLUGIN_FIELDS = [
+const PLUGIN_FIELDS = [
 	{ header: 'x-api-key', key: 'pluginApiKey', label: 'Plugin API Key' },
 	{ header: 'x-platform-type', key: 'pluginPlatformType', label: 'Platform Type' },
 	{ header: 'x-base-uri', key: 'pluginBaseUri', label: 'Shop Base URI' },
 ] as const;
-
-/** The plugin secret-key headers (rule A5): those whose field is filled in, when Plugin Integration is on. */
-export function pluginHeaders(credentials: CommerceMessagingCredentials): IDataObject {
-	const headers: IDataObject = {};
-	if (!credentials.pluginIntegration) return headers;
-	for (const field of PLUGIN_FIELDS) {
-		const value = credentials[field.key].trim();
-		if (value === '') continue;
-		assertHeaderValueSafe(field.label, value);
-		headers[field.header] = value;
-	}
-	return headers;
-}
-
-/** The credential fields a plugin-header refusal asks for: the switch when it is off, and the fields still empty. */
-export function missingPluginFields(credentials: CommerceMessagingCredentials): string[] {
-	const empty = PLUGIN_FIELDS.filter((field) => !credentials.pluginIntegration || credentials[field.key].trim() === '').map((field) => field.label);
-	return credentials.pluginIntegration ? empty : ['Plugin Integration (switch it on)', ...empty];
-}
 
 /** Every field checked before any login (rule A6): an Error naming the field, never repeating a secret. */
 export function assertCredentialFieldsUsable(credentials: CommerceMessagingCredentials): void {
@@ -97,14 +83,146 @@ export function assertCredentialFieldsUsable(credentials: CommerceMessagingCrede
 	for (const field of PLUGIN_FIELDS) assertHeaderValueSafe(field.label, credentials[field.key].trim());
 }
 
+/** The plugin secret-key headers (rule A5): those filled in, when Plugin Integration is on. */
+export function pluginHeaders(credentials: CommerceMessagingCredentials): IDataObject {
+	const headers: IDataObject = {};
+	if (!credentials.pluginIntegration) return headers;
+	for (const field of PLUGIN_FIELDS) if (credentials[field.key].trim()) headers[field.header] = credentials[field.key].trim();
+	return headers;
+}
+
+/** The credential fields a plugin-header refusal asks for: the switch when it is off, and the fields still empty. */
+export function missingPluginFields(credentials: CommerceMessagingCredentials): string[] {
+	const empty = PLUGIN_FIELDS.filter((field) => !credentials.pluginIntegration || !credentials[field.key].trim()).map((field) => field.label);
+	return credentials.pluginIntegration ? empty : ['Plugin Integration (switch it on)', ...empty];
+}
+
 /** The values that must never appear in an output, an error or a log (rule A6). */
 export const credentialSecrets = (credentials: CommerceMessagingCredentials) => [credentials.password, credentials.pluginApiKey, credentials.sessionToken];
 
+/** Base URL, username and password: what a token is issued for. */
+const accountOf = (credentials: CommerceMessagingCredentials) => JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]);
+
+/** The account a credential logs in to, hashed: no secret sits in a key. */
+export const accountKey = (credentials: CommerceMessagingCredentials) => createHash('sha256').update(accountOf(credentials)).digest('base64url');
+
+/**
+ * The seal stored beside a session token: a salted hash of the account (its password included) that obtained it. n8n
+ * keeps hidden fields through an edit of the credential, so a token whose seal does not match is never sent.
+ */
+export function sealFor(credentials: CommerceMessagingCredentials, salt = randomBytes(9).toString('base64url')): string {
+	return `v1.${salt}.${createHash('sha256').update(salt).update(accountOf(credentials)).digest('base64url')}`;
+}
+
+export function isSealedFor(data: ICredentialDataDecryptedObject, credentials: CommerceMessagingCredentials): boolean {
+	const seal = data.sessionTokenSeal;
+	return typeof seal === 'string' && sealFor(credentials, seal.split('.')[1] ?? '') === seal;
+}
+
+/** `exp` and `iat` of a JWT in ms, read without verifying the signature (the service does that); an opaque token has none. */
+export function readTokenTimes(token: string): { expiresAt?: number; issuedAt?: number } {
+	try {
+		const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as IDataObject;
+		const ms = (value: unknown) => (typeof value === 'number' ? value * 1000 : undefined);
+		return { expiresAt: ms(claims.exp), issuedAt: ms(claims.iat) };
+	} catch {
+		return {};
+	}
+}
+
+/**
+ * Whether the token in `data` should be renewed before its next request (rule A3): missing, or within a tenth of its
+ * lifetime (at most a minute) of its end. Its end is judged by this machine's clock only: the local time it was
+ * received plus its lifetime (`exp - iat`), so a service clock hours off costs one login per lifetime, not one per
+ * request. `iat` has whole seconds: where the two clocks agree, the token was up to that old on arrival.
+ */
+export function tokenNeedsRenewal(data: ICredentialDataDecryptedObject, now = Date.now()): boolean {
+	const token = typeof data.sessionToken === 'string' ? data.sessionToken : '';
+	if (!token) return true;
+	const { expiresAt, issuedAt } = readTokenTimes(token);
+	if (expiresAt === undefined) return false;
+	const receivedAt = typeof data.loginReceivedAt === 'number' && data.loginReceivedAt > 0 ? data.loginReceivedAt : undefined;
+	// No lifetime to measure, or no local time of receipt: the only clue left is exp against the local clock.
+	if (issuedAt === undefined || expiresAt <= issuedAt || receivedAt === undefined) return expiresAt - 60_000 <= now;
+	const lifetime = expiresAt - issuedAt;
+	const ageOnArrival = receivedAt - issuedAt >= 0 && receivedAt - issuedAt < 2_000 ? receivedAt - issuedAt : 0;
+	return receivedAt - ageOnArrival + lifetime - Math.min(60_000, lifetime / 10) <= now;
+}
+
+/**
+ * What a run allows the login that n8n's helper makes on its behalf (its Timeout, its cancel signal, how messages name
+ * the Timeout), carried on the credential data the run hands to n8n, which passes that same object to the login. A
+ * non-enumerable symbol: never copied, never saved. n8n's credential test and HTTP Request node carry none.
+ */
+export const LOGIN_LIMITS = Symbol.for('n8n-nodes-commerce-messaging.loginLimits');
+
+export interface LoginLimits {
+	timeoutMs: number;
+	cancel?: AbortSignal;
+	timeoutName?: string;
+}
+
+/**
+ * Rule A1: the username and password exchanged for a JWT, with one request within the run's Timeout. A redirect is not
+ * followed (a 307 would re-post the password) but to the path's other reading; API access (rule A4) is not probed: the
+ * first real call reports it, so a login costs one request. Throws a LoginFailure.
+ */
+export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDecryptedObject): Promise<string> {
+	const credentials = readCredentials(data);
+	const limits = (data as { [LOGIN_LIMITS]?: LoginLimits })[LOGIN_LIMITS] ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };
+	const redact = (text: string) => redactText(text, [credentials.password]);
+	const address = new Address(credentials.baseUrl, ROUTES.login);
+	const body = JSON.stringify({ username: credentials.username, password: credentials.password });
+	for (;;) {
+		const answer = await exchange(async (options) => await helper.helpers.httpRequest(options), { method: 'POST', url: address.target().url, body }, {
+			timeoutMs: limits.timeoutMs,
+			maxAnswerBytes: MAX_LOGIN_ANSWER_BYTES,
+			cancel: limits.cancel,
+		});
+		if (answer.kind === 'network' && answer.timedOut) {
+			throw new LoginFailure('timeout', `the service did not answer within ${formatDuration(answer.waitedMs)}${limits.timeoutName ? ` (${limits.timeoutName})` : ''}`);
+		}
+		if (answer.kind === 'tooLarge') throw new LoginFailure('badAnswer', `the answer is larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB, which no login answer is`);
+		if (answer.kind === 'tooDeep') throw new LoginFailure('badAnswer', `the answer is nested more than ${answer.limit} levels deep, which no login answer is`);
+		if (answer.kind === 'cancelled') throw new LoginFailure('cancelled', 'the execution was cancelled');
+		if (answer.kind !== 'answer') {
+			const reason = answer.kind === 'network' ? answer.reason : ((answer.kind === 'thrown' ? answer.error : answer.failure) as Error | undefined)?.message;
+			throw new LoginFailure('unreachable', `the service could not be reached (${redact(reason ?? 'network error')})`);
+		}
+		if (answer.status >= 300 && answer.status < 400 && answer.status !== 304) {
+			const refusal = address.redirected(answer.status, header(answer.headers, 'location'), false);
+			if (!refusal) continue;
+			throw new LoginFailure('redirect', `${refusal.message}. ${refusal.description}`);
+		}
+		if (answer.status === 404 && address.notFound()) continue;
+		const envelope = readEnvelope(answer.status, answer.headers, answer.text);
+		if (!envelope.ok) {
+			const { message, code, httpStatus } = envelope.failure;
+			const details = `${code ? `code ${code}, ` : ''}HTTP ${httpStatus}`;
+			throw new LoginFailure(httpStatus >= 500 || httpStatus === 429 ? 'busy' : 'refused', redact(`${message} (${details})`));
+		}
+		address.served();
+		return checkedToken(tokenIn(envelope.data) ?? tokenIn(JSON.parse(answer.text || '{}')));
+	}
+}
+
 /** The login answer's shape is not shown: the usual places a JWT is put. */
-export function extractLoginToken(body: unknown): string | undefined {
-	if (!body || typeof body !== 'object') return undefined;
-	const top = body as IDataObject;
-	const data = (top.data && typeof top.data === 'object' ? top.data : {}) as IDataObject;
-	const candidates = [top.token, top.access_token, top.jwt, data.token, data.access_token, data.jwt];
-	return candidates.find((candidate): candidate is string => typeof candidate === 'string' && candidate.length > 0);
+function tokenIn(body: unknown): string | undefined {
+	if (!isObject(body)) return undefined;
+	const data = isObject(body.data) ? body.data : {};
+	return [body.token, body.access_token, body.jwt, data.token, data.access_token, data.jwt].find((token): token is string => typeof token === 'string' && token.length > 0);
+}
+
+function checkedToken(token: string | undefined): string {
+	if (!token) throw new LoginFailure('badAnswer', 'the answer contained no token');
+	if (token.length > MAX_TOKEN_LENGTH) {
+		throw new LoginFailure(
+			'badAnswer',
+			`the token in the answer is ${formatCount(token.length)} characters long; a session token must fit in a header (at most ${formatCount(MAX_TOKEN_LENGTH)})`,
+		);
+	}
+	if (/[^\x20-\xff]/.test(token)) {
+		throw new LoginFailure('badAnswer', 'the token in the answer contains characters that cannot be sent in a header (a line break or a non-ISO-8859-1 character)');
+	}
+	return token;
 }

@@ -1,25 +1,22 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
-import { findLoginFailure, networkErrorCode, TIMEOUT_CODES, type LoginFailure } from './errors';
-import { MAX_WAIT_MS } from './settings';
+import { findLoginFailure, networkFailure, type LoginFailure } from './failures';
+import { MAX_ANSWER_DEPTH, MAX_WAIT_MS } from './settings';
 
 /**
- * One HTTP exchange through n8n's own HTTP helpers, for the API requests and the login alike, bounded: a deadline
- * from connecting to the last byte (the library's timeout bounds only idle time: a server dripping one byte at a
- * time would hold it for ever), a size ceiling while the answer streams in, and a depth ceiling (n8n stores and
- * shows outputs with recursive code that overflows on deep enough nesting).
+ * One HTTP exchange through n8n's own request helpers (API requests and the login alike), bounded: a deadline from
+ * connecting to the last byte (the library's timeout only bounds idle time, and a server dripping one byte at a time
+ * would hold it for ever), a size ceiling while the answer streams in, and a depth ceiling (n8n stores and shows
+ * outputs with recursive code that overflows on deep enough nesting).
  */
-
-/** The deepest answer taken: far beyond any real answer, far below what n8n can store and show. */
-const MAX_ANSWER_DEPTH = 100;
 
 export interface HttpRequest {
 	method: IHttpRequestMethods;
 	url: string;
 	qs?: IDataObject;
-	/** JSON text, sent as it is (written once by the caller). */
+	/** JSON text, sent as it is. */
 	body?: string;
-	/** Built anew for every attempt, so a retry never re-sends a consumed body. */
+	/** Built anew for every attempt: a sent multipart body cannot be sent again. */
 	formData?: () => FormData;
 }
 
@@ -33,8 +30,8 @@ export interface HttpAnswer {
 /** The answer as text, or why there is none. */
 export type Exchange =
 	| HttpAnswer
-	/** No connection, or the deadline passed (`timedOut`: the service may have the request); `waitedMs` for messages. */
-	| { kind: 'network'; code?: string; reason: string; timedOut: boolean; waitedMs: number }
+	/** No connection, or the deadline passed (`timedOut`: the service may have the request). */
+	| { kind: 'network'; code?: string; reason: string; timedOut: boolean; notSent?: boolean; waitedMs: number }
 	| { kind: 'tooLarge'; limitBytes: number }
 	| { kind: 'tooDeep'; limit: number }
 	| { kind: 'cancelled' }
@@ -42,74 +39,65 @@ export type Exchange =
 	| { kind: 'loginFailed'; failure: LoginFailure }
 	| { kind: 'thrown'; error: unknown };
 
-/** `cancel`: the execution's signal; `deadline`: when the caller restarts it (after a login on the way), else one of `timeoutMs`. */
+/**
+ * `cancel`: the execution's signal. `startedAt`: when the deadline's Timeout counts from; undefined while a login runs
+ * on the way (it has a Timeout of its own), so the request gets its whole Timeout once the token is there.
+ */
 export interface ExchangeLimits {
 	timeoutMs: number;
 	maxAnswerBytes: number;
 	cancel?: AbortSignal;
-	deadline?: Deadline;
+	startedAt?: () => number | undefined;
 }
 
-/** A deadline that can start over: a request that logs in on its way gets its own Timeout once the login is done. */
-export class Deadline {
-	private readonly controller = new AbortController();
-	private timer?: AbortSignal;
-	private startedAt = Date.now();
-	constructor(ms: number) {
-		this.restart(ms);
-	}
+/** n8n's helper, given the request's options. */
+export type Sender = (options: IHttpRequestOptions) => Promise<unknown>;
 
-	get signal(): AbortSignal {
-		return this.controller.signal;
-	}
-
-	/** Since the deadline last started. */
-	get waitedMs(): number {
-		return Date.now() - this.startedAt;
-	}
-
-	restart(ms: number): void {
-		this.timer?.removeEventListener('abort', this.expire);
-		this.startedAt = Date.now();
-		this.timer = AbortSignal.timeout(Math.max(1, Math.min(MAX_WAIT_MS, Math.round(ms))));
-		this.timer.addEventListener('abort', this.expire, { once: true });
-	}
-
-	private readonly expire = () => this.controller.abort(new DOMException('The attempt timed out', 'TimeoutError'));
-}
-
-/** How the exchange's request leaves: n8n's helper, given the options and the signal that ends the exchange. */
-export type Sender = (options: IHttpRequestOptions, signal: AbortSignal) => Promise<unknown>;
-
-export async function exchange(viaHelper: Sender, request: HttpRequest, limits: ExchangeLimits): Promise<Exchange> {
-	const deadline = limits.deadline ?? new Deadline(limits.timeoutMs);
+export async function exchange(send: Sender, request: HttpRequest, limits: ExchangeLimits): Promise<Exchange> {
+	const begun = Date.now();
+	const startedAt = limits.startedAt ?? (() => begun);
+	const deadline = new AbortController();
+	let settled = false;
+	const expireOrWait = () => {
+		if (settled) return;
+		const from = startedAt();
+		const left = from === undefined ? limits.timeoutMs : from + limits.timeoutMs - Date.now();
+		if (left <= 0) deadline.abort(new DOMException('The attempt timed out', 'TimeoutError'));
+		else AbortSignal.timeout(Math.min(MAX_WAIT_MS, Math.ceil(left))).addEventListener('abort', expireOrWait, { once: true });
+	};
+	expireOrWait();
 	const signal = limits.cancel ? AbortSignal.any([limits.cancel, deadline.signal]) : deadline.signal;
+	// The races bound the exchange even where the HTTP library does not take the signal (n8n sets its own).
+	const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+	aborted.catch(() => {});
 	try {
-		// The race bounds the exchange even where an HTTP library would not honour the signal.
-		const response = await untilAborted(viaHelper(requestOptions(request, limits.timeoutMs, signal), signal), signal);
-		const { statusCode, headers = {}, body } = response as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
-		const text = await readText(body, headers, limits.maxAnswerBytes, signal);
+		const sending = send(requestOptions(request, limits.timeoutMs, signal)) as Promise<{ statusCode: number; headers?: Record<string, unknown>; body: unknown }>;
+		sending.catch(() => {});
+		const response = await Promise.race([sending, aborted]);
+		const headers = response.headers ?? {};
+		const text = await Promise.race([readText(response.body, headers, limits.maxAnswerBytes, signal), aborted]);
 		if (text === undefined) return { kind: 'tooLarge', limitBytes: limits.maxAnswerBytes };
 		if (nestedDeeperThan(text, MAX_ANSWER_DEPTH)) return { kind: 'tooDeep', limit: MAX_ANSWER_DEPTH };
-		return { kind: 'answer', status: statusCode, headers, text };
+		return { kind: 'answer', status: response.statusCode, headers, text };
 	} catch (error) {
 		if (limits.cancel?.aborted) return { kind: 'cancelled' };
-		const waitedMs = deadline.waitedMs;
+		const waitedMs = Date.now() - (startedAt() ?? begun);
 		if (deadline.signal.aborted) return { kind: 'network', code: 'ETIMEDOUT', reason: `no complete answer within ${waitedMs} ms`, timedOut: true, waitedMs };
 		const loginFailure = findLoginFailure(error);
 		if (loginFailure) return { kind: 'loginFailed', failure: loginFailure };
-		const code = networkErrorCode(error);
-		return code ? { kind: 'network', code, reason: code, timedOut: TIMEOUT_CODES.has(code), waitedMs } : { kind: 'thrown', error };
+		const network = networkFailure(error);
+		return network ? { kind: 'network', ...network, reason: network.code, waitedMs } : { kind: 'thrown', error };
+	} finally {
+		settled = true;
 	}
 }
 
-/** Whether JSON text nests deeper than `limit` (brackets in strings do not count): JSON.parse takes any depth. */
+/** Whether JSON text nests deeper than `limit` (brackets inside strings do not count): JSON.parse takes any depth. */
 function nestedDeeperThan(text: string, limit: number): boolean {
 	let depth = 0;
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
 		if (code === 0x22) {
-			// A string: skip to its closing quote, past escaped characters.
 			for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
 		} else if (code === 0x5b || code === 0x7b) {
 			if (++depth > limit) return true;
@@ -133,68 +121,30 @@ function requestOptions(request: HttpRequest, timeoutMs: number, signal: AbortSi
 		encoding: 'stream',
 		json: false,
 		returnFullResponse: true,
-		// Statuses are the transport's (JSend, retries, one re-login); redirects are judged by redirects.ts.
+		// Statuses are the transport's to judge (JSend, retries, one re-login), and so are redirects (address.ts).
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
-		// The library's idle timeout, as a second fence behind the deadline.
-		timeout: timeoutMs,
+		// The library's idle timeout: the fence that closes a socket the deadline already gave up on.
+		timeout: Math.min(MAX_WAIT_MS, timeoutMs),
 		abortSignal: signal,
 	};
-}
-
-async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-	if (signal.aborted) throw signal.reason;
-	let onAbort: () => void = () => {};
-	const aborted = new Promise<never>((_, reject) => {
-		onAbort = () => reject(signal.reason);
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	// The request may still settle after the race is lost: its outcome is then nobody's concern.
-	work.catch(() => {});
-	try {
-		return await Promise.race([work, aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
-	}
-}
-
-interface Readable {
-	on(event: string, listener: (...args: unknown[]) => void): unknown;
-	destroy(error?: Error): unknown;
 }
 
 /** The answer as text, or undefined when it is larger than `maxBytes` (it is then not read any further). */
 async function readText(body: unknown, headers: Record<string, unknown>, maxBytes: number, signal: AbortSignal): Promise<string | undefined> {
 	if (body === undefined || body === null) return '';
-	if (typeof body === 'string') return Buffer.byteLength(body) > maxBytes ? undefined : body;
-	if (Buffer.isBuffer(body)) return body.length > maxBytes ? undefined : body.toString('utf8');
-	const stream = body as Readable;
-	if (typeof stream.on !== 'function' || typeof stream.destroy !== 'function') return JSON.stringify(body);
-	if (Number(headers['content-length']) > maxBytes) {
-		stream.destroy();
-		return undefined;
+	if (typeof body === 'string' || Buffer.isBuffer(body)) return Buffer.byteLength(body) > maxBytes ? undefined : body.toString();
+	if (!(body as AsyncIterable<Buffer>)[Symbol.asyncIterator]) return JSON.stringify(body);
+	const stream = body as AsyncIterable<Buffer> & { destroy(): void };
+	signal.addEventListener('abort', () => stream.destroy(), { once: true });
+	if (Number(headers['content-length']) > maxBytes) return void stream.destroy();
+	const chunks: Buffer[] = [];
+	let bytes = 0;
+	// Leaving the loop early destroys the stream: nothing more is read.
+	for await (const chunk of stream) {
+		bytes += chunk.length;
+		if (bytes > maxBytes) return undefined;
+		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
 	}
-	return await new Promise<string | undefined>((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		let bytes = 0;
-		const settle = (finish: () => void) => {
-			signal.removeEventListener('abort', stop);
-			finish();
-		};
-		const stop = () => {
-			stream.destroy();
-			settle(() => reject(signal.reason));
-		};
-		if (signal.aborted) return stop();
-		signal.addEventListener('abort', stop, { once: true });
-		stream.on('data', (chunk) => {
-			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-			bytes += buffer.length;
-			if (bytes <= maxBytes) return void chunks.push(buffer);
-			stream.destroy();
-			settle(() => resolve(undefined));
-		});
-		stream.on('end', () => settle(() => resolve(Buffer.concat(chunks).toString('utf8'))));
-		stream.on('error', (error) => settle(() => reject(error)));
-	});
+	return Buffer.concat(chunks).toString('utf8');
 }

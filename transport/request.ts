@@ -1,28 +1,27 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { type ICredentialDataDecryptedObject, type IDataObject, type IExecuteFunctions, type IHookFunctions, type ILoadOptionsFunctions, type INode, type IPollFunctions, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { Address, assertPlainPath, RequestRefused } from './address';
-import { CREDENTIAL_TYPE } from './auth';
-import { header, readEnvelope } from './envelope';
-import { formatMegabytes, redirectRefusedError, serviceError, type RequestHistory, type ServiceFailure } from './errors';
-import { Deadline, exchange, type Exchange } from './http';
-import { decideRetry, failedAnswer, failedExchange, mayRetry, type Failed, type FailureContext } from './retry';
-import { pause } from './pacing';
-import { route as makeRoute, ROUTES, type Route, type RouteAnswer, type RouteName } from './routes';
-import { getSession, type ApiContext, type RetryKind, type Session } from './session';
-import type { RetrySettings } from './settings';
+import { header, readEnvelope } from './answers';
+import { accountKey, assertCredentialFieldsUsable, type CommerceMessagingCredentials, CREDENTIAL_TYPE, credentialSecrets, isSealedFor, LOGIN_LIMITS, missingPluginFields, readCredentials, sealFor, tokenNeedsRenewal } from './auth';
+import { attemptTimeoutMs, decideRetry, type LoginFailure, type ServiceFailure } from './failures';
+import { formatMegabytes } from './format';
+import { exchange, type Exchange } from './http';
+import { answerTooDeepError, answerTooLargeError, cancelledError, loginError, networkError, plainApiError, serviceError, type RequestNotes } from './messages';
+import { SecretSet } from './redact';
+import { isRetrySafe, ROUTES, type Route, type RouteAnswer, type RouteName } from './routes';
+import { DEFAULT_RUN_SETTINGS, MAX_ANSWER_BYTES, MAX_BODY_BYTES, type RetrySettings, type RunSettings } from './settings';
 
 /**
- * One API call, as a short pipeline: where it goes (address.ts), in its turn with a usable token (session.ts), one
- * bounded exchange (http.ts), what the answer means (`judge`; a failure and whether to try again: retry.ts). Every
- * request of the nodes goes through here; the only other request the package sends is the login (login.ts), which
- * n8n runs on the way when the token is missing.
+ * One API call, read top to bottom in `send`: the run's session (its credential read once, its token, its pacing), the
+ * address (address.ts), then attempts until one is answered or one fails for good: wait for the run's turn and a
+ * usable token (n8n's helper logs in on the way when the token field is empty: auth.ts), one bounded exchange
+ * (http.ts), what the answer means (answers.ts, failures.ts) and whether to try again. Every request of the nodes goes
+ * through here; the only other request the package sends is the login.
  */
 
-/**
- * `formData`: built anew for every attempt (a retry never re-sends a consumed body); `retry`: the run's unless given;
- * `fullEnvelope`: answer the whole success envelope, not `data`; `answerSize`: told the bytes of the answer's text.
- */
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
+
+/** `formData`: built anew for every attempt; `retry`: the run's unless given; `fullEnvelope`: the whole success envelope, not `data`. */
 export interface RequestSpec {
 	pathParams?: Record<string, string | number>;
 	qs?: IDataObject;
@@ -31,191 +30,363 @@ export interface RequestSpec {
 	itemIndex?: number;
 	retry?: RetrySettings;
 	fullEnvelope?: boolean;
-	answerSize?: (bytes: number) => void;
 }
 
-/** For the Custom API Call operation: any method and path under the Base URL, same handling; `data` as is unless it names a `parse`. */
+/** A call to any method and path under the Base URL, with the same handling; `data` as it is unless `parse` reads it. */
 export interface CustomRoute<T = unknown> {
 	method: Route['method'];
 	path: string;
-	plugin?: boolean;
 	parse?: (data: unknown) => T;
 }
 
-/** The largest answer read (far above a list page of the largest size) and the largest JSON body sent. */
-export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Why a request was tried again, as the run's hints count it. */
+export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error';
+
+/** What a run did on the user's behalf, for the node's hints: counts and times only. */
+export class RunActivity {
+	reLogins = 0;
+	readonly retries = new Map<RetryKind, number>();
+	/** Requests retried after an error other than a rate limit, and how many of them were answered in the end. */
+	retriedRequests = 0;
+	retriedThenDone = 0;
+	listsCutAtLimit = 0;
+	/** Wall time every lane was held for a Retry-After. */
+	rateLimitHeldMs = 0;
+	pagesRead = 0;
+}
+
+/** One run of a node (an execution of the action node, a poll, a picker's load), keyed by its n8n context. */
+interface Run {
+	settings: RunSettings;
+	activity: RunActivity;
+	session?: Promise<Session>;
+}
+
+const runs = new WeakMap<object, Run>();
+
+/** Starts a run with its settings: the router and the trigger's poll. A context that did not start one (a picker) reads one page at a time. */
+export function startRun(ctx: ApiContext, settings: RunSettings): RunActivity {
+	runs.set(ctx, { settings, activity: new RunActivity() });
+	return runOf(ctx).activity;
+}
+
+function runOf(ctx: object): Run {
+	if (!runs.has(ctx)) runs.set(ctx, { settings: { ...DEFAULT_RUN_SETTINGS, concurrency: 1 }, activity: new RunActivity() });
+	return runs.get(ctx)!;
+}
+
+export const settingsOf = (ctx: object) => runOf(ctx).settings;
+export const activityOf = (ctx: object) => runOf(ctx).activity;
+
+/** Waits `ms` in quarter-second slices, so a cancelled execution stops waiting at once. */
+export async function pause(ctx: Pick<IExecuteFunctions, 'getNode'> & { getExecutionCancelSignal?: () => AbortSignal | undefined }, ms: number): Promise<void> {
+	for (const end = Date.now() + ms; Date.now() < end; await sleep(Math.min(250, end - Date.now()))) {
+		if (ctx.getExecutionCancelSignal?.()?.aborted) throw new NodeOperationError(ctx.getNode(), 'The execution was cancelled while waiting');
+	}
+}
+
+/**
+ * This process's newest token per account, and the login under way for it: executions running side by side, whose
+ * copies of the credential all hold the ageing token, renew it once between them (queue mode: one login per worker
+ * per token lifetime). Bound: 256 accounts.
+ */
+const accounts = new Map<string, { token: string; receivedAt: number; renewal?: Promise<void> }>();
+
+/**
+ * Rules E5 and L1 across the lanes of a run: after a Retry-After no lane sends until it has passed, and from then on
+ * requests start no faster than the rate the service sustained so far, one per interval in turn, so that when its
+ * bucket runs dry one request is refused, not every lane's.
+ */
+export class RunPacer {
+	private pausedUntil = 0;
+	private paced = false;
+	private nextStartAt = 0;
+	private accepted = 0;
+	private firstStartAt = 0;
+
+	constructor(private readonly activity: { rateLimitHeldMs: number }) {}
+
+	/** Waits until this lane may send; answers how long it waited for the service's rate limit. */
+	async waitTurn(ctx: Parameters<typeof pause>[0]): Promise<number> {
+		const started = Date.now();
+		for (let spaced = false; ; ) {
+			if (this.pausedUntil > Date.now()) {
+				await pause(ctx, this.pausedUntil - Date.now());
+			} else if (this.paced && !spaced) {
+				spaced = true;
+				const startAt = Math.max(Date.now(), this.nextStartAt);
+				// Below ten accepted requests a rate says little.
+				this.nextStartAt = startAt + (this.accepted < 10 ? 0 : (Date.now() - this.firstStartAt) / this.accepted);
+				await pause(ctx, startAt - Date.now());
+			} else {
+				this.firstStartAt ||= Date.now();
+				return Date.now() - started;
+			}
+		}
+	}
+
+	/** The service asked every lane to hold back until `at` (a Retry-After). */
+	holdAllUntil(at: number): void {
+		this.activity.rateLimitHeldMs += Math.max(0, at - Math.max(Date.now(), this.pausedUntil));
+		this.pausedUntil = Math.max(this.pausedUntil, at);
+		this.paced = true;
+	}
+
+	countAccepted(): void {
+		this.accepted++;
+	}
+}
+
+/**
+ * A run's view of the service: its credential data (a copy, read once: n8n logs in through it and writes the new token
+ * into it), the secrets to redact, the pacing, and its token: present, sealed for the account the credential names
+ * now, and not near its end before each request, renewed once at a time.
+ */
+class Session {
+	readonly credentials: CommerceMessagingCredentials;
+	readonly secrets = new SecretSet();
+	readonly pacer: RunPacer;
+	readonly account: string;
+	/** This run's login under way: the other lanes wait for it. */
+	private login?: { done: Promise<void>; finish: () => void };
+	/** A login of this run that failed for good: every later request fails with it. */
+	private loginRefusal?: LoginFailure;
+	/** The token this run gave up on (ageing, refused, another account's): only a newer one is taken from another run. */
+	private replacing?: string;
+
+	constructor(
+		readonly node: INode,
+		readonly data: ICredentialDataDecryptedObject,
+		readonly run: Run,
+		readonly cancel?: AbortSignal,
+	) {
+		this.credentials = readCredentials(data);
+		this.pacer = new RunPacer(run.activity);
+		this.account = accountKey(this.credentials);
+		this.secrets.add(...credentialSecrets(this.credentials));
+		Object.defineProperty(data, LOGIN_LIMITS, { value: { timeoutMs: run.settings.retry.timeoutMs, cancel, timeoutName: run.settings.names.timeout } });
+	}
+
+	get token(): string {
+		return typeof this.data.sessionToken === 'string' ? this.data.sessionToken : '';
+	}
+
+	/**
+	 * Waits for the run's turn and a usable token: another lane's login, another execution's renewal (whose token it
+	 * takes). Answers whether the request logs in on its way; a login of this run that failed for good answers all.
+	 */
+	async ready(ctx: ApiContext): Promise<{ logsIn?: boolean; failure?: LoginFailure; rateLimitWaitMs: number }> {
+		let rateLimitWaitMs = 0;
+		for (;;) {
+			if (this.loginRefusal) return { failure: this.loginRefusal, rateLimitWaitMs };
+			rateLimitWaitMs += await this.pacer.waitTurn(ctx);
+			const shared = accounts.get(this.account);
+			const renewal = this.login?.done ?? shared?.renewal;
+			if (renewal) await renewal;
+			else if (isSealedFor(this.data, this.credentials) && !tokenNeedsRenewal(this.data)) return { rateLimitWaitMs };
+			else if (
+				// A credential without a token logs in itself, so that n8n stores the token it gets.
+				(this.replacing = this.token || this.replacing) !== undefined &&
+				shared &&
+				shared.token !== this.replacing &&
+				!tokenNeedsRenewal({ sessionToken: shared.token, loginReceivedAt: shared.receivedAt })
+			) {
+				Object.assign(this.data, { sessionToken: shared.token, loginReceivedAt: shared.receivedAt, sessionTokenSeal: sealFor(this.credentials) });
+				this.secrets.add(shared.token);
+			} else {
+				let finish = () => {};
+				this.login = { done: new Promise<void>((resolve) => (finish = resolve)), finish };
+				this.data.sessionToken = '';
+				accounts.delete(this.account);
+				accounts.set(this.account, { token: shared?.token ?? '', receivedAt: shared?.receivedAt ?? 0, renewal: this.login.done });
+				if (accounts.size > 256) accounts.delete(accounts.keys().next().value as string);
+				return { logsIn: true, rateLimitWaitMs };
+			}
+		}
+	}
+
+	/** After a request that logged in on its way: its new token, or the failure that answers the rest of the run. */
+	afterLogin(outcome: Exchange): void {
+		if (outcome.kind === 'loginFailed' && !outcome.failure.isTransient) this.loginRefusal = outcome.failure;
+		const receivedAt = Number(this.data.loginReceivedAt) || Date.now();
+		accounts.set(this.account, this.token ? { token: this.token, receivedAt } : { ...accounts.get(this.account)!, renewal: undefined });
+		this.secrets.add(this.token);
+		this.login?.finish();
+		this.login = undefined;
+	}
+
+	/** Rule A3: the service refused `token`; the next request logs in, unless another lane already did. */
+	tokenRefused(token: string): void {
+		this.replacing = token;
+		if (this.token === token) this.data.sessionToken = '';
+	}
+}
+
+/** The run's session, opened at its first request (a bad credential field fails that request, not the run). */
+async function sessionOf(ctx: ApiContext): Promise<Session> {
+	const run = runOf(ctx);
+	run.session ??= (async () => {
+		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
+		// A copy: the token n8n writes into it must not reach other runs' objects.
+		const session = new Session(ctx.getNode(), { ...(await ctx.getCredentials(CREDENTIAL_TYPE)) }, run, cancel);
+		try {
+			assertCredentialFieldsUsable(session.credentials);
+		} catch (error) {
+			throw new NodeOperationError(session.node, (error as Error).message, { description: 'Fix this field in the Commerce Messaging credential.' });
+		}
+		return session;
+	})();
+	// A failed open (a bad Base URL) is tried again at the next request.
+	run.session.catch(() => (run.session = undefined));
+	return await run.session;
+}
+
+/** The credential data of the run, as its session reads it (once per run). */
+export const credentialDataOf = async (ctx: ApiContext) => (await sessionOf(ctx)).data;
 
 /** Sends one API call and returns the JSend `data` read by the route's parser (routes.ts). */
-export async function apiRequest<R extends RouteName>(ctx: ApiContext, route: R, spec?: RequestSpec): Promise<RouteAnswer<R>>;
-export async function apiRequest<T = unknown>(ctx: ApiContext, route: CustomRoute<T>, spec?: RequestSpec): Promise<T>;
-export async function apiRequest(ctx: ApiContext, route: RouteName | CustomRoute, spec?: RequestSpec): Promise<unknown>;
-export async function apiRequest(ctx: ApiContext, route: RouteName | CustomRoute, spec: RequestSpec = {}): Promise<unknown> {
-	const session = await getSession(ctx);
+export async function apiRequest<R extends RouteName | CustomRoute>(ctx: ApiContext, route: R, spec: RequestSpec = {}) {
+	return (await sendAndRead(ctx, route, spec)).value as R extends RouteName ? RouteAnswer<R> : R extends CustomRoute<infer T> ? T : never;
+}
+
+/** apiRequest, with the size of the answer's text in bytes (a whole-list read counts them). */
+export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRoute, spec: RequestSpec): Promise<{ value: unknown; bytes: number }> {
+	const session = await sessionOf(ctx);
 	try {
-		const resolved = typeof route === 'string' ? ROUTES[route] : customRoute(route);
-		const done = await sendWithRetries(ctx, session, resolved, typeof route === 'string' ? route : 'custom', spec);
-		if (spec.answerSize) spec.answerSize(Buffer.byteLength(done.text));
-		const envelope = spec.fullEnvelope ? { status: 'success', ...(done.message ? { message: done.message } : {}), data: done.data ?? null } : done.data;
-		// Rule A6 for outputs: an answer that echoes a secret of this session (in any form) has it redacted.
-		return resolved.parse(session.secrets.redactAnswer(envelope, done.text));
+		if (typeof route !== 'string') assertPlainPath(route.path);
+		const target: Route = typeof route === 'string' ? ROUTES[route] : { parse: (data) => data, ...route };
+		const answer = await send(ctx, session, target, typeof route === 'string' ? route : 'custom', spec);
+		const data = spec.fullEnvelope ? { status: 'success', ...(answer.message ? { message: answer.message } : {}), data: answer.data ?? null } : answer.data;
+		// Rule A6 for outputs: an answer that echoes a secret of this session, in any form, has it redacted.
+		return { value: target.parse(session.secrets.redactAnswer(data, answer.text)), bytes: Buffer.byteLength(answer.text) };
 	} catch (error) {
-		const refused = error instanceof RequestRefused;
-		const thrown = refused ? new NodeOperationError(ctx.getNode(), error.message, { description: error.description, itemIndex: spec.itemIndex }) : error;
+		const thrown = error instanceof RequestRefused ? new NodeOperationError(session.node, error.message, { description: error.description, itemIndex: spec.itemIndex }) : error;
 		// Rule A6: whatever the service or the HTTP library wrote, no secret of this session leaves in an error.
 		throw session.secrets.redactError(thrown);
 	}
 }
 
-function customRoute(custom: CustomRoute): Route {
-	assertPlainPath(custom.path);
-	return makeRoute(custom.method, custom.path, custom.parse ?? ((data) => data), { plugin: custom.plugin });
+/** A failed attempt: the error it gives, and why trying again could help (`always`: the service did nothing yet). */
+interface Failure {
+	retry?: RetryKind;
+	always?: boolean;
+	retryAfterMs?: number;
+	error: (gaveUp?: string) => Error;
 }
 
-/** The retrying loop: attempts until one is done, one fails for good, or the budget is used up. */
-async function sendWithRetries(
-	ctx: ApiContext,
-	session: Session,
-	route: Route,
-	routeName: string,
-	spec: RequestSpec,
-): Promise<Extract<Outcome, { kind: 'done' }>> {
-	const settings = spec.retry ?? session.settings.retry;
-	const address = new Address(session.baseUrl, route, spec.pathParams, spec.qs);
-	const body = serialisedBody(spec.body);
-	const started = Date.now();
-	const history: Progress = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, failures: 0, retriedAfterError: false };
-	let reloggedIn = false;
-	for (;;) {
-		const attemptStarted = Date.now();
-		const turn = await session.inTurn(ctx, async (logsIn) => {
-			// After the turn: a Retry-After that any lane waited out counts against this request's budget too.
-			const timeoutMs = attemptTimeoutMs(settings, Date.now() - started);
-			return await attempt(ctx, session, route, address, { ...spec, body }, timeoutMs, logsIn);
-		});
-		history.attempts++;
-		history.rateLimitWaitMs += turn.rateLimitWaitMs;
-		const outcome = judge(turn.exchange, address, { node: session.node, route, session, itemIndex: spec.itemIndex, history });
-		const status = turn.exchange.kind === 'answer' ? turn.exchange.status : turn.exchange.kind;
-		// One line per attempt in n8n's log at debug level: the route's name, never its address, body or headers.
-		const line = { node: session.node.name, method: route.method, route: routeName, status, attempt: history.attempts, durationMs: Date.now() - attemptStarted, itemIndex: spec.itemIndex };
-		ctx.logger?.debug(`Commerce Messaging: ${line.method} ${line.route} -> ${line.status}`, line);
-		if (outcome.kind === 'done') {
-			session.pacer.countAccepted();
-			if (history.retriedAfterError) session.activity.retriedThenDone++;
-			address.served();
-			return outcome;
-		}
-		if (outcome.kind === 'tokenRefused') {
-			if (reloggedIn) throw serviceError(session.node, outcome.failure, spec.itemIndex);
-			// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
-			reloggedIn = true;
-			session.activity.reLogins++;
-			session.tokens.refused(turn.tokenSent);
-		} else if (outcome.kind === 'failed') {
-			await waitToRetry(ctx, session, settings, route, outcome, turn.exchange, history, Date.now() - started);
-		}
-	}
-}
-
-/** A request's history (sent how often, waited how long) and what its retries are decided on. */
-type Progress = RequestHistory & { failures: number; retriedAfterError: boolean };
-
-type Outcome =
-	| { kind: 'done'; data: unknown; message?: string; text: string }
-	/** Sent again at another address (a followed redirect, the other reading of a path): not a failed attempt. */
-	| { kind: 'moved' }
-	/** Rule A3: the service refused the token itself; one fresh login and one retry follow. */
-	| { kind: 'tokenRefused'; failure: ServiceFailure }
-	| Failed;
-
-/** What one exchange means for the request (rules E1, E2): the JSend envelope decides with the HTTP status. */
-function judge(exchange: Exchange, address: Address, context: FailureContext): Outcome {
-	if (exchange.kind !== 'answer') return failedExchange(exchange, context);
-	const { status, headers, text } = exchange;
-	if (status >= 300 && status < 400 && status !== 304) {
-		const refusal = address.redirected(status, header(headers, 'location'));
-		return refusal ? { kind: 'failed', error: () => redirectRefusedError(context.node, refusal, status, context.itemIndex) } : { kind: 'moved' };
-	}
-	if (status === 404 && address.notFound()) return { kind: 'moved' };
-	const envelope = readEnvelope({ statusCode: status, headers, body: text });
-	if (envelope.ok) return { kind: 'done', data: envelope.data, message: envelope.message, text };
-	return envelope.failure.kind === 'tokenRefused' ? { kind: 'tokenRefused', failure: envelope.failure } : failedAnswer(envelope.failure, context);
-}
-
-/** After a failed attempt: throws when it is not tried again, else waits (a Retry-After holds every lane of the run). */
-async function waitToRetry(
-	ctx: ApiContext,
-	session: Session,
-	settings: RetrySettings,
-	route: Route,
-	outcome: Failed,
-	exchange: Exchange,
-	history: Progress,
-	elapsedMs: number,
-): Promise<void> {
-	if (!outcome.retry || !mayRetry(outcome.retry, route.retrySafe)) throw outcome.error();
-	// Max Attempts and the backoff count failed attempts only: a re-login or a followed redirect is not one.
-	history.failures++;
-	const decision = decideRetry(settings, history.failures, elapsedMs, outcome.retryAfterMs);
-	if (!decision.retry) throw outcome.error(decision.reason);
-	const kind: RetryKind =
-		outcome.retry === 'rateLimited' ? 'rate limit' : outcome.retry === 'serviceFailed' ? 'service error' : exchange.kind === 'network' && exchange.timedOut ? 'timeout' : 'connection';
-	const { activity } = session;
-	activity.retries.set(kind, (activity.retries.get(kind) ?? 0) + 1);
-	if (kind !== 'rate limit' && !history.retriedAfterError) {
-		history.retriedAfterError = true;
-		activity.retriedRequests++;
-	}
-	if (outcome.retryAfterMs !== undefined) return session.pacer.holdAllUntil(Date.now() + decision.delayMs);
-	await pause(ctx, decision.delayMs);
-	history.backoffMs += decision.delayMs;
-}
-
-/** One attempt. A login n8n's helper runs on the way has a Timeout of its own; the request's starts when it is done. */
-async function attempt(
-	ctx: ApiContext,
-	session: Session,
-	route: Route,
-	address: Address,
-	spec: Omit<RequestSpec, 'body'> & { body?: string },
-	timeoutMs: number,
-	logsIn: boolean,
-): Promise<Exchange> {
-	const { url, qs } = address.target();
-	const deadline = new Deadline(logsIn ? session.settings.retry.timeoutMs + timeoutMs : timeoutMs);
-	if (logsIn) session.whenLoggedIn(() => deadline.restart(timeoutMs));
-	return await exchange(
-		async (options, signal) =>
-			await ctx.helpers.httpRequestWithAuthentication.call(withCancelSignal(ctx, signal), CREDENTIAL_TYPE, options, {
-				credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data },
-			}),
-		{ method: route.method, url, qs, body: spec.body, formData: spec.formData },
-		{ timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES, cancel: session.cancel, deadline },
-	);
-}
-
-/** n8n's helper reads the cancel signal from its context: this one hands it the attempt's (the execution's included). */
-function withCancelSignal(ctx: ApiContext, signal: AbortSignal): IExecuteFunctions {
-	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
-}
-
-/** The JSON body as it is sent, written once (the size check reads the same text), refused when too large. */
-function serialisedBody(body: RequestSpec['body']): string | undefined {
-	if (body === undefined) return undefined;
-	const text = JSON.stringify(body);
-	const bytes = Buffer.byteLength(text);
-	if (bytes > MAX_BODY_BYTES) {
+/** Attempts until one is answered, one fails for good, or the retry budget is used up. */
+async function send(ctx: ApiContext, session: Session, route: Route, routeName: string, spec: RequestSpec) {
+	const { node, pacer, run } = session;
+	const { activity } = run;
+	const settings = spec.retry ?? run.settings.retry;
+	const { itemIndex } = spec;
+	const address = new Address(session.credentials.baseUrl, route, spec.pathParams, spec.qs);
+	const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+	if (body && Buffer.byteLength(body) > MAX_BODY_BYTES) {
 		throw new RequestRefused(
-			`The request body is ${(bytes / (1024 * 1024)).toFixed(1)} MB, over the limit of ${formatMegabytes(MAX_BODY_BYTES)}`,
+			`The request body is ${formatMegabytes(Buffer.byteLength(body))}, over the limit of ${formatMegabytes(MAX_BODY_BYTES)}`,
 			'Services refuse bodies this large. Send the data in several smaller requests.',
 		);
 	}
-	return text;
+	const started = Date.now();
+	const notes: Required<Pick<RequestNotes, 'attempts' | 'backoffMs' | 'rateLimitWaitMs'>> & RequestNotes = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, names: run.settings.names };
+	let failures = 0;
+	let reLoggedIn = false;
+	let retriedAfterError = false;
+	for (;;) {
+		const turn = await session.ready(ctx);
+		notes.rateLimitWaitMs += turn.rateLimitWaitMs;
+		const attemptStarted = Date.now();
+		// Taken before sending (another lane may replace it meanwhile), or after a login on the way: the token it got.
+		let tokenSent = session.token;
+		const { url, qs } = address.target();
+		const outcome: Exchange = turn.failure
+			? { kind: 'loginFailed', failure: turn.failure }
+			: await exchange(
+					async (options) =>
+						await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data } }),
+					{ method: route.method, url, qs, body, formData: spec.formData },
+					{
+						timeoutMs: attemptTimeoutMs(settings, attemptStarted - started),
+						maxAnswerBytes: MAX_ANSWER_BYTES,
+						cancel: session.cancel,
+						// A login on the way has a Timeout of its own; the request's counts from the token's arrival.
+						startedAt: turn.logsIn ? () => (Number(session.data.loginReceivedAt) >= attemptStarted ? Number(session.data.loginReceivedAt) : undefined) : undefined,
+					},
+				);
+		if (turn.logsIn) {
+			session.afterLogin(outcome);
+			tokenSent = session.token;
+		}
+		notes.attempts++;
+		// One line per attempt in n8n's log at debug level: the route's name, never its address, body or headers.
+		const status = outcome.kind === 'answer' ? outcome.status : outcome.kind;
+		const httpStatus = Number(status);
+		ctx.logger?.debug(`Commerce Messaging: ${route.method} ${routeName} -> ${status}`, { node: node.name, method: route.method, route: routeName, status, attempt: notes.attempts, durationMs: Date.now() - attemptStarted, itemIndex });
+
+		let failure: Failure;
+		if (outcome.kind === 'answer') {
+			const { headers, text } = outcome;
+			if (httpStatus >= 300 && httpStatus < 400 && httpStatus !== 304) {
+				const refusal = address.redirected(outcome.status, header(headers, 'location'));
+				if (!refusal) continue;
+				throw plainApiError(node, refusal.message, refusal.description, itemIndex, String(status));
+			}
+			if (httpStatus === 404 && address.notFound()) continue;
+			const envelope = readEnvelope(outcome.status, headers, text);
+			if (envelope.ok) {
+				pacer.countAccepted();
+				if (retriedAfterError) activity.retriedThenDone++;
+				address.served();
+				return { data: envelope.data, message: envelope.message, text };
+			}
+			if (envelope.failure.kind === 'tokenRefused') {
+				// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
+				if (reLoggedIn) throw serviceError(node, envelope.failure, itemIndex);
+				reLoggedIn = true;
+				activity.reLogins++;
+				session.tokenRefused(tokenSent);
+				continue;
+			}
+			failure = serviceFailure(session, envelope.failure, notes, itemIndex);
+		} else if (outcome.kind === 'network') {
+			const maybeApplied = !outcome.notSent && !isRetrySafe(route);
+			failure = { retry: outcome.timedOut ? 'timeout' : 'connection', always: outcome.notSent, error: (gaveUp) => networkError(node, outcome, { ...notes, gaveUp, itemIndex, maybeApplied }) };
+		} else {
+			failure = { error: () => exchangeError(node, outcome, itemIndex) };
+		}
+
+		// Rule L1: retried only when it can help, is safe (a write the service may have acted on is not), and fits the
+		// budget; Max Attempts counts failed attempts only.
+		if (!failure.retry || !(failure.always || isRetrySafe(route))) throw failure.error();
+		const decision = decideRetry(settings, ++failures, Date.now() - started, failure.retryAfterMs);
+		if (!decision.retry) throw failure.error(decision.reason);
+		activity.retries.set(failure.retry, (activity.retries.get(failure.retry) ?? 0) + 1);
+		if (failure.retry !== 'rate limit' && !retriedAfterError) activity.retriedRequests++;
+		retriedAfterError ||= failure.retry !== 'rate limit';
+		if (failure.retryAfterMs !== undefined) {
+			// A Retry-After holds every lane of the run.
+			pacer.holdAllUntil(Date.now() + decision.delayMs);
+		} else {
+			await pause(ctx, decision.delayMs);
+			notes.backoffMs += decision.delayMs;
+		}
+	}
 }
 
-/** How long the next attempt may take: its timeout, cut to the budget left (at least a second); a budget of 0 means no retries. */
-export function attemptTimeoutMs(settings: RetrySettings, elapsedMs: number): number {
-	if (settings.maxTotalWaitMs === 0) return settings.timeoutMs;
-	return Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
+/** A refusal of the service, its token aside: a rate limit is always tried again, a 5xx only when that is safe. */
+function serviceFailure(session: Session, failure: ServiceFailure, notes: RequestNotes, itemIndex?: number): Failure {
+	const { node } = session;
+	if (failure.kind === 'pluginAuth') return { error: () => serviceError(node, failure, itemIndex, { missingPluginFields: missingPluginFields(session.credentials) }) };
+	const retry = failure.kind === 'rateLimit' ? 'rate limit' : failure.kind === 'unavailable' ? 'service error' : undefined;
+	return { retry, always: retry === 'rate limit', retryAfterMs: failure.retryAfterMs, error: (gaveUp) => serviceError(node, failure, itemIndex, retry ? { ...notes, gaveUp } : {}) };
+}
+
+/** An exchange that brought no answer and is not tried again. */
+function exchangeError(node: INode, outcome: Exclude<Exchange, { kind: 'answer' | 'network' }>, itemIndex?: number): Error {
+	if (outcome.kind === 'tooLarge') return answerTooLargeError(node, outcome.limitBytes, itemIndex);
+	if (outcome.kind === 'tooDeep') return answerTooDeepError(node, outcome.limit, itemIndex);
+	if (outcome.kind === 'cancelled') return cancelledError(node, itemIndex);
+	if (outcome.kind === 'loginFailed') return loginError(node, outcome.failure.message, itemIndex);
+	return networkError(node, { reason: (outcome.error as Error)?.message ?? 'unknown network error', timedOut: false, waitedMs: 0 }, { itemIndex, maybeApplied: false });
 }

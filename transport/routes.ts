@@ -1,80 +1,55 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
-import { asMediaAnswer, asOptionalRecord, asRecord, asTemplate, readListPage, type ListPage } from './envelope';
+import { asMediaAnswer, asOptionalRecord, asRecord, asTemplate, readListPage, type ListPage } from './answers';
 
 /**
- * Every path of the service, in one table (rule E6: v1 and unversioned routes end with a slash, v2 WhatsApp
- * routes do not). Paths the API document does not show are assumptions, listed in docs/api-assumptions.md.
+ * Every path of the service, in one table (rule E6: v1 and unversioned routes end with a slash, v2 WhatsApp routes do
+ * not). Paths the API document does not show are assumptions, listed in docs/api-assumptions.md.
  *
- * `retrySafe`: whether a 5xx, a timeout or a connection reset may be retried. A rate-limit answer (429) is always
- * retried, because the service refused the request before doing anything.
- *
- * `alternatePath`: where the document contradicts itself about a path (its table against its trailing-slash rule),
- * the other reading. The transport tries it once when the first one is not there (404, or a redirect to it) and
- * remembers which one the service serves, so the steady state costs no extra request.
- *
- * `parse`: reads the JSend `data` into the type the callers use (envelope.ts); apiRequest returns its result.
+ * `parse` reads the JSend `data` into what callers use (answers.ts). `retrySafe`: whether a 5xx, a timeout or a broken
+ * connection may be retried; by default only for idempotent methods (a 429 is always retried: nothing was done).
+ * `alternatePath`: where the document contradicts itself about a path (its table against its slash rule), the other
+ * reading, tried once when the first is not there (address.ts).
  */
 export interface Route<T = unknown> {
 	method: IHttpRequestMethods;
 	path: string;
-	retrySafe: boolean;
+	parse: (data: unknown) => T;
+	retrySafe?: boolean;
 	/** The route needs the plugin secret-key headers (rule A5). */
 	plugin?: boolean;
 	alternatePath?: string;
-	parse: (data: unknown) => T;
 }
 
-/** Idempotent methods: sending them twice has the effect of sending them once. The one retry-safety rule. */
-const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
-
-export const route = <T>(
-	method: IHttpRequestMethods,
-	path: string,
-	parse: (data: unknown) => T,
-	extra: Partial<Omit<Route, 'parse'>> = {},
-): Route<T> => ({
-	method,
-	path,
-	retrySafe: IDEMPOTENT_METHODS.has(method),
-	parse,
-	...extra,
-});
-
-/** The form a path has under the other reading of the trailing-slash rule (address.ts tries it). */
-const otherSlashForm = (path: string) => (path.endsWith('/') ? path.slice(0, -1) : `${path}/`);
-
 export const ROUTES = {
-	// transport/login.ts reads the login's answer (its token may sit outside JSend's data); the route gives the path.
-	login: route('POST', '/api/login_check', asRecord, { retrySafe: true, alternatePath: otherSlashForm('/api/login_check') }),
+	// The login's answer is read by auth.ts (its token may sit outside JSend's data): only its path is used.
+	login: { method: 'POST', path: '/api/login_check', alternatePath: '/api/login_check/', parse: asRecord, retrySafe: true },
 
-	contactCreate: route('POST', '/api/contacts/', asRecord),
-	contactList: route('GET', '/api/contacts/', readListPage),
+	contactCreate: { method: 'POST', path: '/api/contacts/', parse: asRecord },
+	contactList: { method: 'GET', path: '/api/contacts/', parse: readListPage },
 
-	whatsappMessageSend: route('POST', '/api/whatsapp/', asRecord),
+	whatsappMessageSend: { method: 'POST', path: '/api/whatsapp/', parse: asRecord },
 
-	templateCreate: route('POST', '/api/v2/whatsapp/templates', asTemplate),
-	templateList: route('GET', '/api/v2/whatsapp/templates', readListPage),
-	templateGet: route('GET', '/api/v2/whatsapp/templates/{id}', asTemplate),
-	templateSubmit: route('POST', '/api/v2/whatsapp/templates/{id}/submit', asTemplate),
-	templateSend: route('POST', '/api/v2/whatsapp/templates/{id}/send', asRecord),
-	templateDelete: route('DELETE', '/api/v2/whatsapp/templates/{id}', asTemplate),
+	templateCreate: { method: 'POST', path: '/api/v2/whatsapp/templates', parse: asTemplate },
+	templateList: { method: 'GET', path: '/api/v2/whatsapp/templates', parse: readListPage },
+	templateGet: { method: 'GET', path: '/api/v2/whatsapp/templates/{id}', parse: asTemplate },
+	templateSubmit: { method: 'POST', path: '/api/v2/whatsapp/templates/{id}/submit', parse: asTemplate },
+	templateSend: { method: 'POST', path: '/api/v2/whatsapp/templates/{id}/send', parse: asRecord },
+	templateDelete: { method: 'DELETE', path: '/api/v2/whatsapp/templates/{id}', parse: asTemplate },
 
-	mediaUpload: route('POST', '/api/v2/whatsapp/media', asMediaAnswer),
-	mediaDelete: route('DELETE', '/api/v2/whatsapp/media/{id}', asMediaAnswer),
+	mediaUpload: { method: 'POST', path: '/api/v2/whatsapp/media', parse: asMediaAnswer },
+	mediaDelete: { method: 'DELETE', path: '/api/v2/whatsapp/media/{id}', parse: asMediaAnswer },
 
-	orderEvent: route('POST', '/api/v1/order/', asOptionalRecord),
-	orderHistory: route('GET', '/api/v1/order/history/', readListPage, {
-		alternatePath: otherSlashForm('/api/v1/order/history/'),
-	}),
-	cartEvent: route('POST', '/api/v1/cart/', asOptionalRecord),
-	automationInstanceCreate: route('POST', '/api/v1/automations/instances/', asRecord),
+	orderEvent: { method: 'POST', path: '/api/v1/order/', parse: asOptionalRecord },
+	orderHistory: { method: 'GET', path: '/api/v1/order/history/', alternatePath: '/api/v1/order/history', parse: readListPage },
+	cartEvent: { method: 'POST', path: '/api/v1/cart/', parse: asOptionalRecord },
+	automationInstanceCreate: { method: 'POST', path: '/api/v1/automations/instances/', parse: asRecord },
 
-	productList: route('GET', '/api/v1/products/', readListPage, { plugin: true }),
-	productCreate: route('POST', '/api/v1/products/', asRecord, { plugin: true }),
-	productGet: route('GET', '/api/v1/products/{id}/', asRecord, { plugin: true }),
-	productUpdate: route('PUT', '/api/v1/products/{id}/', asRecord, { plugin: true }),
-	productDelete: route('DELETE', '/api/v1/products/{id}/', asRecord, { plugin: true }),
+	productList: { method: 'GET', path: '/api/v1/products/', parse: readListPage, plugin: true },
+	productCreate: { method: 'POST', path: '/api/v1/products/', parse: asRecord, plugin: true },
+	productGet: { method: 'GET', path: '/api/v1/products/{id}/', parse: asRecord, plugin: true },
+	productUpdate: { method: 'PUT', path: '/api/v1/products/{id}/', parse: asRecord, plugin: true },
+	productDelete: { method: 'DELETE', path: '/api/v1/products/{id}/', parse: asRecord, plugin: true },
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof ROUTES;
@@ -82,5 +57,8 @@ export type RouteName = keyof typeof ROUTES;
 /** What apiRequest returns for a route: its parser's type. */
 export type RouteAnswer<R extends RouteName> = ReturnType<(typeof ROUTES)[R]['parse']>;
 
-/** The routes that answer one page of a list: the only ones PageReader, iteratePages and listRecords take. */
+/** The routes that answer one page of a list. */
 export type ListRouteName = { [R in RouteName]: RouteAnswer<R> extends ListPage ? R : never }[RouteName];
+
+/** Idempotent methods: sent twice, they have the effect of once. */
+export const isRetrySafe = (route: Route) => route.retrySafe ?? ['GET', 'HEAD', 'PUT', 'DELETE'].includes(route.method);

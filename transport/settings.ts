@@ -1,69 +1,71 @@
 /**
- * The plain settings the transport works with, in milliseconds, bytes and counts. The node maps its Request Options
- * onto them (nodes/.../helpers/requestSettings.ts) and hands them over; the transport never reads a node parameter.
+ * The one home of the transport's defaults and limits, in milliseconds, bytes and counts. The node's panel shows
+ * these values and its reader enforces these bounds, so a panel limit and the code cannot disagree.
  */
 
 export interface RetrySettings {
 	/** Attempts in all, the first one included. */
 	maxAttempts: number;
-	/**
-	 * Upper bound on the whole request in ms: its attempts AND the waits between them, so a service that hangs
-	 * cannot hold an item longer than this (one attempt's timeout aside). 0: no retries.
-	 */
+	/** The most one request may take, its attempts and the waits between them; 0: no retries. */
 	maxTotalWaitMs: number;
-	/** First backoff step, in ms; doubles each attempt. */
+	/** First backoff step; it doubles each attempt, up to maxDelayMs. */
 	baseDelayMs: number;
-	/** Largest single backoff step without a Retry-After, in ms. */
 	maxDelayMs: number;
-	/** Deadline of one attempt, from connecting to the last byte of the answer (and of a login, its own), in ms. */
+	/** One attempt's deadline, from connecting to the last byte of the answer (a login gets its own). */
 	timeoutMs: number;
 }
 
 /** Why these values (a burst of 5xx outlasted inside the budget): docs/service-contract.md, L1. */
-export const DEFAULT_RETRY: RetrySettings = {
-	maxAttempts: 8,
-	maxTotalWaitMs: 120_000,
-	baseDelayMs: 1_000,
-	maxDelayMs: 30_000,
-	timeoutMs: 30_000,
-};
+export const DEFAULT_RETRY: RetrySettings = { maxAttempts: 8, maxTotalWaitMs: 120_000, baseDelayMs: 1_000, maxDelayMs: 30_000, timeoutMs: 30_000 };
 
-/** The longest wait a timer allows (2^31 - 1 ms, about 24.8 days): longer deadlines and budgets are capped to it. */
+/** Requests in flight at once by default (docs/performance.md says why) and at most. */
+export const DEFAULT_CONCURRENCY = 32;
+export const MAX_CONCURRENCY = 64;
+export const MAX_ATTEMPTS = 20;
+/** The shortest Timeout a timer can keep. */
+export const MIN_TIMEOUT_MS = 1;
+/** The longest wait a timer allows (about 24.8 days): longer deadlines and budgets are capped to it. */
 export const MAX_WAIT_MS = 2 ** 31 - 1;
 
-/** Requests in flight at once by default: see docs/performance.md for why. */
-export const DEFAULT_CONCURRENCY = 32;
-
-export const MAX_CONCURRENCY = 64;
-
-/**
- * The most records a whole-list read takes by default. A total that lies, or a list that keeps serving fresh pages,
- * would otherwise be read until memory runs out.
- */
+/** A whole-list read stops there, so a list that never ends (or a total that lies) cannot fill memory. */
 export const DEFAULT_MAX_RECORDS = 100_000;
+export const DEFAULT_MAX_LIST_BYTES = 256 * 1024 * 1024;
 
-/** The most bytes of answers a whole-list read takes by default, for the same reason: records can be large. */
-const DEFAULT_MAX_LIST_BYTES = 256 * 1024 * 1024;
+/** The largest answer read, and the largest JSON body sent. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Far beyond any real answer, far below what n8n can store and show (its recursive code overflows on deeper ones). */
+export const MAX_ANSWER_DEPTH = 100;
+/** Longest request address (path and query): services refuse longer ones. */
+export const MAX_URL_LENGTH = 8_192;
+/** A login answer carries a token and little else. */
+export const MAX_LOGIN_ANSWER_BYTES = 256 * 1024;
+/** A session token must fit in a header. */
+export const MAX_TOKEN_LENGTH = 16 * 1024;
 
-/** How messages name the settings a user can change (the node's panel fields); a message without one names none. */
+/** Page size of reads that may stop early (trigger polls), and of whole-list reads (docs/api-assumptions.md). */
+export const PAGE_SIZE = 100;
+export const RETURN_ALL_PAGE_SIZE = 1000;
+/** Pages of a whole-list read asked at once at most: beyond it parsing, not the round trip, is what costs. */
+export const MAX_PAGES_SIDE_BY_SIDE = 8;
+
+/** How messages name the settings a user can change; a message names none it is not given. */
 export interface SettingNames {
 	timeout?: string;
 	retryBudget?: string;
 	maxAttempts?: string;
 	maxRecords?: string;
 	maxListBytes?: string;
-	/** How the node lets the user send less at once, when it does. */
+	/** How the node lets the user send less at once, where it does. */
 	sendLess?: string;
 }
 
 /** Everything one run of a node asks of the transport. */
 export interface RunSettings {
 	retry: RetrySettings;
-	/** Requests in flight at once: items side by side, or a list's pages. */
+	/** Requests in flight at once: items side by side, or a list's pages (at most MAX_PAGES_SIDE_BY_SIDE). */
 	concurrency: number;
-	/** The most records a whole-list read (Return All, a trigger's poll) takes before it fails with a clear error. */
 	maxRecords: number;
-	/** The most bytes of answers a whole-list read takes before it fails with a clear error. */
 	maxListBytes: number;
 	names: SettingNames;
 }

@@ -1,7 +1,6 @@
-import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { type INodeProperties, type INodeType, type INodeTypeDescription, NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceDescriptions } from './actions/operations';
+import { resourceDescriptions } from './actions/resources';
 import { router } from './actions/router';
 import { requestOptions } from './descriptions';
 import { methods } from './methods';

@@ -69,8 +69,8 @@ describe('Automation, run by n8n\'s engine against the emulator', () => {
 	it.each([
 		['1.5', 1.5, 'Item 0: the automation ID 1.5 is not a whole number'],
 		['"abc"', 'abc', 'Item 0: the automation ID "abc" is not a whole number'],
-		['"" (missing)', '', 'Item 0: the automation ID "" is not a whole number'],
-		['-3', -3, 'Item 0: the automation ID -3 is not a whole number'],
+		['"" (missing)', '', 'Item 0: the automation ID is empty'],
+		['-3', -3, 'Item 0: the automation ID -3 is below the minimum of 1'],
 	])('V3: an automation ID of %s is refused before any call', async (_label, value, message) => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const start = sandbox.state.requests.length;

@@ -95,9 +95,9 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 			expect(result.error).toBeUndefined();
 			expect(pairedInputs(result)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
 			const errors = result.items.map((item) => String(item.json.error));
-			expect(errors[0]).toMatch(/Item 0: "forty" is not a valid cart total/);
-			expect(errors[1]).toMatch(/Item 1: "49,90" is not a valid cart total/);
-			expect(errors[2]).toMatch(/Item 2: "" is not a valid cart total/);
+			expect(errors[0]).toMatch(/Item 0: the cart total "forty" is not a decimal number/);
+			expect(errors[1]).toMatch(/Item 1: the cart total "49,90" is not a decimal number/);
+			expect(errors[2]).toMatch(/Item 2: the cart total is empty/);
 			expect(errors[3]).toMatch(/Item 3: "06 12 34 56 78" is not an international phone number/);
 			expect(errors[4]).toMatch(/Item 4: the line items are not valid JSON/);
 			expect(errors[5]).toMatch(/Item 5: the line items must be a JSON array, got \{"sku":"A"\}/);

@@ -3,8 +3,7 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetProcessState, orderEvent } from '../../nodes/CommerceMessaging/helpers/deduplication';
-import { encodeEntries } from '../../nodes/CommerceMessaging/helpers/deduplication/processStore';
+import { encodeEvents, forgetProcessState, orderEvent } from '../../nodes/CommerceMessaging/helpers/deduplication';
 import { Engine, pairedInputs, type RunResult } from '../../tools/harness/engine';
 import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 import { hashOf, NODE_STATE, savedHashes } from './lib/savedEvents';
@@ -144,7 +143,7 @@ describe('Deduplication under concurrency and retries, run by n8n\'s engine agai
 			now - 3600 + (i % 3000),
 		]);
 		// A restarted process reading a full copy back.
-		engine.staticData[NODE_STATE] = { deduplication: { process: 'before', copy: 'before', at: now - 3600, ...encodeEntries(entries) } };
+		engine.staticData[NODE_STATE] = { deduplication: { process: 'before', copy: 'before', at: now - 3600, events: encodeEvents(entries) } };
 		forgetProcessState();
 		const warn = jest.spyOn(Container.get(Logger), 'warn');
 		try {

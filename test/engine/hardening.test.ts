@@ -3,8 +3,7 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
 import { CommerceMessagingApi } from '../../credentials/CommerceMessagingApi.credentials';
-import { readCredentials } from '../../transport/auth';
-import { sealFor } from '../../transport/tokens';
+import { readCredentials, sealFor } from '../../transport/auth';
 import { Engine, visibleText } from '../../tools/harness/engine';
 import { PollHarness } from '../../tools/harness/poll';
 import { credentialsFor, DEMO, NO_ACCESS, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';

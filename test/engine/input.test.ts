@@ -30,7 +30,7 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 	describe('Limit', () => {
 		it.each([
 			['0', 0, 'Item 0: the Limit 0 is below the minimum of 1'],
-			['-1', -1, 'Item 0: the Limit -1 is not a whole number'],
+			['-1', -1, 'Item 0: the Limit -1 is below the minimum of 1'],
 			['1.5', 1.5, 'Item 0: the Limit 1.5 is not a whole number'],
 			['"abc" from an expression', '={{ "abc" }}', 'Item 0: the Limit "abc" is not a whole number'],
 			['NaN from an expression', '={{ Number("x") }}', 'Item 0: the Limit NaN is not a whole number'],
@@ -90,11 +90,11 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 		const push = { resource: 'cart', operation: 'pushAbandoned', cartId: '={{ $json.cartId }}', total: '={{ $json.total }}' };
 
 		it.each([
-			['"0x1F" (hex)', '0x1F', 'Item 0: "0x1F" is not a valid cart total'],
-			['"-5" (negative)', '-5', 'Item 0: "-5" is not a valid cart total'],
-			['-5 as a number', -5, 'Item 0: "-5" is not a valid cart total'],
-			['"abc"', 'abc', 'Item 0: "abc" is not a valid cart total'],
-			['"1e3" (exponent)', '1e3', 'Item 0: "1e3" is not a valid cart total'],
+			['"0x1F" (hex)', '0x1F', 'Item 0: the cart total "0x1F" is not a decimal number'],
+			['"-5" (negative)', '-5', 'Item 0: the cart total "-5" is below the minimum of 0'],
+			['-5 as a number', -5, 'Item 0: the cart total -5 is below the minimum of 0'],
+			['"abc"', 'abc', 'Item 0: the cart total "abc" is not a decimal number'],
+			['"1e3" (exponent)', '1e3', 'Item 0: the cart total "1e3" is not a decimal number'],
 		])('V2: a total of %s fails the item before any request', async (_label, total, message) => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const cartId = `INPUT-BAD-${String(total)}`;
@@ -133,9 +133,9 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 			expect(result.items).toHaveLength(4);
 			expect(pairedInputs(result)).toEqual([0, 1, 2, 3]);
 			expect(result.items[0].json).toMatchObject({ cart_id: 'INPUT-COF-0', total: 19.99 });
-			expect(result.items[1].json.error).toBe('Item 1: "0x1F" is not a valid cart total');
+			expect(result.items[1].json.error).toBe('Item 1: the cart total "0x1F" is not a decimal number');
 			expect(result.items[2].json).toMatchObject({ cart_id: 'INPUT-COF-2', total: 7 });
-			expect(result.items[3].json.error).toBe('Item 3: "-5" is not a valid cart total');
+			expect(result.items[3].json.error).toBe('Item 3: the cart total "-5" is below the minimum of 0');
 			expect(cartEvents('INPUT-COF-0')).toHaveLength(1);
 			expect(cartEvents('INPUT-COF-1')).toHaveLength(0);
 			expect(cartEvents('INPUT-COF-3')).toHaveLength(0);

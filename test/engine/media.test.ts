@@ -134,7 +134,7 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 		const response = await fetch(`${sandbox.url}/api/v2/whatsapp/templates/${template.id}/send`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-			body: JSON.stringify({ phone: '+33612345678', header_media_id: mediaId }),
+			body: JSON.stringify({ phone: '+33612345678', variables: ['Ada', 'A-1001'], header_media_id: mediaId }),
 		});
 		return { status: response.status, body: (await response.json()) as { code?: string } };
 	}

@@ -103,9 +103,9 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			expect(pairedInputs(result)).toEqual([0, 1, 2, 3, 4, 5]);
 			const errors = result.items.map((item) => item.json.error);
 			expect(errors[0]).toMatch(/Item 0: "0151 2345" is not an international phone number/);
-			expect(errors[1]).toMatch(/Item 1: "twelve" is not a valid total/);
+			expect(errors[1]).toMatch(/Item 1: the total "twelve" is not a decimal number/);
 			expect(errors[2]).toMatch(/Item 2: the contact ID "abc" is not a whole number/);
-			expect(errors[3]).toMatch(/Item 3: "last tuesday" is not a valid created at date/);
+			expect(errors[3]).toMatch(/Item 3: the created at date "last tuesday" is not a valid date/);
 			expect(errors[4]).toMatch(/Item 4: the order ID is empty/);
 			expect(errors[5]).toMatch(/Item 5: the status is empty/);
 			expect(requests('POST', ORDER_PATH).length).toBe(before);
@@ -286,7 +286,7 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 				parameters: push({ options: { deduplicationWindowHours: '={{ $json.window }}' } }),
 				items: [{ json: { orderId: 'V4-BADWIN-1', status: 'paid', window: 'a day' } }],
 			});
-			expect(result.error?.message).toMatch(/Item 0: "a day" is not a valid deduplication window/);
+			expect(result.error?.message).toMatch(/Item 0: the deduplication window "a day" is not a decimal number/);
 			expect(eventsFor('V4-BADWIN-1')).toHaveLength(0);
 		});
 
@@ -452,7 +452,7 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			const bad = await engine.run({
 				parameters: { resource: 'order', operation: 'getHistory', returnAll: true, filters: { dateFrom: '={{ "soon" }}' } },
 			});
-			expect(bad.error?.message).toMatch(/Item 0: "soon" is not a valid Date From/);
+			expect(bad.error?.message).toMatch(/Item 0: the Date From "soon" is not a valid date/);
 			const swapped = await engine.run({
 				parameters: {
 					resource: 'order',

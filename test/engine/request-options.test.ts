@@ -41,7 +41,7 @@ describe('Request Options: every value the panel accepts works, a value that can
 		['concurrency', -3, 'Request Options > Concurrency must be 1 or more (got -3)'],
 		['maxAttempts', 0, 'Request Options > Max Attempts must be 1 or more (got 0)'],
 		['maxRecords', 0, 'Request Options > Max Records must be 1 or more (got 0)'],
-		['maxListMegabytes', 0, 'Request Options > Max List Size (MB) must be above 0 (got 0)'],
+		['maxListMegabytes', 0, 'Request Options > Max List Size (MB) must be above 0 (at least 0.001) (got 0)'],
 		['maxRetryWaitSeconds', -1, 'Request Options > Retry Budget (Seconds) must be 0 or more (0: no retries) (got -1)'],
 		['timeoutSeconds', 0, 'Request Options > Timeout (Seconds) must be above 0 (at least 0.001) (got 0)'],
 		['timeoutSeconds', -2, 'Request Options > Timeout (Seconds) must be above 0 (at least 0.001) (got -2)'],

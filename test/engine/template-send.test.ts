@@ -3,6 +3,8 @@ import { batchSpans, earlyArrivals } from '../../tools/harness/pacing';
 import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 const byId = (id: unknown) => ({ __rl: true, mode: 'id', value: String(id) });
+/** Template > Send's Variables as the editor stores them once mapped: placeholder id -> value. */
+const mapped = (value: Record<string, unknown> | null) => ({ mappingMode: 'defineBelow', value });
 const sendPath = (id: number) => `/api/v2/whatsapp/templates/${id}/send`;
 
 describe('Template > Send, run by n8n\'s engine against the emulator', () => {
@@ -24,7 +26,7 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		operation: 'send',
 		templateId: byId(templateId),
 		phone: '={{ $json.phone }}',
-		templateVariables: { variable: [{ value: 'Ada' }] },
+		variables: mapped({ 'body:1': 'Ada' }),
 		...extra,
 	});
 
@@ -127,10 +129,7 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const approved = addTemplate('json_variables', 'APPROVED', { body: 'Hi {{1}}, order {{2}}' });
 		const result = await engine.run({
-			parameters: sendParameters(approved.id, {
-				templateVariables: {},
-				options: { variablesJson: '={{ $json.variables }}' },
-			}),
+			parameters: sendParameters(approved.id, { variables: mapped(null), options: { variablesJson: '={{ $json.variables }}' } }),
 			items: [
 				{ json: { phone: '+33612345678', variables: '["Ada", 1001]' } },
 				{ json: { phone: '+33612345678', variables: '{"1": "Bob", "2": "A-7"}' } },
@@ -139,9 +138,10 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.status)).toEqual(['queued', 'queued']);
 		const sent = sandbox.state.messages.filter((message: { template_id: number }) => message.template_id === approved.id);
+		// A template of numbered placeholders takes a list in number order, however the values were given.
 		expect(sent.map((message: { variables: unknown }) => message.variables)).toEqual([
 			['Ada', '1001'],
-			{ 1: 'Bob', 2: 'A-7' },
+			['Bob', 'A-7'],
 		]);
 	});
 
@@ -151,17 +151,14 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		const before = sandbox.state.requests.length;
 		const run = async (variable: string, variablesJson: string) =>
 			await engine.run({
-				parameters: sendParameters(approved.id, {
-					templateVariables: { variable: [{ value: variable }] },
-					options: { variablesJson },
-				}),
+				parameters: sendParameters(approved.id, { variables: mapped(null), options: { templateVariables: { variable: [{ value: variable }] }, variablesJson } }),
 				items: [{ json: { phone: '+33612345678', empty: '' } }],
 				continueOnFail: true,
 			});
 		const twice = await run('Listed', '["Ada"]');
 		expect(twice.items[0].json.error).toMatch(/Item 0: the variables are given twice/);
 		const empty = await run('={{ $json.empty }}', '');
-		expect(empty.items[0].json.error).toMatch(/Item 0: variable \{\{1\}\} is empty/);
+		expect(empty.items[0].json.error).toMatch(/Item 0: the variable \{\{1\}\} is empty/);
 		const broken = await run('Ada', '["Ada", ');
 		expect(broken.items[0].json.error).toMatch(/Item 0: Variables \(JSON\) is not valid JSON/);
 		expect(pairedInputs(broken)).toEqual([0]);
@@ -187,7 +184,7 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		const mediaId = ((await upload.json()) as { data: { media_id: string } }).data.media_id;
 		const messages = sandbox.state.messages.length;
 		const result = await engine.run({
-			parameters: sendParameters(approved.id, { headerMediaId: '={{ $json.media_id }}' }),
+			parameters: sendParameters(approved.id, { headerMedia: 'mediaId', headerMediaId: '={{ $json.media_id }}' }),
 			items: [{ json: { phone: '+33612345678', media_id: mediaId } }],
 		});
 		expect(result.error?.message).toMatch(/MEDIA_NOT_OWNED/);

@@ -268,7 +268,7 @@ describe('Throughput: many items in flight, in order where it matters (Request O
 					operation: 'send',
 					templateId: { __rl: true, mode: 'id', value: String(template.id) },
 					phone: '={{ $json.phone }}',
-					templateVariables: { variable: [{ value: '={{ $json.n }}' }] },
+					variables: { mappingMode: 'defineBelow', value: { 'body:1': '={{ String($json.n) }}' } },
 				},
 				recipients,
 			);

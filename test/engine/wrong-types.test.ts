@@ -179,12 +179,13 @@ const OPERATIONS: OperationCase[] = [
 	},
 	{
 		name: 'Template > Send',
-		base: { resource: 'template', operation: 'send', templateId: byId('7'), phone: PHONE, templateVariables: { variable: [{ value: 'Ada' }] } },
+		base: { resource: 'template', operation: 'send', templateId: byId('7'), phone: PHONE, headerMedia: 'mediaId', options: { templateVariables: { variable: [{ value: 'Ada' }] } } },
 		params: [
 			{ path: 'templateId.value', kind: 'locator', label: 'template ID' },
 			{ path: 'phone', kind: 'requiredPhone', label: 'phone' },
-			required('templateVariables.variable.0.value', 'variable {{1}}'),
+			required('options.templateVariables.variable.0.value', 'variable {{1}}'),
 			text('headerMediaId', 'Header Media ID'),
+			option('headerMedia', 'Header Media'),
 			boolean('options.checkState', 'Check State Before Sending'),
 			...batchingParams,
 		],

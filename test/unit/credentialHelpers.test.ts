@@ -1,57 +1,42 @@
-import {
-	assertHeaderValueSafe,
-	assertSafeBaseUrl,
-	extractLoginToken,
-	missingPluginFields,
-	pluginHeaders,
-	readCredentials,
-} from '../../transport/auth';
-import { readTokenTimes, TokenClock } from '../../transport/tokens';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { assertCredentialFieldsUsable, assertHeaderValueSafe, missingPluginFields, pluginHeaders, readCredentials, readTokenTimes, tokenNeedsRenewal } from '../../transport/auth';
+
+const assertSafeBaseUrl = (baseUrl: string) => assertCredentialFieldsUsable(readCredentials({ baseUrl }));
+/** The credential data a run holds after a login: its token and the local time it arrived. */
+const received = (token: string, at: number): ICredentialDataDecryptedObject => ({ sessionToken: token, loginReceivedAt: at });
 
 const jwt = (claims: Record<string, unknown>) =>
 	['{"alg":"HS256"}', JSON.stringify(claims), 'sig'].map((part, i) => (i < 2 ? Buffer.from(part).toString('base64url') : part)).join('.');
 
 describe('credential helpers', () => {
-	it('A1: the login token is found in the likely places of the answer', () => {
-		expect(extractLoginToken({ token: 'a.b.c' })).toBe('a.b.c');
-		expect(extractLoginToken({ status: 'success', data: { token: 'x' } })).toBe('x');
-		expect(extractLoginToken({ access_token: 'y' })).toBe('y');
-		expect(extractLoginToken({ status: 'success', data: {} })).toBeUndefined();
-	});
-
 	it('A3: a token is renewed before its end, with a margin, and never used after it', () => {
 		const now = 1_000_000_000_000;
-		const clock = new TokenClock();
 		const token = jwt({ iat: now / 1000, exp: now / 1000 + 3600 });
 		expect(readTokenTimes(token)).toEqual({ issuedAt: now, expiresAt: now + 3_600_000 });
-		clock.received(token, now);
-		expect(clock.needsRenewal(token, now)).toBe(false);
-		expect(clock.needsRenewal(token, now + 3_540_000 - 1)).toBe(false);
-		expect(clock.needsRenewal(token, now + 3_540_000)).toBe(true);
-		expect(clock.needsRenewal(token, now + 3_600_001)).toBe(true);
-		expect(clock.needsRenewal('', now)).toBe(true);
-		expect(clock.needsRenewal('opaque-token', now)).toBe(false);
+		expect(tokenNeedsRenewal(received(token, now), now)).toBe(false);
+		expect(tokenNeedsRenewal(received(token, now), now + 3_540_000 - 1)).toBe(false);
+		expect(tokenNeedsRenewal(received(token, now), now + 3_540_000)).toBe(true);
+		expect(tokenNeedsRenewal(received(token, now), now + 3_600_001)).toBe(true);
+		expect(tokenNeedsRenewal(received('', now), now)).toBe(true);
+		expect(tokenNeedsRenewal(received('opaque-token', now), now)).toBe(false);
 	});
 
 	it('A3: a short-lived token gets a proportionate margin, not a constant re-login', () => {
 		const now = 1_000_000_000_000;
-		const clock = new TokenClock();
 		const token = jwt({ iat: now / 1000, exp: now / 1000 + 4 });
-		clock.received(token, now);
-		expect(clock.needsRenewal(token, now + 3000)).toBe(false);
-		expect(clock.needsRenewal(token, now + 3600)).toBe(true);
+		expect(tokenNeedsRenewal(received(token, now), now + 3000)).toBe(false);
+		expect(tokenNeedsRenewal(received(token, now), now + 3600)).toBe(true);
 	});
 
 	it('A3: expiry is judged from when the token was received plus exp - iat, whatever the service clock says', () => {
 		const now = 1_000_000_000_000;
 		for (const skewSeconds of [-7200, 7200]) {
-			const clock = new TokenClock();
 			const serverNow = now / 1000 + skewSeconds;
 			const token = jwt({ iat: serverNow, exp: serverNow + 3600 });
-			clock.received(token, now);
-			expect(clock.needsRenewal(token, now + 1000)).toBe(false);
-			expect(clock.needsRenewal(token, now + 3_000_000)).toBe(false);
-			expect(clock.needsRenewal(token, now + 3_600_000)).toBe(true);
+			expect(tokenNeedsRenewal(received(token, now), now + 1000)).toBe(false);
+			expect(tokenNeedsRenewal(received(token, now), now + 3_000_000)).toBe(false);
+			expect(tokenNeedsRenewal(received(token, now), now + 3_600_000)).toBe(true);
 		}
 	});
 
@@ -90,7 +75,7 @@ describe('credential helpers', () => {
 		expect(pluginHeaders(full)).toEqual({ 'x-api-key': 'k', 'x-platform-type': 'shopify', 'x-base-uri': 'https://shop' });
 		expect(missingPluginFields(full)).toEqual([]);
 		expect(missingPluginFields({ ...full, pluginPlatformType: ' ' })).toEqual(['Platform Type']);
-		expect(() => pluginHeaders(readCredentials({ ...base, pluginIntegration: true, pluginApiKey: 'k\r\nX-Evil: 1', pluginPlatformType: 'custom', pluginBaseUri: 'https://s' }))).toThrow(/line break/);
+		expect(() => assertCredentialFieldsUsable(readCredentials({ ...base, baseUrl: 'https://x.example', pluginIntegration: true, pluginApiKey: 'k\r\nX-Evil: 1', pluginPlatformType: 'custom', pluginBaseUri: 'https://s' }))).toThrow(/line break/);
 		expect(() => assertHeaderValueSafe('Session Token', 'abc\n')).toThrow(/line break/);
 		expect(() => assertHeaderValueSafe('Shop Base URI', 'https://shöp.example')).not.toThrow();
 		expect(() => assertHeaderValueSafe('Shop Base URI', 'https://店.example')).toThrow(/"Shop Base URI".*ISO-8859-1/);

@@ -1,5 +1,7 @@
-import { readEnvelope } from '../../transport/envelope';
-import { parseRetryAfter, validationFields } from '../../transport/errors';
+import { readEnvelope as readAnswer } from '../../transport/answers';
+import { parseRetryAfter, validationFields } from '../../transport/failures';
+
+const readEnvelope = (answer: { statusCode: number; headers: Record<string, unknown>; body: string }) => readAnswer(answer.statusCode, answer.headers, answer.body);
 
 const response = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({
 	statusCode,

@@ -1,7 +1,7 @@
-import { RunPacer } from '../../transport/pacing';
+import { RunPacer } from '../../transport/request';
 
 /**
- * Rules E5 and L1 across the lanes of one run (transport/pacing.ts), on a fake clock: after a Retry-After every lane
+ * Rules E5 and L1 across the lanes of one run (transport/request.ts), on a fake clock: after a Retry-After every lane
  * waits it out, and from then on the lanes start no faster than the rate the service sustained in the run.
  */
 describe('The run pacer', () => {

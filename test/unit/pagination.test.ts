@@ -1,14 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * The paging rules of transport/pagination.ts against a fake list service (apiRequest replaced), one for each
+ * The paging rules of transport/pagination.ts against a fake list service (the request replaced), one for each
  * kind of server the API document allows: it says only "currentPage, limit, page" (L3), not the list's shape,
  * where its total lives, the largest page or what comes past the end.
  */
-jest.mock('../../transport/request', () => ({ apiRequest: jest.fn() }));
-import { apiRequest } from '../../transport/request';
-import { iteratePages, listRecords, pageQuery, PageReader, readListPage } from '../../transport/pagination';
-import { startRun } from '../../transport/session';
+const mockService = jest.fn<Promise<unknown>, [unknown, unknown, { qs?: IDataObject }?]>();
+jest.mock('../../transport/request', () => {
+	const actual = jest.requireActual('../../transport/request');
+	const { readListPage: read } = jest.requireActual('../../transport/answers');
+	return {
+		...actual,
+		sendAndRead: async (...args: [unknown, unknown, { qs?: IDataObject }?]) => {
+			const raw = await mockService(...args);
+			return { value: read(raw), bytes: JSON.stringify(raw ?? null).length };
+		},
+	};
+});
+import { readListPage } from '../../transport/answers';
+import { iteratePages, listRecords, pageQuery, readPage } from '../../transport/pagination';
+import { startRun } from '../../transport/request';
 import { DEFAULT_RUN_SETTINGS } from '../../transport/settings';
 
 const withConcurrency = (concurrency: number) => ({ ...DEFAULT_RUN_SETTINGS, concurrency });
@@ -37,7 +48,7 @@ const ctx = {
 };
 /** A node run's context whose Request Options ask Concurrency 8 (its run is started below). */
 const concurrentCtx = { ...ctx };
-const mocked = apiRequest as jest.MockedFunction<typeof apiRequest>;
+const mocked = mockService;
 let asked: Array<{ currentPage: unknown; page: unknown; limit: unknown }> = [];
 
 function serve(list: FakeList) {
@@ -201,18 +212,12 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 		expect(pagesAsked()).toEqual([1, 2]);
 	});
 
-	it('L3: PageReader reads pages in any order (the trigger reads from the end) and stops a page-ignoring service', async () => {
+	it('L3: readPage reads one page by its number, in any order (the New Contact trigger reads from the end)', async () => {
 		serve({ records: records(45), paging: 'nested-total', maxPageSize: 10 });
-		const reader = new PageReader(ctx as never, 'contactList', { pageSize: 10, qs: { state: 'x' } });
-		const first = await reader.read(1);
-		expect(first).toMatchObject({ total: 45, served: 10, repeated: false });
-		expect(ids((await reader.read(5)).records)).toEqual([41, 42, 43, 44, 45]);
+		const first = await readPage(ctx as never, 'contactList', 1, 10, { qs: { state: 'x' } });
+		expect(first).toMatchObject({ total: 45 });
+		expect(ids((await readPage(ctx as never, 'contactList', 5, 10, { qs: { state: 'x' } })).records)).toEqual([41, 42, 43, 44, 45]);
 		expect(mocked.mock.calls[1][2]?.qs).toEqual({ state: 'x', currentPage: 5, page: 5, limit: 10 });
-
-		serve({ records: records(45), paging: 'ignore-page', maxPageSize: 10 });
-		const ignoring = new PageReader(ctx as never, 'contactList', { pageSize: 10 });
-		await ignoring.read(1);
-		await expect(ignoring.read(5)).rejects.toThrow(/same records for page 5 as for page 1/);
 	});
 
 	describe('pages side by side (Request Options > Concurrency 8)', () => {

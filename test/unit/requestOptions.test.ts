@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requestOptions } from '../../nodes/CommerceMessaging/descriptions/fields';
-import { readRunSettings } from '../../nodes/CommerceMessaging/helpers/requestSettings';
+import { requestOptions } from '../../nodes/CommerceMessaging/descriptions';
+import { readRequestOptions as readRunSettings } from '../../nodes/CommerceMessaging/helpers/parameters';
 import { DEFAULT_RUN_SETTINGS, type RunSettings } from '../../transport/settings';
 
 /**
- * The typed boundary between the Request Options panel and the transport (helpers/requestSettings.ts): every field
+ * The typed boundary between the Request Options panel and the transport (helpers/parameters.ts readRequestOptions): every field
  * of the panel is mapped explicitly onto a setting in milliseconds, bytes or counts. A panel field renamed or added
  * without its mapping turns this red, instead of falling back to a default in silence.
  */
@@ -68,5 +68,21 @@ describe('Request Options: the panel mapped onto the transport, field by field',
 			maxListBytes: `Request Options > ${labels.maxListMegabytes}`,
 			sendLess: `lower Request Options > ${labels.concurrency}, or the batch size (Options > Batching) where there is one`,
 		});
+	});
+
+	it("the panel's bounds are the code's: a value past a maximum counts as that maximum, one below a minimum fails the run", () => {
+		const panel = requestOptions.options as INodeProperties[];
+		const bounded = panel.filter((option) => option.typeOptions?.maxValue !== undefined);
+		expect(bounded.map((option) => [option.name, option.typeOptions?.maxValue])).toEqual([['concurrency', 64], ['maxAttempts', 20]]);
+		for (const option of bounded) {
+			const max = option.typeOptions?.maxValue as number;
+			const { lands } = MAPPING[option.name];
+			expect(lands(readRunSettings(panelReading({ [option.name]: max + 5 })))).toBe(lands(readRunSettings(panelReading({ [option.name]: max }))));
+		}
+		for (const option of panel) {
+			const min = option.typeOptions?.minValue as number;
+			expect(() => readRunSettings(panelReading({ [option.name]: min }))).not.toThrow();
+			expect(() => readRunSettings(panelReading({ [option.name]: min - Math.max(min / 2, 0.6) }))).toThrow(/must be/);
+		}
 	});
 });

@@ -1,5 +1,4 @@
-import { attemptTimeoutMs } from '../../transport/request';
-import { decideRetry } from '../../transport/retry';
+import { attemptTimeoutMs, decideRetry } from '../../transport/failures';
 import { DEFAULT_RETRY } from '../../transport/settings';
 
 describe('retry policy', () => {

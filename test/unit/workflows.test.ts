@@ -1,13 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in jest, not inside n8n */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+
+import { placeholdersOf } from '../../nodes/CommerceMessaging/helpers/template';
+import { Store } from '../../sandbox/store';
 
 /**
  * The GitHub Actions workflows (.github/workflows), read with a real YAML parser: what runs when, with which
  * permissions, and that every step calls the package's own scripts. publish.yml is the only way to publish
  * (scripts/prepublish-check.sh, npm's prepublishOnly, refuses anything else), with a provenance statement.
+ * At the end, the example n8n workflows (workflows/*.json): how their Template > Send nodes are filled.
  */
 const ROOT = path.resolve(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -165,5 +169,83 @@ describe('scripts/prepublish-check.sh (npm prepublishOnly): published from the t
 		expect(code).toBe(1);
 		expect(stderr).toMatch(reason);
 		expect(stderr).toMatch(/published by \.github\/workflows\/publish\.yml/);
+	});
+});
+
+/**
+ * The example workflows (workflows/*.json) that send a template fill it the way users do (Template > Send): its
+ * Variables mapped one field per placeholder, stored as the editor saves them, the fields being those the node loads
+ * for that template (else the editor would call them stale), a value for each; no variables list or JSON beside them.
+ * Example 2 takes the header image from the item's binary field, with no Convert to File or Media > Upload node.
+ */
+describe('workflows/*.json: Template > Send as users fill it', () => {
+	interface WorkflowNode {
+		name: string;
+		type: string;
+		parameters: Record<string, any>;
+	}
+	const dir = path.join(ROOT, 'workflows');
+	const examples = readdirSync(dir)
+		.filter((file) => file.endsWith('.json'))
+		.map((file) => ({ file, json: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: WorkflowNode[]; connections: Record<string, unknown> } }));
+	const isSend = (node: WorkflowNode) => node.type.startsWith('n8n-nodes-commerce-messaging.commerceMessaging') && node.parameters.resource === 'template' && node.parameters.operation === 'send';
+	const sends = examples.flatMap(({ file, json }) => json.nodes.filter(isSend).map((node) => ({ file, node, json })));
+	const seeded = new Store();
+	seeded.reset('demo');
+
+	/**
+	 * The fields the node loads for a send's template: the seeded template it picks by ID, or the draft its workflow
+	 * creates (example 3), or for the MCP tool, whose template the model picks, order_confirmation (ID 1), which the
+	 * tool's description names.
+	 */
+	function expectedFields(json: { nodes: WorkflowNode[] }, node: WorkflowNode) {
+		const id = String(node.parameters.templateId?.value ?? '');
+		const draft = json.nodes.find((n) => n.parameters.resource === 'template' && n.parameters.operation === 'create');
+		const template = /^\d+$/.test(id) ? seeded.templates.get(Number(id)) : draft ? { body: draft.parameters.body } : seeded.templates.get(1);
+		return (placeholdersOf(template ?? {}) ?? []).map((placeholder) => ({ id: placeholder.id, displayName: placeholder.label }));
+	}
+
+	it('examples 2, 3 and 8 send a template', () => {
+		expect(sends.map(({ file, node }) => `${file}: ${node.name}`)).toEqual([
+			'02-order-paid-confirmation.json: Send order confirmation',
+			'03-template-lifecycle.json: Send shipping update',
+			'08-mcp-server-tools.json: send_whatsapp_template',
+		]);
+	});
+
+	it.each(sends.map((send) => [`${send.file}: ${send.node.name}`, send] as const))('%s maps one value per placeholder of its template', (_name, { node, json }) => {
+		const { variables, templateVariables, options } = node.parameters;
+		expect(templateVariables).toBeUndefined();
+		expect(options?.templateVariables).toBeUndefined();
+		expect(options?.variablesJson).toBeUndefined();
+		expect(variables).toEqual({ mappingMode: 'defineBelow', value: expect.any(Object), matchingColumns: [], schema: expect.any(Array), attemptToConvertTypes: false, convertFieldsToString: false });
+		const fields = expectedFields(json, node);
+		expect(fields.length).toBeGreaterThanOrEqual(2);
+		// The editor's fields as the node's templateVariables method gives them.
+		expect(variables.schema).toEqual(fields.map((field) => ({ ...field, required: true, defaultMatch: false, canBeUsedToMatch: false, display: true, type: 'string' })));
+		expect(Object.keys(variables.value)).toEqual(fields.map((field) => field.id));
+		for (const value of Object.values(variables.value)) expect(value).toEqual(expect.stringMatching(/\S/));
+	});
+
+	it('example 2 sends the header image from the item\'s binary field, made by its Code node; no Convert to File or Media > Upload node', () => {
+		const { json } = examples.find(({ file }) => file.startsWith('02-'))!;
+		expect(json.nodes.map((node) => node.type)).not.toContain('n8n-nodes-base.convertToFile');
+		expect(json.nodes.filter((node) => node.parameters.resource === 'media')).toEqual([]);
+		const send = json.nodes.find(isSend)!;
+		expect(send.parameters).toMatchObject({ headerMedia: 'binary', headerMediaBinaryField: 'data' });
+		expect(send.parameters.headerMediaId).toBeUndefined();
+		// The node right before it outputs the binary field "data" (a PNG).
+		const before = Object.entries(json.connections).find(([, out]) => JSON.stringify(out).includes(`"node":"${send.name}"`))?.[0];
+		const code = json.nodes.find((node) => node.name === before)!;
+		expect(code.type).toBe('n8n-nodes-base.code');
+		expect(code.parameters.jsCode).toMatch(/binary:\s*\{\s*data:\s*\{\s*data: [^}]*mimeType: 'image\/png'/);
+	});
+
+	it('example 8 lets the model fill the mapped variables ($fromAI), keeping phone and template_id as arguments', () => {
+		const { node } = sends.find(({ file }) => file.startsWith('08-'))!;
+		const fromAI = (value: unknown) => /\$fromAI\('(\w+)'/.exec(String(value))?.[1];
+		expect(Object.fromEntries(Object.entries(node.parameters.variables.value).map(([id, value]) => [id, fromAI(value)]))).toEqual({ 'body:1': 'customer_name', 'body:2': 'order_id' });
+		expect(fromAI(node.parameters.phone)).toBe('phone');
+		expect(fromAI(node.parameters.templateId.value)).toBe('template_id');
 	});
 });

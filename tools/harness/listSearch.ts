@@ -1,4 +1,4 @@
-import type { INode, INodeListSearchResult, INodeType, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeListSearchResult, INodeType, IWorkflowExecuteAdditionalData, ResourceMapperFields } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 
@@ -23,15 +23,30 @@ export async function listSearch(
 	method: keyof typeof PICKERS,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const nodeType: INodeType = new CommerceMessaging();
 	const picker = PICKERS[method];
+	const { nodeType, context } = loadOptionsContext(engine, picker.parameters as unknown as IDataObject, picker.parameter);
+	const search = nodeType.methods?.listSearch?.[method];
+	if (!search) throw new Error(`${method} is not registered in methods.listSearch`);
+	return await search.call(context, filter);
+}
+
+/** Loads a resource mapper's fields the way n8n's editor backend does, for a node with these parameters. */
+export async function resourceMapping(engine: Engine, method: string, parameters: IDataObject, path = 'parameters.variables'): Promise<ResourceMapperFields> {
+	const { nodeType, context } = loadOptionsContext(engine, parameters, path);
+	const load = nodeType.methods?.resourceMapping?.[method];
+	if (!load) throw new Error(`${method} is not registered in methods.resourceMapping`);
+	return await load.call(context);
+}
+
+function loadOptionsContext(engine: Engine, parameters: IDataObject, path: string) {
+	const nodeType: INodeType = new CommerceMessaging();
 	const node: INode = {
 		id: 'subject',
 		name: 'Commerce Messaging',
 		type: NODE_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: picker.parameters as unknown as INode['parameters'],
+		parameters: parameters as INode['parameters'],
 		credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Commerce Messaging account' } },
 	};
 	const workflow = new Workflow({
@@ -49,8 +64,5 @@ export async function listSearch(
 		variables: {},
 		userId: 'engine-test-user',
 	} as unknown as IWorkflowExecuteAdditionalData;
-	const context = new LoadOptionsContext(workflow, node, additionalData, picker.parameter);
-	const search = nodeType.methods?.listSearch?.[method];
-	if (!search) throw new Error(`${method} is not registered in methods.listSearch`);
-	return await search.call(context, filter);
+	return { nodeType, context: new LoadOptionsContext(workflow, node, additionalData, path) };
 }

@@ -1,8 +1,8 @@
-import type { Operation } from './operation';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 /**
- * Every resource of the node and its operations: a resource file or the operations table (operations.ts) missing
- * an entry, or holding one not listed here, fails the type check.
+ * Every resource of the node and its operations: a resource file or the table in resources.ts missing an entry, or
+ * holding one not listed here, fails the type check.
  */
 export type CommerceMessagingMap = {
 	automation: 'createInstance';
@@ -18,10 +18,26 @@ export type CommerceMessagingMap = {
 
 export type Resource = keyof CommerceMessagingMap;
 
+/** What an operation answers for one item: records, each one output item's JSON, or whole items (JSON with binary). */
+export type OperationResult = { records: IDataObject[] } | { items: INodeExecutionData[] };
+
+/**
+ * What an operation file exports; the router (router.ts) runs it. `execute` answers one item; the router pairs and
+ * guards it. `prepare` runs once before the items, `finish` once after them (even after a failure), `hints` says what
+ * the run did that the user should know. `orderingKey`: items with the same key never overlap and reach the service
+ * in input order (an order's events, a product's writes, one recipient's messages); it is read once per item, before
+ * any runs, and handed to `execute`. Items run several at a time (Request Options > Concurrency) unless the operation
+ * says `oneItemAtATime` (a whole list per item, whose pages run side by side instead; a long wait).
+ */
+export interface Operation<State = unknown> {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, itemIndex: number, state: State, key: string | undefined): Promise<OperationResult>;
+	prepare?(this: IExecuteFunctions, itemCount: number): Promise<State>;
+	orderingKey?(this: IExecuteFunctions, itemIndex: number, state: State): string | undefined;
+	finish?(this: IExecuteFunctions, state: State): Promise<void>;
+	hints?(this: IExecuteFunctions, state: State, itemCount: number): NodeExecutionHint[];
+	oneItemAtATime?: true;
+}
+
 /** One resource's operations, by name: what a resource file exports as `operations`. */
 export type ResourceOperations<R extends Resource> = Record<CommerceMessagingMap[R], Operation>;
-
-/** The resource and operation parameters of one run, as the router reads them. */
-export type CommerceMessagingType = {
-	[R in Resource]: { resource: R; operation: CommerceMessagingMap[R] };
-}[Resource];

@@ -1,37 +1,34 @@
-import type { IDataObject, IExecuteFunctions, INode, JsonObject, NodeExecutionHint } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INode, type JsonObject, NodeApiError, type NodeExecutionHint, NodeOperationError } from 'n8n-workflow';
 
-import { errorContext, formatSeconds } from '../../../transport/errors';
-import { MAX_PAGES_SIDE_BY_SIDE, pagesSideBySide } from '../../../transport/pagination';
-import type { RetryKind, RunActivity } from '../../../transport/session';
+import { formatDuration } from '../../../transport/format';
+import type { RetryKind, RunActivity } from '../../../transport/request';
+import { MAX_PAGES_SIDE_BY_SIDE } from '../../../transport/settings';
 
 /**
  * What the node tells the user beyond the records, where they look: a failed item's error (with Continue On Fail, an
- * error item), and a hint above the output for each thing worth knowing about a run, counted per run and never with
- * a secret or a record's contents; the unusual ones also as a warning in n8n's log, which reaches the runs nobody
- * opens. The router reports a run only when something happened: nothing on a plain success.
+ * error item), and a hint above the output for each thing worth knowing about a run, counted per run and never with a
+ * secret or a record's contents; the unusual ones also as a warning in n8n's log, which reaches the runs nobody opens.
  */
 
-/** The error item of Continue On Fail: the message, and the service's code and HTTP status when there is one. */
+/** The error item of Continue On Fail: the message, and the service's code, message, HTTP status, fields and state. */
 export function errorJson(error: unknown): IDataObject {
-	const failure = error as Partial<NodeApiError>;
-	const context = errorContext(error);
+	const failure = error as Partial<NodeApiError> & { context?: IDataObject };
+	const context = failure.context ?? {};
+	const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 	const json: IDataObject = { error: failure.message ?? String(error) };
 	if (failure.description) json.description = failure.description;
-	if (context.serviceCode !== undefined) json.code = context.serviceCode;
-	if (context.serviceMessage !== undefined) json.serviceMessage = context.serviceMessage;
+	if (text(context.serviceCode) !== undefined) json.code = context.serviceCode;
+	if (text(context.serviceMessage) !== undefined) json.serviceMessage = context.serviceMessage;
 	if (failure.httpCode) json.httpCode = failure.httpCode;
-	if (context.fields) json.fields = context.fields;
-	if (context.state) json.state = context.state;
+	if (Array.isArray(context.fields)) json.fields = context.fields.filter((field) => typeof field === 'string');
+	if (text(context.state)) json.state = context.state;
 	return json;
 }
 
 /** The error that stops the run, naming its item. */
 export function withItemIndex(node: INode, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		return new NodeOperationError(node, error as JsonObject as unknown as Error, { itemIndex });
-	}
-	if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return new NodeOperationError(node, error as JsonObject as unknown as Error, { itemIndex });
+	error.context.itemIndex ??= itemIndex;
 	return error;
 }
 
@@ -42,55 +39,36 @@ const RETRY_KINDS: Record<Exclude<RetryKind, 'rate limit'>, [string, string]> = 
 	'service error': ['HTTP 5xx answer', 'HTTP 5xx answers'],
 };
 
-/** A list read more pages than this is worth a word. */
+/** A list read over more pages than this is worth a word. */
 const PAGES_WORTH_TELLING = 5;
 
-/** What the router knows of the run that the hints need. */
-interface RunFacts {
-	operationName: string;
-	itemCount: number;
-	outputCount: number;
-	concurrency: number;
-}
-
 /** The operation's own hints (duplicates skipped, waits between batches) first, then the run's. */
-export function report(ctx: IExecuteFunctions, activity: RunActivity, hints: NodeExecutionHint[], run: RunFacts): void {
+export function report(ctx: IExecuteFunctions, activity: RunActivity, hints: NodeExecutionHint[], run: { operationName: string; itemCount: number; outputCount: number; concurrency: number }): void {
 	if (activity.rateLimitHeldMs > 0) {
-		hints.push({ message: `Waited ${formatSeconds(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`, type: 'warning' });
+		hints.push({ message: `Waited ${formatDuration(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`, type: 'warning' });
 	}
-	if (activity.reLogins > 0) {
-		hints.push({ message: 'Logged in again after the service refused the session token (once for the run), then went on.', type: 'warning' });
-	}
+	if (activity.reLogins > 0) hints.push({ message: 'Logged in again after the service refused the session token (once for the run), then went on.', type: 'warning' });
 	if (activity.retriedRequests > 0) {
 		const kinds = [...activity.retries].flatMap(([kind, count]) => (kind === 'rate limit' ? [] : [`${count} ${RETRY_KINDS[kind][count > 1 ? 1 : 0]}`]));
 		const through = activity.retriedThenDone === activity.retriedRequests ? 'all of them went through' : `${activity.retriedThenDone} of them went through`;
 		const requests = activity.retriedRequests === 1 ? '1 request was' : `${activity.retriedRequests} requests were`;
 		hints.push({ message: `${requests} retried after an error (${kinds.join(', ')}); ${through}.`, type: 'warning' });
 	}
-	hints.push(...listHints(ctx, activity, run));
+	// n8n's editor says "Limit reached" itself when the output count equals a typed Limit, and "runs once for each input
+	// item" for operations named getAll: those are not repeated.
+	const limit = ctx.getNode().parameters.limit;
+	if (activity.listsCutAtLimit > 0 && !(run.itemCount === 1 && typeof limit === 'number' && run.outputCount === limit)) {
+		hints.push({ message: 'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.' });
+	}
+	if (activity.pagesRead > 0 && run.itemCount > 1 && run.operationName !== 'getAll' && !ctx.getNode().executeOnce) {
+		hints.push({ message: `This node read the list ${run.itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.` });
+	}
+	if (activity.pagesRead > PAGES_WORTH_TELLING) {
+		const sideBySide = Math.min(run.concurrency, MAX_PAGES_SIDE_BY_SIDE);
+		hints.push({ message: `Read ${activity.pagesRead} pages of the service's lists, ${sideBySide} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).` });
+	}
 	for (const hint of hints) {
 		ctx.addExecutionHints?.({ message: hint.message, type: hint.type ?? 'info', location: 'outputPane' });
 		if (hint.type === 'warning') ctx.logger?.warn(`Commerce Messaging: ${hint.message}`, { node: ctx.getNode().name, workflowId: ctx.getWorkflow().id });
 	}
-}
-
-/**
- * The hints of n8n's own list nodes, where n8n's editor does not give them itself: it says "Limit reached" when the
- * output count equals a typed Limit, and "runs once for each input item" for operations named getAll.
- */
-function listHints(ctx: IExecuteFunctions, activity: RunActivity, run: RunFacts): NodeExecutionHint[] {
-	const hints: NodeExecutionHint[] = [];
-	const { itemCount } = run;
-	// The Limit as stored in the workflow, as n8n's editor reads it: its own hint needs a typed number.
-	const limit = ctx.getNode().parameters.limit;
-	if (activity.listsCutAtLimit > 0 && !(itemCount === 1 && typeof limit === 'number' && run.outputCount === limit)) {
-		hints.push({ message: 'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.' });
-	}
-	if (activity.pagesRead > 0 && itemCount > 1 && run.operationName !== 'getAll' && !ctx.getNode().executeOnce) {
-		hints.push({ message: `This node read the list ${itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.` });
-	}
-	if (activity.pagesRead > PAGES_WORTH_TELLING) {
-		hints.push({ message: `Read ${activity.pagesRead} pages of the service's lists, ${pagesSideBySide(run.concurrency)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).` });
-	}
-	return hints;
 }

@@ -1,5 +1,7 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { type IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest } from '../../../transport/request';
+import { itemError } from './parameters';
 
 export interface BinaryFile {
 	bytes: Buffer;
@@ -7,44 +9,43 @@ export interface BinaryFile {
 	mimeType: string;
 }
 
-/**
- * The file in an input item's binary field. A missing field is reported with the field's name, the item and
- * the fields the item does have, before any API call.
- */
-export async function readBinaryFile(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	propertyName: string,
-): Promise<BinaryFile> {
+/** The file in an input item's binary field; a missing field is reported with the fields the item has, before any call. */
+export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<BinaryFile> {
 	const available = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
-	if (!propertyName || !available.includes(propertyName)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Item ${itemIndex}: no binary field "${propertyName}" to upload`,
-			{
-				itemIndex,
-				description: available.length
-					? `The item's binary fields are: ${available.join(', ')}. Set "Input Binary Field" to one of them.`
-					: 'The item has no binary data. Read or download the file in an earlier node (e.g. Read/Write Files from Disk or HTTP Request).',
-			},
-		);
+	if (!available.includes(propertyName)) {
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: no binary field "${propertyName}" to upload`, {
+			itemIndex,
+			description: available.length
+				? `The item's binary fields are: ${available.join(', ')}. Set "Input Binary Field" to one of them.`
+				: 'The item has no binary data. Read or download the file in an earlier node (e.g. Read/Write Files from Disk or HTTP Request).',
+		});
 	}
 	const metadata = ctx.helpers.assertBinaryData(itemIndex, propertyName);
-	const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName);
 	const extension = metadata.fileExtension ? `.${metadata.fileExtension}` : '';
 	return {
-		bytes,
+		bytes: await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName),
 		fileName: metadata.fileName || `${propertyName}${extension}`,
 		mimeType: metadata.mimeType || 'application/octet-stream',
 	};
 }
 
 /**
- * A multipart body with the file as the part `file` (rule M1). It is a native FormData, so the HTTP library
- * writes the Content-Type with its boundary; call it once per attempt, a sent body cannot be sent again.
+ * Rules M1, M2: the file uploaded with the run's credential (the account that sends owns it, M3) as the multipart
+ * part `file`, a native FormData built anew for each attempt, so the HTTP library writes the boundary and a retry
+ * sends the whole file again. Answers the media id and the upload's answer.
  */
-export function multipartFile(file: BinaryFile, partName = 'file'): FormData {
-	const form = new FormData();
-	form.append(partName, new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }), file.fileName);
-	return form;
+export async function uploadMedia(ctx: IExecuteFunctions, itemIndex: number, file: BinaryFile) {
+	const formData = () => {
+		const form = new FormData();
+		form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }), file.fileName);
+		return form;
+	};
+	const answer = await apiRequest(ctx, 'mediaUpload', { formData, itemIndex });
+	if (answer.mediaId) return { ...answer, mediaId: answer.mediaId };
+	throw itemError(
+		ctx,
+		itemIndex,
+		'the upload answer carries no media_id',
+		`The service accepted the file but its answer has no media id where one was expected: ${JSON.stringify(answer.data) ?? 'no data'}`,
+	);
 }

@@ -1,82 +1,49 @@
-import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type IGetNodeParameterOptions, type IPollFunctions, NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
-import { setErrorContext, type ServiceErrorContext } from '../../../transport/errors';
-import { toE164 } from './phone';
+import { formatCount } from '../../../transport/format';
+import { withContext, type ErrorContext } from '../../../transport/messages';
+import { DEFAULT_RUN_SETTINGS, MAX_ATTEMPTS, MAX_CONCURRENCY, MAX_WAIT_MS, MIN_TIMEOUT_MS, type RunSettings } from '../../../transport/settings';
+import { requestOptions } from '../descriptions';
 
 /**
- * The one reading layer of both nodes: every parameter is read here by its kind, and a value of the wrong kind fails
- * its item before any API call naming the field and what it got. So an object or a list given to a text or number
- * field never goes out as "[object Object]" or "1,2"; a number given to text (an id) goes out as its digits.
+ * The readers of both nodes: every parameter is read here by its kind, and a value of the wrong kind fails its item
+ * before any API call, naming the field and what it got. An object or a list given to a text or number field never
+ * goes out as "[object Object]" or "1,2"; a number given to text (an id) goes out as its digits. `required`: an empty
+ * value fails; otherwise it is left out (undefined). A fallback applies only where the parameter is not set at all.
  */
 
 export type ParameterContext = IExecuteFunctions | IPollFunctions;
 
-type ReadParameter = (name: string, itemIndex: number, fallback?: unknown, options?: IGetNodeParameterOptions) => unknown;
-
 const isPoll = (ctx: ParameterContext): ctx is IPollFunctions => !('getInputData' in ctx);
 
-/** A parameter as n8n gives it; `name` may name a field of a collection (`additionalFields.total`). */
-export function valueOf(ctx: ParameterContext, name: string, itemIndex: number, fallback: unknown, options?: IGetNodeParameterOptions): unknown {
-	if (isPoll(ctx)) return ctx.getNodeParameter(name, fallback, options);
-	return (ctx.getNodeParameter as ReadParameter)(name, itemIndex, fallback, options);
+/** A parameter as n8n gives it; `name` may be a field of a collection (`additionalFields.total`). */
+export function valueOf(ctx: ParameterContext, name: string, itemIndex: number, fallback: unknown = null, options?: IGetNodeParameterOptions): unknown {
+	return isPoll(ctx) ? ctx.getNodeParameter(name, fallback, options) : ctx.getNodeParameter(name, itemIndex, fallback, options);
 }
 
-/**
- * The run's context, evaluating each parameter of each item once (n8n evaluates at every read; an item's parameters
- * serve its ordering key, its deduplication key and its body); a collection's field comes from the collection read whole.
- */
-export function readingParametersOnce(ctx: IExecuteFunctions): IExecuteFunctions {
-	const read = ctx.getNodeParameter.bind(ctx) as ReadParameter;
-	// Per item, by name (and options); a dotted name's collection and field path, split once per name.
-	const kept: Array<Map<string, unknown> | undefined> = [];
-	const paths = new Map<string, string[]>();
-	const getNodeParameter: ReadParameter = (name, itemIndex, fallback, options) => {
-		const key = options === undefined ? name : `${name}\u0000${JSON.stringify(options)}`;
-		const itemKept = (kept[itemIndex] ??= new Map());
-		if (itemKept.has(key)) return itemKept.get(key);
-		let value: unknown;
-		if (options === undefined && name.includes('.')) {
-			let path = paths.get(name);
-			if (!path) paths.set(name, (path = name.split('.')));
-			value = getNodeParameter(path[0], itemIndex, {});
-			for (let part = 1; part < path.length; part++) value = isPlainObject(value) ? value[path[part]] : undefined;
-			if (value === undefined) value = fallback;
-		} else {
-			value = read(name, itemIndex, fallback, options);
-		}
-		itemKept.set(key, value);
-		return value;
-	};
-	return Object.create(ctx, { getNodeParameter: { value: getNodeParameter } }) as IExecuteFunctions;
-}
-
-/** An error of one item ("Item N: ..."; a trigger's poll has no items). `context` goes to the Continue On Fail item. */
-export function itemError(ctx: ParameterContext, itemIndex: number, message: string, description?: string, context?: ServiceErrorContext) {
+/** An error of one item ("Item N: ..."; a poll has no items). `context` goes to the Continue On Fail item. */
+export function itemError(ctx: ParameterContext, itemIndex: number, message: string, description?: string, context: ErrorContext = {}): NodeOperationError {
 	const text = isPoll(ctx) ? message.charAt(0).toUpperCase() + message.slice(1) : `Item ${itemIndex}: ${message}`;
-	const error = new NodeOperationError(ctx.getNode(), text, { itemIndex, description });
-	if (context) setErrorContext(error, context);
-	return error;
+	return withContext(new NodeOperationError(ctx.getNode(), text, { itemIndex, description }), context);
 }
 
-/** A value as messages show it: text in quotes, numbers bare, objects as JSON, cut after 80 characters. */
+/** A value as messages show it: numbers bare, the rest as JSON, cut after 80 characters. */
 export function shown(value: unknown): string {
 	const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 	return text.length > 80 ? `${text.slice(0, 80)}...` : text;
 }
 
 export const isPlainObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-export const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-/** How messages name what a value is: "an object", "an array", "a boolean", "text", "a number". */
-export function kindOf(value: unknown): string {
+/** "an object", "an array", "a boolean", "text", "a number". */
+function kindOf(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
 	if (typeof value === 'string') return 'text';
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** A value of the wrong kind: the field, what it must be, and what it got. */
 const wrongKind = (ctx: ParameterContext, itemIndex: number, label: string, expected: string, value: unknown) =>
 	itemError(
 		ctx,
@@ -85,60 +52,66 @@ const wrongKind = (ctx: ParameterContext, itemIndex: number, label: string, expe
 		'An expression gave a value of another kind. Map a single value, e.g. {{ $json.order.id }} rather than {{ $json.order }}.',
 	);
 
-const count = (value: number) => value.toLocaleString('en-US');
-
-/** `label` names the field in messages; `required`: empty fails (else is left out); `keepSpaces`: a message, not an id. */
-export interface TextOptions {
+/** `label` names the field in messages; `required`: empty fails, else it is left out. */
+export interface Field {
 	label: string;
 	required?: boolean;
 	description?: string;
-	keepSpaces?: boolean;
-	maxLength?: number;
 }
 
-type Read<T, O> = {
-	(ctx: ParameterContext, name: string, itemIndex: number, options: O & { required: true }): T;
-	(ctx: ParameterContext, name: string, itemIndex: number, options: O): T | undefined;
-};
+/** What a reader answers: the value, or undefined unless it is required. */
+type Read<T, O> = O extends { required: true } ? T : T | undefined;
 
-/** Text: as typed, or a number as its digits; an object, a list or a boolean fails; empty is left out unless required. */
-export const readText: Read<string, TextOptions> = (ctx, name, itemIndex, options) =>
-	textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, options) as string;
+const emptyError = (ctx: ParameterContext, itemIndex: number, field: Field) =>
+	itemError(ctx, itemIndex, `the ${field.label} is empty`, field.description ?? `Set the ${field.label}; it is required by the service.`);
 
-/** readText for a value that is not a parameter of its own (a field of a list entry, a resource locator's value). */
-export function textValue(ctx: ParameterContext, raw: unknown, itemIndex: number, options: TextOptions): string | undefined {
-	let text: string;
-	if (typeof raw === 'string') text = options.keepSpaces ? raw : raw.trim();
-	else if (typeof raw === 'number' && Number.isFinite(raw)) text = String(raw);
-	else if (raw === undefined || raw === null) text = '';
-	else throw wrongKind(ctx, itemIndex, options.label, 'text or a number', raw);
+/** Text as typed (trimmed unless `keepSpaces`), or a number as its digits; an object, a list or a boolean fails. */
+export function readText<O extends Field & { keepSpaces?: boolean; maxLength?: number }>(ctx: ParameterContext, name: string, itemIndex: number, field: O): Read<string, O> {
+	return textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, field);
+}
+
+/** readText for a value that is not a parameter of its own (a field of a list entry). */
+export function textValue<O extends Field & { keepSpaces?: boolean; maxLength?: number }>(ctx: ParameterContext, raw: unknown, itemIndex: number, field: O): Read<string, O> {
+	if (raw !== undefined && raw !== null && typeof raw !== 'string' && !(typeof raw === 'number' && Number.isFinite(raw))) {
+		throw wrongKind(ctx, itemIndex, field.label, 'text or a number', raw);
+	}
+	const text = typeof raw === 'string' ? (field.keepSpaces ? raw : raw.trim()) : raw === undefined || raw === null ? '' : String(raw);
 	if (!text.trim()) {
-		if (!options.required) return undefined;
-		throw itemError(ctx, itemIndex, `the ${options.label} is empty`, options.description ?? `Set the ${options.label}; it is required by the service.`);
+		if (field.required) throw emptyError(ctx, itemIndex, field);
+		return undefined as Read<string, O>;
 	}
 	// Characters as people count them: an emoji is one, not two UTF-16 units.
-	const length = options.maxLength === undefined ? 0 : Array.from(text).length;
-	if (options.maxLength !== undefined && length > options.maxLength) {
+	const length = field.maxLength === undefined ? 0 : Array.from(text).length;
+	if (field.maxLength !== undefined && length > field.maxLength) {
 		throw itemError(
 			ctx,
 			itemIndex,
-			`the ${options.label} is ${count(length)} characters long, over the limit of ${count(options.maxLength)}`,
-			`Shorten the ${options.label} by ${count(length - options.maxLength)} characters, or send it as several messages.`,
+			`the ${field.label} is ${formatCount(length)} characters long, over the limit of ${formatCount(field.maxLength)}`,
+			`Shorten the ${field.label} by ${formatCount(length - field.maxLength)} characters, or send it as several messages.`,
 		);
 	}
-	return text;
+	return text as Read<string, O>;
 }
 
-/** The id a resource locator holds (picked from the list or typed), required, as text. */
-export function readLocatorId(ctx: IExecuteFunctions, name: string, itemIndex: number, options: TextOptions): string {
-	return textValue(ctx, valueOf(ctx, name, itemIndex, '', { extractValue: true }), itemIndex, { ...options, required: true }) as string;
+/** The id a resource locator holds (picked from the list or typed), as text; always required. */
+export const readLocatorId = (ctx: IExecuteFunctions, name: string, itemIndex: number, field: Field): string =>
+	textValue(ctx, valueOf(ctx, name, itemIndex, '', { extractValue: true }), itemIndex, { ...field, required: true });
+
+/**
+ * E.164: a plus, a country code that does not start with 0, at most 15 digits. Spaces, dots, dashes, slashes and
+ * brackets people type are dropped; a leading 00 is the international prefix.
+ */
+export function toE164(input: string): string | undefined {
+	const compact = input.trim().replace(/[\s.\-()/]/g, '');
+	const withPlus = compact.startsWith('00') ? `+${compact.slice(2)}` : compact;
+	return /^\+[1-9]\d{6,14}$/.test(withPlus) ? withPlus : undefined;
 }
 
 /** A phone number as E.164, checked before any call (rules C2 and E3 cost no request when it is wrong). */
-export const readPhone: Read<string, { label: string }> = (ctx, name, itemIndex, options: { label: string; required?: boolean }) => {
-	const raw = textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, { label: options.label });
-	return (raw === undefined && !options.required ? undefined : phoneValue(ctx, raw ?? '', itemIndex)) as string;
-};
+export function readPhone<O extends Field>(ctx: ParameterContext, name: string, itemIndex: number, field: O): Read<string, O> {
+	const raw = textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, field);
+	return (raw === undefined ? undefined : phoneValue(ctx, raw, itemIndex)) as Read<string, O>;
+}
 
 /** A phone number that is not a parameter of its own (e.g. a button's); `where` says which one. */
 export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number, where?: string): string {
@@ -152,123 +125,119 @@ export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number
 	);
 }
 
-/** `optional`: empty is undefined; `phrasing`: `"forty" is not a valid cart total` or `the price "12,90" is not a decimal number`. */
-export interface NumberOptions {
-	label: string;
+interface NumberField extends Field {
 	min?: number;
-	optional?: boolean;
-	phrasing?: 'value' | 'field';
-	description?: string;
 	fallback?: number;
 }
 
-function numberInput(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number | string | undefined {
-	const raw = valueOf(ctx, name, itemIndex, options.fallback ?? null);
-	if (typeof raw === 'number' || typeof raw === 'string') return raw;
-	if (raw === undefined || raw === null) return undefined;
-	throw wrongKind(ctx, itemIndex, options.label, 'a number', raw);
+/** A number, or its text from an expression; `whole`: an integer (an id, a count). Empty is undefined unless required. */
+function numberValue(ctx: ParameterContext, name: string, itemIndex: number, field: NumberField, whole: boolean): number | undefined {
+	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
+	if (isEmpty(raw)) {
+		if (field.required) throw emptyError(ctx, itemIndex, field);
+		return undefined;
+	}
+	if (typeof raw !== 'number' && typeof raw !== 'string') throw wrongKind(ctx, itemIndex, field.label, 'a number', raw);
+	const pattern = whole ? /^\s*\d+\s*$/ : /^\s*-?\d+(\.\d+)?\s*$/;
+	const value = typeof raw === 'number' ? raw : pattern.test(raw) ? Number(raw) : NaN;
+	const min = field.min ?? (whole ? 0 : undefined);
+	if ((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && (min === undefined || value >= min)) return value;
+	const kind = whole ? 'a whole number' : 'a decimal number';
+	const problem = Number.isFinite(value) && (!whole || Number.isInteger(value)) ? `is below the minimum of ${min}` : `is not ${kind}`;
+	const hint = whole ? `Use a whole number of ${min} or more.` : `Use a decimal number${min === undefined ? '' : ` of ${min} or more`} with a dot as the decimal separator, e.g. 49.90.`;
+	throw itemError(ctx, itemIndex, `the ${field.label} ${shown(raw)} ${problem}`, field.description ?? hint);
 }
 
-type ReadNumber = {
-	(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions & { optional: true }): number | undefined;
-	(ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions): number;
-};
+/** A decimal number (money, hours, seconds): hex, exponents and commas are refused. */
+export const readDecimal = <O extends NumberField>(ctx: ParameterContext, name: string, itemIndex: number, field: O) =>
+	numberValue(ctx, name, itemIndex, field, false) as Read<number, O>;
 
-/** A number, or decimal text such as "12.50" (spaces around allowed); hex, exponents and commas give NaN. */
-const decimalValue = (raw: unknown) => (typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN);
+/** A whole number (an id, a limit): 1.5 and "abc" are refused. */
+export const readWholeNumber = <O extends NumberField>(ctx: ParameterContext, name: string, itemIndex: number, field: O) =>
+	numberValue(ctx, name, itemIndex, field, true) as Read<number, O>;
 
-/** A decimal number (money, hours, seconds): a number, or "12.50" from an expression; hex, exponents and commas are refused. */
-export const readDecimal: ReadNumber = (ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions) => {
-	const raw = numberInput(ctx, name, itemIndex, options);
-	if (options.optional && isEmpty(raw)) return undefined as never;
-	const value = decimalValue(raw);
-	if (Number.isFinite(value) && (options.min === undefined || value >= options.min)) return value;
-	const min = options.min === 0 ? ' of 0 or more' : options.min !== undefined ? ` of ${options.min} or more` : '';
-	const quoted = typeof raw === 'string' ? shown(raw) : `"${shown(raw ?? '')}"`;
-	throw itemError(
-		ctx,
-		itemIndex,
-		options.phrasing === 'field'
-			? `the ${options.label} ${quoted} is not a decimal number${options.min !== undefined && Number.isFinite(value) ? min : ''}`
-			: `${quoted} is not a valid ${options.label}`,
-		options.description ?? `Use a decimal number${min} with a dot as the decimal separator, e.g. 49.90.`,
-	);
-};
-
-/** A whole number such as an id or a limit: an integer, or digits as text; 1.5, "abc" and numbers below `min` fail. */
-export const readWholeNumber: ReadNumber = (ctx: ParameterContext, name: string, itemIndex: number, options: NumberOptions) => {
-	const raw = numberInput(ctx, name, itemIndex, options);
-	if (options.optional && isEmpty(raw)) return undefined as never;
-	const value = typeof raw === 'number' ? raw : /^\d+$/.test(raw?.trim() ?? '') ? Number(raw) : NaN;
-	const min = options.min ?? 0;
-	if (Number.isSafeInteger(value) && value >= min) return value;
-	// 0 for a field that starts at 1 is named as below the minimum.
-	const problem = Number.isSafeInteger(value) && value >= 0 ? `is below the minimum of ${min}` : 'is not a whole number';
-	throw itemError(ctx, itemIndex, `the ${options.label} ${shown(raw ?? null)} ${problem}`, options.description ?? `Use a whole number of ${min} or more.`);
-};
-
-/** Return All + Limit (descriptions/ returnAllOrLimit): no limit for Return All, else a whole number >= 1. */
+/** Return All + Limit: no limit for Return All, else a whole number of 1 or more. */
 export function readListLimit(ctx: IExecuteFunctions, itemIndex: number): { limit?: number } {
 	if (readBoolean(ctx, 'returnAll', itemIndex, { label: 'Return All', fallback: false })) return {};
 	const description = 'Set Limit to how many results to return at most, a whole number such as 50, or turn on Return All.';
-	return { limit: readWholeNumber(ctx, 'limit', itemIndex, { label: 'Limit', min: 1, fallback: 50, description }) };
+	return { limit: readWholeNumber(ctx, 'limit', itemIndex, { label: 'Limit', min: 1, fallback: 50, required: true, description }) };
 }
 
 /** A switch: true or false (also as the text "true" or "false"); not set gives `fallback`. */
-export function readBoolean<F extends boolean | undefined>(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; fallback?: F }): boolean | F {
-	const raw = valueOf(ctx, name, itemIndex, options.fallback ?? null);
+export function readBoolean<F extends boolean | undefined>(ctx: ParameterContext, name: string, itemIndex: number, field: { label: string; fallback?: F }): boolean | F {
+	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
 	if (typeof raw === 'boolean') return raw;
-	if (isEmpty(raw)) return options.fallback as F;
+	if (isEmpty(raw)) return field.fallback as F;
 	if (typeof raw === 'string' && /^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
-	throw wrongKind(ctx, itemIndex, options.label, 'true or false', raw);
+	throw wrongKind(ctx, itemIndex, field.label, 'true or false', raw);
 }
 
 /** One of a list of values (an options parameter, or an expression that should give one); not set gives `fallback`. */
-export function readOption<T extends string>(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; values: readonly T[]; fallback: T }): T {
-	const raw = valueOf(ctx, name, itemIndex, options.fallback);
-	if (isEmpty(raw)) return options.fallback;
-	if (typeof raw === 'string' && (options.values as readonly string[]).includes(raw)) return raw as T;
-	const values = options.values.join(', ');
-	if (typeof raw !== 'string') throw wrongKind(ctx, itemIndex, options.label, `one of ${values}`, raw);
-	throw itemError(ctx, itemIndex, `the ${options.label} ${shown(raw)} is not one of ${values}`, `Choose one of ${values}.`);
+export function readOption<T extends string>(ctx: ParameterContext, name: string, itemIndex: number, field: { label: string; values: readonly T[]; fallback: T }): T {
+	const raw = valueOf(ctx, name, itemIndex, field.fallback);
+	if (isEmpty(raw)) return field.fallback;
+	if ((field.values as readonly unknown[]).includes(raw)) return raw as T;
+	const values = field.values.join(', ');
+	if (typeof raw !== 'string') throw wrongKind(ctx, itemIndex, field.label, `one of ${values}`, raw);
+	throw itemError(ctx, itemIndex, `the ${field.label} ${shown(raw)} is not one of ${values}`, `Choose one of ${values}.`);
 }
 
 /** A date and time from the picker or an expression, as ISO 8601 in UTC (no zone: the workflow's); empty is undefined. */
-export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, options: { label: string }): string | undefined {
-	const raw = valueOf(ctx, name, itemIndex, null);
+export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, field: { label: string }): string | undefined {
+	const raw = valueOf(ctx, name, itemIndex);
 	if (isEmpty(raw)) return undefined;
-	if (typeof raw !== 'string' && typeof raw !== 'number') throw wrongKind(ctx, itemIndex, options.label, 'a date', raw);
+	if (typeof raw !== 'string' && typeof raw !== 'number') throw wrongKind(ctx, itemIndex, field.label, 'a date', raw);
 	try {
 		const iso = tryToParseDateTime(raw, ctx.getTimezone()).toUTC().toISO();
 		if (iso) return iso;
 	} catch {
 		// Reported below with the item and the value.
 	}
-	const quoted = typeof raw === 'string' ? shown(raw) : `"${shown(raw)}"`;
-	throw itemError(ctx, itemIndex, `${quoted} is not a valid ${options.label}`, 'Use an ISO 8601 date and time, e.g. 2025-01-31T18:30:00Z.');
+	throw itemError(ctx, itemIndex, `the ${field.label} ${shown(raw)} is not a valid date`, 'Use an ISO 8601 date and time, e.g. 2025-01-31T18:30:00Z.');
 }
 
-/** The entries of a list of fields (a fixedCollection: `additionalFields.customFields`, entries under `field`). */
-export function readEntries(ctx: ParameterContext, name: string, itemIndex: number, options: { label: string; entry: string }): IDataObject[] {
+/** The entries of a list of fields (a fixedCollection such as `additionalFields.customFields`, entries under `field`). */
+export function readEntries(ctx: ParameterContext, name: string, itemIndex: number, field: { label: string; entry: string }): IDataObject[] {
 	const collection = valueOf(ctx, name, itemIndex, {});
 	if (isEmpty(collection)) return [];
-	if (!isPlainObject(collection)) throw wrongKind(ctx, itemIndex, options.label, 'a list of fields', collection);
-	const entries = collection[options.entry] ?? [];
+	if (!isPlainObject(collection)) throw wrongKind(ctx, itemIndex, field.label, 'a list of fields', collection);
+	const entries = collection[field.entry] ?? [];
 	const list = Array.isArray(entries) ? entries : [entries];
 	const wrong = list.find((entry) => !isPlainObject(entry));
-	if (wrong !== undefined) throw wrongKind(ctx, itemIndex, options.label, 'a list of fields', wrong);
+	if (wrong !== undefined) throw wrongKind(ctx, itemIndex, field.label, 'a list of fields', wrong);
 	return list as IDataObject[];
 }
 
-/** Drops empty strings and empty objects that n8n collections leave behind, so the service never sees "". */
-export function compact(fields: IDataObject): IDataObject {
-	const result: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) {
-		if (value === '' || value === undefined || value === null) continue;
-		if (isPlainObject(value) && Object.keys(value).length === 0) continue;
-		result[key] = value;
+const JSON_KINDS = { object: 'a JSON object', array: 'a JSON array', objectOrArray: 'a JSON object or array' } as const;
+
+/**
+ * A JSON field: JSON text as typed, or the value an expression gave, of the kind the service expects. Empty is
+ * undefined. `example`: the right form, for the message; `showValue`: say what it got rather than its kind.
+ */
+export function readJson<K extends keyof typeof JSON_KINDS>(
+	ctx: ParameterContext,
+	name: string,
+	itemIndex: number,
+	field: { label: string; expect: K; example: string; plural?: boolean; showValue?: boolean },
+): (K extends 'object' ? IDataObject : K extends 'array' ? unknown[] : IDataObject | unknown[]) | undefined {
+	let value = valueOf(ctx, name, itemIndex);
+	if (isEmpty(value)) return undefined;
+	if (typeof value === 'string') {
+		try {
+			value = JSON.parse(value);
+		} catch (error) {
+			throw itemError(ctx, itemIndex, `${field.label} ${field.plural ? 'are' : 'is'} not valid JSON`, `${(error as Error).message}. ${field.example}`);
+		}
 	}
-	return result;
+	const fits = field.expect === 'array' ? Array.isArray(value) : field.expect === 'object' ? isPlainObject(value) : Array.isArray(value) || isPlainObject(value);
+	if (fits) return value as never;
+	const got = field.showValue ? `got ${shown(value)}` : `not ${typeof value === 'string' ? 'a string' : kindOf(value)}`;
+	throw itemError(ctx, itemIndex, `${field.label} must be ${JSON_KINDS[field.expect]}, ${got}`, field.example);
+}
+
+/** Drops the empty values n8n collections leave behind, so the service never sees "". */
+export function compact(fields: IDataObject): IDataObject {
+	return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== undefined && value !== null && !(isPlainObject(value) && Object.keys(value).length === 0)));
 }
 
 /** "Custom Fields" merged into a body (a named parameter wins): a name is text, a value goes as the JSON it is. */
@@ -282,36 +251,83 @@ export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex
 }
 
 /**
- * A run-wide setting's number (Request Options, Batching: from the first item); undefined when not set. Another kind,
- * or a failing expression, fails the run naming the setting as the panel labels it: never a silent default.
+ * A run-wide setting (Request Options, Batching: from the first item, as n8n's HTTP Request node does), checked by
+ * `accept`; undefined when not set. Another kind, a value `accept` refuses, or a failing expression fails the run naming
+ * the setting as the panel labels it: never a silent default.
  */
-export function readSettingNumber(ctx: ParameterContext, name: string, label: string): number | undefined {
+export function readSetting(ctx: ParameterContext, name: string, label: string, accept: (value: number) => string | undefined): number | undefined {
+	const fail = (message: string, description: string) => new NodeOperationError(ctx.getNode(), message, { description });
 	let raw: unknown;
 	try {
-		// The field alone (options bypass the collection read whole): a failing expression in another is not this one's.
+		// The field alone (options defeat the collection read whole): a failing expression in another is not this one's.
 		raw = valueOf(ctx, name, 0, null, {});
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), `${label}: ${(error as Error).message}`, {
-			description: `The expression of ${label} failed. Fix it, or remove the option to use its default.`,
-		});
+		throw fail(`${label}: ${(error as Error).message}`, `The expression of ${label} failed. Fix it, or remove the option to use its default.`);
 	}
 	if (isEmpty(raw)) return undefined;
-	const value = decimalValue(raw);
-	if (Number.isFinite(value)) return value;
-	throw new NodeOperationError(ctx.getNode(), `${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`, {
-		description: `Set ${label} to a number, or remove the option to use its default.`,
-	});
+	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+	if (!Number.isFinite(value)) throw fail(`${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`, `Set ${label} to a number, or remove the option to use its default.`);
+	const rule = accept(value);
+	if (rule) throw fail(`${label} must be ${rule} (got ${value})`, `Set ${label} to ${rule}, or remove the option to use its default.`);
+	return value;
 }
 
-/** A run-wide count (a concurrency, a batch size): rounded, and 1 or more. */
-export function settingCount(value: number, fail: (rule: string) => Error): number {
-	if (Math.round(value) < 1) throw fail('1 or more');
-	return Math.round(value);
+/** For readSetting: a count (a concurrency, a batch size), 1 or more once rounded. */
+export const countOfOneOrMore = (value: number) => (Math.round(value) < 1 ? '1 or more' : undefined);
+
+const milliseconds = (seconds: number) => Math.min(MAX_WAIT_MS, Math.round(seconds * 1000));
+
+/**
+ * Each field of the Request Options panel (descriptions.ts), mapped onto the transport's settings: what it accepts,
+ * and where it lands (ms, bytes, counts). Fractions are rounded; values past a bound the panel shows are capped to it.
+ */
+const REQUEST_OPTION_FIELDS: Record<string, { accept: (value: number) => string | undefined; apply: (settings: RunSettings, value: number) => void }> = {
+	concurrency: { accept: countOfOneOrMore, apply: (s, value) => (s.concurrency = Math.min(MAX_CONCURRENCY, Math.round(value))) },
+	maxAttempts: { accept: countOfOneOrMore, apply: (s, value) => (s.retry.maxAttempts = Math.min(MAX_ATTEMPTS, Math.round(value))) },
+	maxListMegabytes: { accept: (value) => (value >= 0.001 ? undefined : 'above 0 (at least 0.001)'), apply: (s, value) => (s.maxListBytes = Math.max(1, Math.round(value * 1024 * 1024))) },
+	maxRecords: { accept: countOfOneOrMore, apply: (s, value) => (s.maxRecords = Math.round(value)) },
+	maxRetryWaitSeconds: { accept: (value) => (value < 0 ? '0 or more (0: no retries)' : undefined), apply: (s, value) => (s.retry.maxTotalWaitMs = milliseconds(value)) },
+	timeoutSeconds: {
+		accept: (value) => (milliseconds(value) >= MIN_TIMEOUT_MS ? undefined : `above 0 (at least ${MIN_TIMEOUT_MS / 1000})`),
+		apply: (s, value) => (s.retry.timeoutMs = milliseconds(value)),
+	},
+};
+
+const LABELS = Object.fromEntries((requestOptions.options as Array<{ name: string; displayName: string }>).map((option) => [option.name, `Request Options > ${option.displayName}`]));
+
+/** The run's Request Options, read once (from the first item); a poll reads one page at a time, so no Concurrency. */
+export function readRequestOptions(ctx: ParameterContext): RunSettings {
+	const settings: RunSettings = {
+		...DEFAULT_RUN_SETTINGS,
+		retry: { ...DEFAULT_RUN_SETTINGS.retry },
+		names: {
+			timeout: LABELS.timeoutSeconds,
+			retryBudget: LABELS.maxRetryWaitSeconds,
+			maxAttempts: LABELS.maxAttempts,
+			maxRecords: LABELS.maxRecords,
+			maxListBytes: LABELS.maxListMegabytes,
+			sendLess: isPoll(ctx) ? undefined : `lower ${LABELS.concurrency}, or the batch size (Options > Batching) where there is one`,
+		},
+	};
+	for (const [name, field] of Object.entries(REQUEST_OPTION_FIELDS)) {
+		if (isPoll(ctx) && name === 'concurrency') continue;
+		const value = readSetting(ctx, `requestOptions.${name}`, LABELS[name], field.accept);
+		if (value !== undefined) field.apply(settings, value);
+	}
+	if (isPoll(ctx)) settings.concurrency = 1;
+	return settings;
 }
 
-/** A run-wide setting whose value cannot work (negative, or zero where zero means nothing). */
-export function settingError(ctx: ParameterContext, label: string, value: number, rule: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${label} must be ${rule} (got ${value})`, {
-		description: `Set ${label} to ${rule}, or remove the option to use its default.`,
+/**
+ * The customer's contact references of a shop event (docs/api-assumptions.md: `customer: {phone?, email?,
+ * contact_id?}`), or undefined when none is given; `fields` names the parameters.
+ */
+export function readCustomer(ctx: IExecuteFunctions, itemIndex: number, fields: { phone: string; email: string; contactId: string }): IDataObject | undefined {
+	const customer = compact({
+		phone: readPhone(ctx, fields.phone, itemIndex, { label: 'customer phone' }),
+		email: readText(ctx, fields.email, itemIndex, { label: 'customer email' }),
+		// The service's contact ids are integers.
+		contact_id: readWholeNumber(ctx, fields.contactId, itemIndex, { label: 'contact ID', description: 'A contact ID is a whole number, e.g. 123.' }),
 	});
+	return Object.keys(customer).length ? customer : undefined;
 }

@@ -1,7 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { accountWithoutPasswordKey, eventKey, SAVED_PROPERTY, type EventIdentity } from '../../../nodes/CommerceMessaging/helpers/deduplication';
-import { decodeEntries } from '../../../nodes/CommerceMessaging/helpers/deduplication/processStore';
+import { accountWithoutPasswordKey, decodeEvents, eventKey, SAVED_PROPERTY, type EventIdentity } from '../../../nodes/CommerceMessaging/helpers/deduplication';
 
 /** The node's static data key in the engine harness (its node is named "Commerce Messaging"). */
 export const NODE_STATE = 'node:Commerce Messaging';
@@ -9,7 +8,7 @@ export const NODE_STATE = 'node:Commerce Messaging';
 /** The event hashes of the node's saved copy in a workflow's static data (empty when none was saved). */
 export function savedHashes(staticData: IDataObject): string[] {
 	const saved = (staticData[NODE_STATE] as IDataObject | undefined)?.[SAVED_PROPERTY] as IDataObject | undefined;
-	return (decodeEntries(saved) ?? []).map(([hash]) => hash);
+	return (decodeEvents(saved?.events) ?? []).map(([hash]) => hash);
 }
 
 /** The stored hash of an event sent through a credential. */

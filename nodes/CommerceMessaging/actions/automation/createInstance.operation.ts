@@ -1,10 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { readJson } from '../../helpers/jsonParameter';
-import { readBoolean, readWholeNumber } from '../../helpers/parameters';
+import { readBoolean, readJson, readWholeNumber } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -43,12 +40,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Rule V3: automation_id is an integer (digits as text from an expression are read as the number they spell)
 	// and payload an object; anything else is refused before any call.
 	const automationId = readWholeNumber(this, 'automationId', itemIndex, {
 		label: 'automation ID',
 		min: 1,
+		required: true,
 		description: "Use the automation's numeric ID, a positive whole number such as 12.",
 	});
 	const useInput = readBoolean(this, 'useInputAsPayload', itemIndex, { label: 'Use Input Item as Payload', fallback: false });

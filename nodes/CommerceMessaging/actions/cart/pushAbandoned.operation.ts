@@ -1,11 +1,8 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { cartEvent } from '../../helpers/deduplication';
-import { customerReference, eventPushOperation } from '../../helpers/eventPush';
-import { readJson } from '../../helpers/jsonParameter';
-import { readDecimal, readText } from '../../helpers/parameters';
 import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
+import { cartEvent, EventPush } from '../../helpers/deduplication';
+import { compact, readCustomer, readDecimal, readJson, readText, withCustomFields } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -84,34 +81,43 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['cart'], operation: ['pushAbandoned'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['cart'], operation: ['pushAbandoned'] } }, properties);
 
-export const { orderingKey, prepare, execute, finish, hints } = eventPushOperation({
-	route: 'cartEvent',
-	idParameter: 'cartId',
-	idLabel: 'cart ID',
-	event(ctx: IExecuteFunctions, itemIndex: number) {
-		const cartId = readText(ctx, 'cartId', itemIndex, { label: 'cart ID', required: true });
-		const total = readDecimal(ctx, 'total', itemIndex, { label: 'cart total', min: 0 });
+/** Rules V2, V4: each item's event (cart ID + total) read once, before any is sent; deduplicated. */
+export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<EventPush> {
+	return await EventPush.start(this, itemCount, (itemIndex) => {
+		const cartId = readText(this, 'cartId', itemIndex, { label: 'cart ID', required: true });
+		const total = readDecimal(this, 'total', itemIndex, { label: 'cart total', min: 0, required: true });
 		return { identity: cartEvent(cartId, total), identifiers: { cart_id: cartId, total } };
-	},
-	fields(ctx: IExecuteFunctions, itemIndex: number) {
-		const lineItems = readJson(ctx, 'additionalFields.lineItems', itemIndex, {
-			expect: 'array',
-			label: 'the line items',
-			plural: true,
-			showValue: true,
-			example: 'Use a JSON array, e.g. [{"product_id": "1001", "quantity": 1, "price": 49.90}].',
-		});
-		return {
-			customer: customerReference(ctx, itemIndex, { phone: 'customer.phone', email: 'customer.email', contactId: 'customer.contactId' }),
-			currency: readText(ctx, 'additionalFields.currency', itemIndex, { label: 'currency' }),
-			cart_url: readText(ctx, 'additionalFields.cartUrl', itemIndex, { label: 'cart URL' }),
-			// The default "[]" means none were given.
-			line_items: lineItems?.length ? lineItems : undefined,
-		};
-	},
-});
+	});
+}
+
+/** A cart's events reach the service in input order, never overlapping. */
+export const orderingKey = (itemIndex: number, push: EventPush) => push.orderingKey(itemIndex);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, push: EventPush) {
+	const { identifiers } = push.eventOf(itemIndex);
+	const lineItems = readJson(this, 'additionalFields.lineItems', itemIndex, {
+		expect: 'array',
+		label: 'the line items',
+		plural: true,
+		showValue: true,
+		example: 'Use a JSON array, e.g. [{"product_id": "1001", "quantity": 1, "price": 49.90}].',
+	});
+	const fields = compact({
+		...identifiers,
+		customer: readCustomer(this, itemIndex, { phone: 'customer.phone', email: 'customer.email', contactId: 'customer.contactId' }),
+		currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
+		cart_url: readText(this, 'additionalFields.cartUrl', itemIndex, { label: 'cart URL' }),
+		// The default "[]" means none were given.
+		line_items: lineItems?.length ? lineItems : undefined,
+	});
+	const body = withCustomFields(this, 'additionalFields.customFields', itemIndex, fields);
+	return { records: [await push.send(this, itemIndex, 'cartEvent', body)] };
+}
+
+export async function finish(this: IExecuteFunctions, push: EventPush): Promise<void> {
+	await push.finish(this);
+}
+
+export const hints = (push: EventPush, itemCount: number) => push.hints(itemCount);

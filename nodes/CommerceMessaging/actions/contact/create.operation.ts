@@ -1,9 +1,7 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { compact, readPhone, readText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 import { customFieldsOption, phoneField } from '../../descriptions';
 
 const properties: INodeProperties[] = [
@@ -65,7 +63,7 @@ export function orderingKey(this: IExecuteFunctions, itemIndex: number): string 
 	return readPhone(this, 'phone', itemIndex, { label: 'phone' });
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, phone?: string) {
 	const tags = readText(this, 'additionalFields.tags', itemIndex, { label: 'tags' });
 	const body = withCustomFields(
 		this,
@@ -73,7 +71,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		compact({
 			// An empty phone is left to the service, whose validation error names the field (rule E3).
-			phone: readPhone(this, 'phone', itemIndex, { label: 'phone' }),
+			phone: phone ?? readPhone(this, 'phone', itemIndex, { label: 'phone' }),
 			firstname: readText(this, 'firstname', itemIndex, { label: 'first name' }),
 			lastname: readText(this, 'lastname', itemIndex, { label: 'last name' }),
 			email: readText(this, 'email', itemIndex, { label: 'email' }),

@@ -1,16 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { readBoolean, readListLimit } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport/pagination';
-import type { OperationResult } from '../operation';
 import { returnAllOrLimit } from '../../descriptions';
 
 /** What a simplified contact keeps: enough to address and name the person, small enough for an AI agent's context. */
 export const SIMPLE_CONTACT_FIELDS = ['id', 'firstname', 'lastname', 'phone', 'email'] as const;
 
 const properties: INodeProperties[] = [
-	...returnAllOrLimit(),
+	...returnAllOrLimit,
 	{
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -26,7 +24,7 @@ export const description = updateDisplayOptions({ show: { resource: ['contact'],
 /** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
 export const oneItemAtATime = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const simplify = readBoolean(this, 'simplify', itemIndex, { label: 'Simplify', fallback: false });
 	const records = await listRecords(this, 'contactList', { ...readListLimit(this, itemIndex), itemIndex });
 	return { records: simplify ? records.map(simplified) : records };

@@ -1,12 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { readJson } from '../../helpers/jsonParameter';
-import { readBoolean, readListLimit, readOption } from '../../helpers/parameters';
-import { asRecord, asRecords } from '../../../../transport/envelope';
+import { readBoolean, readJson, readListLimit, readOption } from '../../helpers/parameters';
+import { asRecord, asRecords } from '../../../../transport/answers';
 import { listRecords } from '../../../../transport/pagination';
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 import { METHODS_WITH_BODY, readMethod, readPath, readQuery } from './request.input';
 import { returnAllOrLimit } from '../../descriptions';
 
@@ -72,7 +69,7 @@ const properties: INodeProperties[] = [
 			'Whether the path is a list that takes the pagination parameters (currentPage, page, limit): the pages are fetched for you and each record becomes its own output item',
 		displayOptions: { show: { method: ['GET'] } },
 	},
-	...updateDisplayOptions({ show: { method: ['GET'], paginate: [true] } }, returnAllOrLimit()),
+	...updateDisplayOptions({ show: { method: ['GET'], paginate: [true] } }, returnAllOrLimit),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -108,7 +105,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const method = readMethod(this, itemIndex);
 	const path = readPath(this, itemIndex);
 	const qs = readQuery(this, itemIndex);

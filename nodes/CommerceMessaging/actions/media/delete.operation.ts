@@ -1,9 +1,7 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { readText } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -23,7 +21,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const mediaId = readText(this, 'mediaId', itemIndex, {
 		label: 'media ID',
 		required: true,

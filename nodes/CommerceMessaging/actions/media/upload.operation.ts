@@ -1,10 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { multipartFile, readBinaryFile } from '../../helpers/binary';
-import { itemError, readBoolean, readText } from '../../helpers/parameters';
-import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
+import { readBinaryFile, uploadMedia } from '../../helpers/binary';
+import { readBoolean, readText } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -49,36 +46,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const propertyName = readText(this, 'binaryPropertyName', itemIndex, { label: 'Input Binary Field', required: true });
 	const keepBinary = readBoolean(this, 'options.keepBinary', itemIndex, { label: 'Keep Binary Data', fallback: false });
 	const file = await readBinaryFile(this, itemIndex, propertyName);
-	const fileName = readText(this, 'options.fileName', itemIndex, { label: 'File Name' }) ?? file.fileName;
-	const upload = { ...file, fileName };
-
-	const { mediaId, fields, data } = await apiRequest(this, 'mediaUpload', {
-		// A new body per attempt: a retry after a fresh login must send the whole file again (rule M1).
-		formData: () => multipartFile(upload),
-		itemIndex,
-	});
-	if (!mediaId) {
-		throw itemError(
-			this,
-			itemIndex,
-			'the upload answer carries no media_id',
-			`The service accepted the file but its answer has no media id where one was expected: ${JSON.stringify(data) ?? 'no data'}`,
-		);
-	}
-
-	const json: IDataObject = {
-		...fields,
-		media_id: mediaId,
-		file_name: fileName,
-		mime_type: upload.mimeType,
-		file_size: upload.bytes.length,
-	};
+	const upload = { ...file, fileName: readText(this, 'options.fileName', itemIndex, { label: 'File Name' }) ?? file.fileName };
+	const { mediaId, fields } = await uploadMedia(this, itemIndex, upload);
+	const json = { ...fields, media_id: mediaId, file_name: upload.fileName, mime_type: upload.mimeType, file_size: upload.bytes.length };
 	// The file is not passed on unless asked: a media_id is what later steps use, and binaries are heavy.
-	const item: INodeExecutionData = { json };
-	if (keepBinary) item.binary = this.getInputData()[itemIndex].binary;
-	return { items: [item] };
+	return { items: [{ json, ...(keepBinary ? { binary: this.getInputData()[itemIndex].binary } : {}) }] };
 }

@@ -1,10 +1,8 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { BatchPacer, readBatching } from '../../helpers/batching';
+import { BatchPacer } from '../../helpers/batching';
 import { compact, readBoolean, readPhone, readText, readWholeNumber, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 import { batchingOption, customFieldsOption, phoneField } from '../../descriptions';
 
 /** WhatsApp's limit for the text of one message. */
@@ -76,38 +74,31 @@ export const description = updateDisplayOptions(
 
 /** Rule L2: even without options, items go out in batches of 50 with a one-second pause. */
 export async function prepare(this: IExecuteFunctions): Promise<BatchPacer> {
-	return new BatchPacer(readBatching(this));
-}
-
-export async function beforeItem(this: IExecuteFunctions, itemIndex: number, batches: BatchPacer, pause: (ms: number) => Promise<void>): Promise<void> {
-	await batches.waitTurn(itemIndex, pause);
+	return new BatchPacer(this);
 }
 
 export const hints = (batches: BatchPacer) => batches.hints();
 
-/** One recipient's messages reach the service in input order, never overlapping. */
+/** One recipient's messages reach the service in input order, never overlapping (the key is the E.164 phone). */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
 	return readPhone(this, 'phone', itemIndex, { label: 'phone', required: true });
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const body = withCustomFields(
-		this,
-		'additionalFields.customFields',
-		itemIndex,
-		compact({
-			phone: readPhone(this, 'phone', itemIndex, { label: 'phone', required: true }),
-			message: readText(this, 'message', itemIndex, {
-				label: 'message text',
-				required: true,
-				keepSpaces: true,
-				maxLength: MESSAGE_TEXT_MAX_LENGTH,
-				description: 'Enter the text to send, or map it from a field of the input item that is not empty.',
-			}),
-			contact_id: readWholeNumber(this, 'additionalFields.contactId', itemIndex, { label: 'contact ID', min: 1, optional: true }),
-			external_id: readText(this, 'additionalFields.externalId', itemIndex, { label: 'external ID' }),
-			preview_url: readBoolean(this, 'additionalFields.previewUrl', itemIndex, { label: 'Preview URL' }),
+export async function execute(this: IExecuteFunctions, itemIndex: number, batches: BatchPacer, phone?: string) {
+	await batches.waitTurn(itemIndex);
+	const fields = compact({
+		phone: phone ?? readPhone(this, 'phone', itemIndex, { label: 'phone', required: true }),
+		message: readText(this, 'message', itemIndex, {
+			label: 'message text',
+			required: true,
+			keepSpaces: true,
+			maxLength: MESSAGE_TEXT_MAX_LENGTH,
+			description: 'Enter the text to send, or map it from a field of the input item that is not empty.',
 		}),
-	);
+		contact_id: readWholeNumber(this, 'additionalFields.contactId', itemIndex, { label: 'contact ID', min: 1 }),
+		external_id: readText(this, 'additionalFields.externalId', itemIndex, { label: 'external ID' }),
+		preview_url: readBoolean(this, 'additionalFields.previewUrl', itemIndex, { label: 'Preview URL' }),
+	});
+	const body = withCustomFields(this, 'additionalFields.customFields', itemIndex, fields);
 	return { records: [await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })] };
 }

@@ -1,10 +1,8 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { orderEvent } from '../../helpers/deduplication';
-import { customerReference, eventPushOperation } from '../../helpers/eventPush';
-import { readDate, readDecimal, readText } from '../../helpers/parameters';
 import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
+import { EventPush, orderEvent } from '../../helpers/deduplication';
+import { compact, readCustomer, readDate, readDecimal, readText, withCustomFields } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -78,30 +76,35 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['pushEvent'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['pushEvent'] } }, properties);
 
-export const { orderingKey, prepare, execute, finish, hints } = eventPushOperation({
-	route: 'orderEvent',
-	idParameter: 'orderId',
-	idLabel: 'order ID',
-	event(ctx: IExecuteFunctions, itemIndex: number) {
-		const orderId = readText(ctx, 'orderId', itemIndex, { label: 'order ID', required: true });
-		const status = readText(ctx, 'status', itemIndex, { label: 'status', required: true });
+/** Rules V1, V4: each item's event (order ID + status) read once, before any is sent; deduplicated. */
+export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<EventPush> {
+	return await EventPush.start(this, itemCount, (itemIndex) => {
+		const orderId = readText(this, 'orderId', itemIndex, { label: 'order ID', required: true });
+		const status = readText(this, 'status', itemIndex, { label: 'status', required: true });
 		return { identity: orderEvent(orderId, status), identifiers: { order_id: orderId, status } };
-	},
-	fields(ctx: IExecuteFunctions, itemIndex: number) {
-		return {
-			total: readDecimal(ctx, 'additionalFields.total', itemIndex, { label: 'total', min: 0, optional: true }),
-			currency: readText(ctx, 'additionalFields.currency', itemIndex, { label: 'currency' }),
-			created_at: readDate(ctx, 'additionalFields.createdAt', itemIndex, { label: 'created at date' }),
-			customer: customerReference(ctx, itemIndex, {
-				phone: 'additionalFields.customerPhone',
-				email: 'additionalFields.customerEmail',
-				contactId: 'additionalFields.contactId',
-			}),
-		};
-	},
-});
+	});
+}
+
+/** An order's events reach the service in input order, never overlapping: `paid` is never overtaken by `shipped`. */
+export const orderingKey = (itemIndex: number, push: EventPush) => push.orderingKey(itemIndex);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, push: EventPush) {
+	const { identifiers } = push.eventOf(itemIndex);
+	const fields = compact({
+		...identifiers,
+		total: readDecimal(this, 'additionalFields.total', itemIndex, { label: 'total', min: 0 }),
+		currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
+		created_at: readDate(this, 'additionalFields.createdAt', itemIndex, { label: 'created at date' }),
+		customer: readCustomer(this, itemIndex, { phone: 'additionalFields.customerPhone', email: 'additionalFields.customerEmail', contactId: 'additionalFields.contactId' }),
+	});
+	const body = withCustomFields(this, 'additionalFields.customFields', itemIndex, fields);
+	return { records: [await push.send(this, itemIndex, 'orderEvent', body)] };
+}
+
+export async function finish(this: IExecuteFunctions, push: EventPush): Promise<void> {
+	await push.finish(this);
+}
+
+export const hints = (push: EventPush, itemCount: number) => push.hints(itemCount);

@@ -1,9 +1,7 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { readText } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 import { customFieldsOption, priceOption, productFields, skuOption } from './shared';
 
 const properties: INodeProperties[] = [
@@ -47,9 +45,9 @@ export function orderingKey(this: IExecuteFunctions, itemIndex: number): string 
 
 const NEEDS = "A product needs the shop's productId and a name.";
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, productId?: string) {
 	// A productId from an expression is sent as text, as typed (a number as its digits).
-	const id = readText(this, 'id', itemIndex, { label: 'Product ID', required: true, description: NEEDS });
+	const id = productId ?? readText(this, 'id', itemIndex, { label: 'Product ID', required: true, description: NEEDS });
 	const name = readText(this, 'name', itemIndex, { label: 'name', required: true, description: NEEDS });
 	const body = { ...productFields(this, 'additionalFields', itemIndex), id, name };
 	return { records: [await apiRequest(this, 'productCreate', { body, itemIndex })] };

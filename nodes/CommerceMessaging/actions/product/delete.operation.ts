@@ -1,8 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 import { readProductId } from './shared';
 import { productLocator } from '../../descriptions';
 
@@ -15,7 +13,7 @@ export function orderingKey(this: IExecuteFunctions, itemIndex: number): string 
 	return readProductId(this, itemIndex);
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const id = readProductId(this, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, productId?: string) {
+	const id = productId ?? readProductId(this, itemIndex);
 	return { records: [await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })] };
 }

@@ -1,8 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 import { readProductId } from './shared';
 import { productLocator } from '../../descriptions';
 
@@ -10,7 +8,7 @@ export const description = updateDisplayOptions({ show: { resource: ['product'],
 	productLocator,
 ]);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readProductId(this, itemIndex);
 	return { records: [await apiRequest(this, 'productGet', { pathParams: { id }, itemIndex })] };
 }

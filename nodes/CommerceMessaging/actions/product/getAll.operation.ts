@@ -1,19 +1,17 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
 
 import { readListLimit } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport/pagination';
-import type { OperationResult } from '../operation';
 import { returnAllOrLimit } from '../../descriptions';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['product'], operation: ['getAll'] } },
-	returnAllOrLimit(),
+	returnAllOrLimit,
 );
 
 /** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
 export const oneItemAtATime = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: await listRecords(this, 'productList', { ...readListLimit(this, itemIndex), itemIndex }) };
 }

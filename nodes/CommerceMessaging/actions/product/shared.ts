@@ -43,7 +43,7 @@ export function productFields(ctx: IExecuteFunctions, collection: string, itemIn
 		compact({
 			name: readText(ctx, `${collection}.name`, itemIndex, { label: 'name' }),
 			// A price from an expression may arrive as text ("49.90"); anything that is not a decimal number is refused.
-			price: readDecimal(ctx, `${collection}.price`, itemIndex, { label: 'price', min: 0, optional: true, phrasing: 'field' }),
+			price: readDecimal(ctx, `${collection}.price`, itemIndex, { label: 'price', min: 0 }),
 			sku: readText(ctx, `${collection}.sku`, itemIndex, { label: 'SKU' }),
 		}),
 	);

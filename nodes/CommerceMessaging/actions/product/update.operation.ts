@@ -1,9 +1,7 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { itemError } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 import { customFieldsOption, priceOption, productFields, readProductId, skuOption } from './shared';
 import { productLocator } from '../../descriptions';
 
@@ -41,8 +39,8 @@ export function orderingKey(this: IExecuteFunctions, itemIndex: number): string 
 	return readProductId(this, itemIndex);
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const id = readProductId(this, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, productId?: string) {
+	const id = productId ?? readProductId(this, itemIndex);
 	const body = productFields(this, 'updateFields', itemIndex);
 	if (Object.keys(body).length === 0) {
 		throw itemError(this, itemIndex, `nothing to update for product "${id}"`, 'Add at least one field with a value under "Update Fields".');

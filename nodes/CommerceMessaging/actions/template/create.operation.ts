@@ -1,9 +1,7 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { compact, itemError, readOption, readText } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 import { buttonsOption, readButtons } from './buttons';
 
 const properties: INodeProperties[] = [
@@ -100,7 +98,7 @@ const NAME_PATTERN = /^[a-z0-9_]+$/;
 const CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 const HEADER_TYPES = ['DOCUMENT', 'IMAGE', 'NONE', 'TEXT', 'VIDEO'] as const;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Empty name or body are left to the service, whose validation error names the field (rule E3).
 	const name = readText(this, 'name', itemIndex, { label: 'template name' });
 	const headerType = readOption(this, 'additionalFields.headerType', itemIndex, { label: 'Header Type', values: HEADER_TYPES, fallback: 'NONE' });

@@ -1,15 +1,13 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { compact, readListLimit, readOption } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport/pagination';
-import type { OperationResult } from '../operation';
 import { returnAllOrLimit } from '../../descriptions';
 
 const TEMPLATE_STATES = ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'] as const;
 
 const properties: INodeProperties[] = [
-	...returnAllOrLimit(),
+	...returnAllOrLimit,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -39,7 +37,7 @@ export const description = updateDisplayOptions({ show: { resource: ['template']
 /** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
 export const oneItemAtATime = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const { limit } = readListLimit(this, itemIndex);
 	const state = readOption(this, 'filters.state', itemIndex, { label: 'state filter', values: TEMPLATE_STATES, fallback: '' });
 	return { records: await listRecords(this, 'templateList', { limit, qs: compact({ state }), itemIndex }) };

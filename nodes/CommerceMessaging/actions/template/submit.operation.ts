@@ -1,9 +1,7 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
 
-import { templateIdParameter } from '../../helpers/template';
+import { readTemplateId } from '../../helpers/template';
 import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
 import { templateLocator } from '../../descriptions';
 
 export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['submit'] } }, [
@@ -14,7 +12,7 @@ export const description = updateDisplayOptions({ show: { resource: ['template']
 	},
 ]);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const id = templateIdParameter(this, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const id = readTemplateId(this, itemIndex);
 	return { records: [await apiRequest(this, 'templateSubmit', { pathParams: { id }, itemIndex })] };
 }

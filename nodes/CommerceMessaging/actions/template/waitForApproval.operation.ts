@@ -1,13 +1,10 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { formatDuration, rejectionReason, templateIdParameter, templateTitle } from '../../helpers/template';
-import { itemError, readDecimal, readOption } from '../../helpers/parameters';
-import type { TemplateRecord } from '../../../../transport/envelope';
-import { pause } from '../../../../transport/pacing';
-import { apiRequest } from '../../../../transport/request';
-import type { OperationResult } from '../operation';
+import { formatDuration } from '../../../../transport/format';
+import { apiRequest, pause } from '../../../../transport/request';
 import { templateLocator } from '../../descriptions';
+import { itemError, readDecimal, readOption } from '../../helpers/parameters';
+import { readTemplateId, rejectionReason, templateTitle } from '../../helpers/template';
 
 /** Each wait is this much longer than the one before, up to MAX_INTERVAL_MS (review takes minutes to hours). */
 const GROWTH = 1.5;
@@ -77,10 +74,10 @@ export const description = updateDisplayOptions(
 /** Rule T3: poll the submitted template until the review is over, with growing intervals; a long wait per item, one at a time. */
 export const oneItemAtATime = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const id = templateIdParameter(this, itemIndex);
-	const initialSeconds = readDecimal(this, 'initialInterval', itemIndex, { label: 'Initial Interval', phrasing: 'field', min: 0, fallback: 2, description: 'Use a number of seconds above 0, e.g. 2.' });
-	const timeoutMinutes = readDecimal(this, 'timeout', itemIndex, { label: 'Timeout', phrasing: 'field', min: 0, fallback: 60, description: 'Use a number of minutes of 0 or more, e.g. 60.' });
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const id = readTemplateId(this, itemIndex);
+	const initialSeconds = readDecimal(this, 'initialInterval', itemIndex, { label: 'Initial Interval', min: 0, fallback: 2, required: true, description: 'Use a number of seconds above 0, e.g. 2.' });
+	const timeoutMinutes = readDecimal(this, 'timeout', itemIndex, { label: 'Timeout', min: 0, fallback: 60, required: true, description: 'Use a number of minutes of 0 or more, e.g. 60.' });
 	const onRejection = readOption(this, 'options.onRejection', itemIndex, { label: 'On Rejection', values: ['error', 'outputItem'], fallback: 'error' });
 	if (initialSeconds === 0) {
 		throw itemError(this, itemIndex, 'the Initial Interval must be above 0', 'Wait at least a moment between checks, e.g. 2 seconds.');
@@ -91,27 +88,28 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	let intervalMs = initialSeconds * 1000;
 	for (;;) {
 		const template = await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex });
-		switch (template.state) {
-			case 'APPROVED':
-				return { records: [{ ...template, approved: true }] };
-			case 'REJECTED':
-				return rejected(this, template, id, itemIndex, onRejection === 'outputItem');
-			case 'DRAFT':
-				throw itemError(
-					this,
-					itemIndex,
-					`template ${templateTitle(template, id)} is a DRAFT, so it will never be approved while waiting`,
-					'Submit it first (Template > Submit for Review), then wait for approval.',
-					{ state: 'DRAFT' },
-				);
+		const title = templateTitle(template, id);
+		if (template.state === 'APPROVED') return { records: [{ ...template, approved: true }] };
+		if (template.state === 'REJECTED') {
+			const reason = rejectionReason(template);
+			if (onRejection === 'outputItem') return { records: [{ ...template, approved: false, ...(reason ? { reason } : {}) }] };
+			throw itemError(
+				this,
+				itemIndex,
+				`template ${title} was REJECTED: ${reason ?? 'no reason given'}`,
+				'Fix what the reason says in a new draft (Template > Create Draft) and submit it. To branch instead of failing, set Options > On Rejection to "Output Item".',
+				{ state: 'REJECTED', reason },
+			);
 		}
-
+		if (template.state === 'DRAFT') {
+			throw itemError(this, itemIndex, `template ${title} is a DRAFT, so it will never be approved while waiting`, 'Submit it first (Template > Submit for Review), then wait for approval.', { state: 'DRAFT' });
+		}
 		const waitedMs = Date.now() - startedAt;
 		if (waitedMs >= timeoutMs) {
 			throw itemError(
 				this,
 				itemIndex,
-				`template ${templateTitle(template, id)} is still ${template.state ?? 'without a state'} after waiting ${formatDuration(waitedMs)} (timeout ${formatDuration(timeoutMs)})`,
+				`template ${title} is still ${template.state ?? 'without a state'} after waiting ${formatDuration(waitedMs)} (timeout ${formatDuration(timeoutMs)})`,
 				'The review is not finished yet. Run Wait for Approval again later, or raise the Timeout (reviews take minutes to hours).',
 				{ state: template.state || undefined },
 			);
@@ -119,22 +117,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		await pause(this, Math.min(intervalMs, timeoutMs - waitedMs));
 		intervalMs = nextInterval(intervalMs);
 	}
-}
-
-function rejected(
-	ctx: IExecuteFunctions,
-	template: TemplateRecord,
-	id: string,
-	itemIndex: number,
-	asOutput: boolean,
-): OperationResult {
-	const reason = rejectionReason(template);
-	if (asOutput) return { records: [{ ...template, approved: false, ...(reason ? { reason } : {}) }] };
-	throw itemError(
-		ctx,
-		itemIndex,
-		`template ${templateTitle(template, id)} was REJECTED: ${reason ?? 'no reason given'}`,
-		'Fix what the reason says in a new draft (Template > Create Draft) and submit it. To branch instead of failing, set Options > On Rejection to "Output Item".',
-		{ state: 'REJECTED', reason },
-	);
 }

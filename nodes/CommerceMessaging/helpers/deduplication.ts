@@ -1,0 +1,389 @@
+import { createHash, randomBytes } from 'crypto';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from '../../../transport/auth';
+import { apiRequest, credentialDataOf } from '../../../transport/request';
+import type { RouteName } from '../../../transport/routes';
+import { DEFAULT_WINDOW_HOURS } from '../descriptions';
+import { itemError, readBoolean, readDecimal } from './parameters';
+import { SharedClaims } from './sharedDeduplication';
+
+/**
+ * Rule V4: an order or cart event (order id + status; cart id + total) the service accepted through an account (Base
+ * URL + username) is not sent through it again within the item's window; the item is output with `skipped: true`. An
+ * event is recorded only once accepted, so a failed send goes out on the next try. It holds within and between runs
+ * of one n8n process (its memory, below), across restarts (the memory's copy in the node's static data), and across
+ * processes with Deduplicate Across Workers (sharedDeduplication.ts). The guarantee, its limits, its cost:
+ * docs/deduplication.md.
+ */
+
+/** Characters of a stored hash: 60 bits, so among MAX_SENT_KEYS events kept a chance match is vanishingly rare. */
+export const HASH_LENGTH = 10;
+/** Most accepted events one node keeps; beyond it the oldest go (reported when still inside their window). */
+export const MAX_SENT_KEYS = 10_000;
+/** Events kept over all nodes' memories of the process, about 100 bytes each. */
+export const MAX_DEDUPLICATION_EVENTS = 100_000;
+/** How far ahead of this clock a saved send may lie (a small clock correction) before it is taken as bogus. */
+export const FUTURE_TOLERANCE_SECONDS = 60;
+/** The property of the node's static data that holds the saved copy of its memory. */
+export const SAVED_PROPERTY = 'deduplication';
+
+/** What makes two events the same (the account aside): the kind and the event's own ids. */
+export interface EventIdentity {
+	kind: 'order' | 'cart';
+	parts: string[];
+}
+
+export const orderEvent = (orderId: string, status: string): EventIdentity => ({ kind: 'order', parts: [orderId, status] });
+
+/** 49.9, 49.90 and 49.900000001 are one total: binary float noise never makes two keys. */
+export const normaliseTotal = (total: number) => String(Number(total.toFixed(6)) + 0);
+
+export const cartEvent = (cartId: string, total: number): EventIdentity => ({ kind: 'cart', parts: [cartId, normaliseTotal(total)] });
+
+/** An event's label (on skipped items) and stored hash, account included. JSON keeps ("a:b","c") and ("a","b:c") apart. */
+export function eventKey(account: string, event: EventIdentity): { label: string; hash: string } {
+	const hash = createHash('sha256').update(JSON.stringify([event.kind, account, ...event.parts])).digest('base64url').slice(0, HASH_LENGTH);
+	return { label: [event.kind, ...event.parts].join(':'), hash };
+}
+
+/** The account a credential logs in to, hashed: Base URL (as URLs write it) and username; not the password, not the name. */
+export function accountWithoutPasswordKey(data: ICredentialDataDecryptedObject): string {
+	const { baseUrl, username } = readCredentials(data);
+	const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+	const canonical = url ? normalizeBaseUrl(`${url.protocol}//${url.host}${url.pathname}`) : baseUrl;
+	return createHash('sha256').update(JSON.stringify([canonical, username])).digest('base64url').slice(0, 16);
+}
+
+/**
+ * A node's memory in this process: the events the service accepted (hash -> epoch seconds, oldest first) and the sends
+ * in flight. n8n gives each execution its own copy of the workflow's static data (the last one saved wins), so
+ * executions running at the same time see each other's sends only here; checking an event and claiming it happen
+ * with no await between.
+ */
+export class NodeMemory {
+	readonly sent = new Map<string, number>();
+	/** Sends in flight, by event hash: settles with whether the service accepted the event. */
+	readonly inFlight = new Map<string, Promise<boolean>>();
+	/** Tells the copies this memory saved from those of another (another process, or this one before a restart). */
+	readonly copyId = randomBytes(6).toString('base64url');
+	/** Events the size cap dropped while still inside the window they were judged by: they could go out twice. */
+	droppedInWindow = 0;
+	/** Deduplicate Across Workers: this process's part of n8n's shared row for the node (sharedDeduplication.ts). */
+	readonly shared = { records: new Map<string, number>(), leftovers: new Map<string, number>(), callTimes: [] as number[] };
+
+	constructor(private readonly maxKeys = MAX_SENT_KEYS) {}
+
+	/** When the event was accepted, if that was less than `windowSeconds` ago. */
+	sentWithin(hash: string, windowSeconds: number, now: number): number | undefined {
+		const sentAt = this.sent.get(hash);
+		return sentAt !== undefined && now - sentAt < windowSeconds ? sentAt : undefined;
+	}
+
+	/** An accepted event; a later acceptance starts its window again. Answers whether it was new. */
+	record(hash: string, sentAt: number, now: number, windowSeconds: number): boolean {
+		if ((this.sent.get(hash) ?? -Infinity) >= sentAt) return false;
+		this.sent.delete(hash);
+		this.sent.set(hash, sentAt);
+		this.cap(now, windowSeconds);
+		return true;
+	}
+
+	/**
+	 * Joins a saved copy (another process's, or this one's before a restart), keeping each event's later time. Events
+	 * too old, malformed or dated in the future (a clock set back, edited state: they would block their event for longer
+	 * than any window) are left out. Answers whether anything was new.
+	 */
+	merge(entries: Array<[string, number]>, now: number, maxAgeSeconds: number): boolean {
+		const fresh = entries.filter(
+			([hash, sentAt]) => Number.isFinite(sentAt) && now - sentAt < maxAgeSeconds && sentAt <= now + FUTURE_TOLERANCE_SECONDS && (this.sent.get(hash) ?? -Infinity) < sentAt,
+		);
+		if (!fresh.length) return false;
+		const latest = new Map(this.sent);
+		for (const [hash, sentAt] of fresh) if ((latest.get(hash) ?? -Infinity) < sentAt) latest.set(hash, sentAt);
+		this.sent.clear();
+		for (const [hash, sentAt] of [...latest].sort((a, b) => a[1] - b[1])) this.sent.set(hash, sentAt);
+		this.cap(now, maxAgeSeconds);
+		return true;
+	}
+
+	/** Forgets events older than `maxAgeSeconds` (the longest window asked for): the oldest, at the front. */
+	prune(now: number, maxAgeSeconds: number): void {
+		for (const [hash, sentAt] of this.sent) {
+			if (now - sentAt < maxAgeSeconds) break;
+			this.sent.delete(hash);
+		}
+	}
+
+	private cap(now: number, windowSeconds: number): void {
+		for (const [hash, sentAt] of this.sent) {
+			if (this.sent.size <= this.maxKeys) break;
+			this.sent.delete(hash);
+			if (now - sentAt < windowSeconds) this.droppedInWindow++;
+		}
+	}
+}
+
+/**
+ * Every deduplicating node's memory, by workflow id + node id: the only place executions running at the same time can
+ * see each other's sends. Bound: MAX_DEDUPLICATION_EVENTS events over all nodes and 1,024 nodes; the least recently
+ * used memories go whole (never one with a send in flight) and are read again from static data when their node next
+ * runs.
+ */
+const memories = new Map<string, NodeMemory>();
+
+export function memoryOf(nodeKey: string): NodeMemory {
+	const memory = memories.get(nodeKey) ?? new NodeMemory();
+	memories.delete(nodeKey);
+	memories.set(nodeKey, memory);
+	let events = 0;
+	for (const { sent } of memories.values()) events += sent.size;
+	for (const [key, old] of memories) {
+		if ((events <= MAX_DEDUPLICATION_EVENTS && memories.size <= 1_024) || old === memory) break;
+		if (old.inFlight.size > 0) continue;
+		memories.delete(key);
+		events -= old.sent.size;
+	}
+	return memory;
+}
+
+/** Forgets everything this process holds: a restarted process, for tests. */
+export const forgetProcessState = () => memories.clear();
+
+/** A saved copy's events: each its hash and its send time (epoch seconds, 7 digits of base 36), oldest first. */
+export const encodeEvents = (entries: Iterable<[string, number]>) => [...entries].map(([hash, sentAt]) => hash + Math.max(0, sentAt).toString(36).padStart(7, '0')).join('');
+
+/** The events of `encodeEvents`, or undefined when the text is not such a copy (edited or damaged state). */
+export function decodeEvents(text: unknown): Array<[string, number]> | undefined {
+	const width = HASH_LENGTH + 7;
+	if (typeof text !== 'string' || text.length % width !== 0 || !/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
+	return Array.from({ length: text.length / width }, (_, i): [string, number] => [text.slice(i * width, i * width + HASH_LENGTH), parseInt(text.slice(i * width + HASH_LENGTH, (i + 1) * width), 36)]);
+}
+
+/** Tells this process's saved copies from another's (a queue-mode worker, or this n8n before a restart). */
+const PROCESS = { id: randomBytes(6).toString('base64url'), startedAt: Math.floor(Date.now() / 1000) };
+
+/** One item's deduplication options; `acrossProcesses`: also claim in n8n's shared store. */
+export interface DedupSettings {
+	enabled: boolean;
+	windowSeconds: number;
+	acrossProcesses: boolean;
+}
+
+const WINDOW_FORM = 'Use a number of hours above 0, e.g. 24.';
+
+export function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number): DedupSettings {
+	if (!readBoolean(ctx, 'options.deduplicate', itemIndex, { label: 'Deduplicate', fallback: true })) return { enabled: false, windowSeconds: 0, acrossProcesses: false };
+	const hours = readDecimal(ctx, 'options.deduplicationWindowHours', itemIndex, {
+		label: 'deduplication window',
+		min: 0,
+		required: true,
+		fallback: DEFAULT_WINDOW_HOURS,
+		description: WINDOW_FORM,
+	});
+	if (hours === 0) throw itemError(ctx, itemIndex, '0 is not a valid deduplication window', WINDOW_FORM);
+	const acrossProcesses = readBoolean(ctx, 'options.deduplicateAcrossWorkers', itemIndex, { label: 'Deduplicate Across Workers', fallback: false });
+	return { enabled: true, windowSeconds: hours * 3600, acrossProcesses };
+}
+
+/** One pushed event: its options, what makes it the same as another, and the fields shown on a skipped item. */
+export interface PushedEvent {
+	settings: DedupSettings;
+	identity: EventIdentity;
+	identifiers: IDataObject;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * One run's push of shop events: each item's event, read once before any is sent, and its deduplication. Settings and
+ * events come from the operation (one read per item); a bad one is that item's error, thrown when it runs.
+ */
+export class EventPush {
+	/** Items answered with `skipped: true`: their event was sent before. */
+	private skipped = 0;
+	/** Events sent while n8n's shared store could not be reached: checked by this worker only. */
+	private sentWithoutShared = 0;
+	/** Events this run holds in the memory: settles their in-flight promise (true: accepted). */
+	private readonly holds = new Map<string, (accepted: boolean) => void>();
+	private recorded = false;
+	private dropsBefore = 0;
+	/** When another process saved this node's copy while this one was running (epoch seconds), if it did. */
+	private otherProcessSavedAt?: number;
+	private longestWindow = 0;
+	private memory?: NodeMemory;
+	private shared?: SharedClaims;
+	private account = '';
+
+	private constructor(private readonly events: ReadonlyArray<PushedEvent | Error>) {}
+
+	/**
+	 * Reads each item's event (`readEvent`, the operation's) and options once, opens the memory when an item
+	 * deduplicates (nothing is read or written otherwise), joins the saved copy of static data unless it is the
+	 * memory's own, and claims at once in n8n's shared store the events of the items with Deduplicate Across Workers on.
+	 */
+	static async start(ctx: IExecuteFunctions, itemCount: number, readEvent: (itemIndex: number) => Omit<PushedEvent, 'settings'>): Promise<EventPush> {
+		const events = Array.from({ length: itemCount }, (_, itemIndex) => {
+			try {
+				return { ...readEvent(itemIndex), settings: readDedupSettings(ctx, itemIndex) };
+			} catch (error) {
+				return error as Error;
+			}
+		});
+		const push = new EventPush(events);
+		const enabled = events.filter((event): event is PushedEvent => !(event instanceof Error) && event.settings.enabled);
+		const acrossProcesses = enabled.some((event) => event.settings.acrossProcesses);
+		try {
+			// Claiming across processes pauses before the first request: a session opened before it would hold an ageing token.
+			if (enabled.length) push.account = accountWithoutPasswordKey(acrossProcesses ? await ctx.getCredentials(CREDENTIAL_TYPE) : await credentialDataOf(ctx));
+		} catch {
+			// No readable credential: no event can be sent either, and the sends report why.
+			return push;
+		}
+		if (!push.account) return push;
+		const node = ctx.getNode();
+		const nodeKey = JSON.stringify([ctx.getWorkflow().id ?? '', node.id ?? node.name]);
+		const memory = (push.memory = memoryOf(nodeKey));
+		push.dropsBefore = memory.droppedInWindow;
+		push.longestWindow = Math.max(...enabled.map((event) => event.settings.windowSeconds));
+		const saved = ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] as IDataObject | undefined;
+		if (saved?.copy !== undefined && saved.copy !== memory.copyId) {
+			const entries = decodeEvents(saved.events);
+			if (entries) memory.merge(entries, nowSeconds(), push.longestWindow);
+			if (saved.process !== PROCESS.id && Number(saved.at) >= PROCESS.startedAt) push.otherProcessSavedAt = Number(saved.at);
+		}
+		if (!acrossProcesses) return push;
+		push.shared = SharedClaims.open(ctx, memory);
+		const hashes = enabled
+			.filter((event) => event.settings.acrossProcesses && memory.sentWithin(push.keyOf(event).hash, event.settings.windowSeconds, nowSeconds()) === undefined)
+			.map((event) => ({ hash: push.keyOf(event).hash, windowSeconds: event.settings.windowSeconds }));
+		let claimed = false;
+		try {
+			await push.shared?.claimAll(hashes);
+			claimed = true;
+		} finally {
+			// Cancelled while claiming: the router never reaches `finish`, so the claims go here.
+			if (!claimed) await push.finish(ctx);
+		}
+		return push;
+	}
+
+	private keyOf(event: PushedEvent) {
+		return eventKey(this.account, event.identity);
+	}
+
+	/** An item's order or cart id: its events reach the service in input order. */
+	orderingKey(itemIndex: number): string | undefined {
+		const event = this.events[itemIndex];
+		return event instanceof Error ? undefined : event.identity.parts[0];
+	}
+
+	/** The event of an item (its read error, thrown). */
+	eventOf(itemIndex: number): PushedEvent {
+		const event = this.events[itemIndex];
+		if (event instanceof Error) throw event;
+		return event;
+	}
+
+	/**
+	 * Sends an item's event unless the same one was accepted through this account within the item's window (then
+	 * answers a skipped item: nothing silently disappears), and records it once accepted. Sent without the shared store
+	 * it asked for (unreachable, or this n8n has none), the item says so: `crossWorkerCheck: 'skipped'`.
+	 */
+	async send(ctx: IExecuteFunctions, itemIndex: number, route: RouteName & ('orderEvent' | 'cartEvent'), body: IDataObject): Promise<IDataObject> {
+		const event = this.eventOf(itemIndex);
+		const { memory, shared } = this;
+		const { windowSeconds, acrossProcesses } = event.settings;
+		const deliver = async () => (await apiRequest(ctx, route, { body, itemIndex })) ?? { ...event.identifiers, accepted: true };
+		if (!event.settings.enabled || !memory) return await deliver();
+
+		const key = this.keyOf(event);
+		const skipped = (why: IDataObject) => {
+			this.skipped++;
+			return { ...event.identifiers, skipped: true, reason: 'duplicate', dedupKey: key.label, ...why };
+		};
+		const claims = acrossProcesses ? shared : undefined;
+		for (let inFlight = memory.inFlight.get(key.hash); ; inFlight = memory.inFlight.get(key.hash)) {
+			const sentAt = memory.sentWithin(key.hash, windowSeconds, nowSeconds());
+			if (sentAt !== undefined) {
+				// Sent through this process meanwhile: a shared claim this run holds for it is that send's record.
+				claims?.accepted(key.hash);
+				return skipped({ firstSentAt: new Date(sentAt * 1000).toISOString() });
+			}
+			if (!inFlight) break;
+			// Another execution sends it now: accepted, it is a duplicate; failed, this run sends it.
+			await inFlight;
+		}
+		memory.inFlight.set(key.hash, new Promise<boolean>((resolve) => this.holds.set(key.hash, resolve)));
+		if (claims && !(await claims.claim(key.hash, windowSeconds))) {
+			this.settle(key.hash, false);
+			return skipped({ claimedBy: 'another execution' });
+		}
+		let output: IDataObject;
+		try {
+			output = await deliver();
+		} catch (error) {
+			// Not accepted: the claims go, so a waiting execution or the next try sends the event.
+			this.settle(key.hash, false);
+			await claims?.release(key.hash);
+			throw error;
+		}
+		if (memory.record(key.hash, nowSeconds(), nowSeconds(), windowSeconds)) this.recorded = true;
+		this.settle(key.hash, true);
+		claims?.accepted(key.hash);
+		if (!acrossProcesses || (shared && !shared.unavailable)) return output;
+		this.sentWithoutShared++;
+		return { ...output, crossWorkerCheck: 'skipped' };
+	}
+
+	private settle(hash: string, accepted: boolean): void {
+		const resolve = this.holds.get(hash);
+		if (!resolve) return;
+		this.holds.delete(hash);
+		this.memory?.inFlight.delete(hash);
+		resolve(accepted);
+	}
+
+	/** Saves the memory when the run recorded an event (assigning through static data marks it changed), drops the claims it holds. */
+	async finish(ctx: IExecuteFunctions): Promise<void> {
+		for (const hash of [...this.holds.keys()]) this.settle(hash, false);
+		const { memory } = this;
+		if (memory && this.recorded) {
+			const now = nowSeconds();
+			memory.prune(now, this.longestWindow);
+			ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] = { process: PROCESS.id, copy: memory.copyId, at: now, events: encodeEvents(memory.sent) };
+		}
+		await this.shared?.finish();
+	}
+
+	/** What the run did that its user should know: skips, events forgotten too soon, another process at work, a store out of reach. */
+	hints(itemCount: number): NodeExecutionHint[] {
+		const hints: NodeExecutionHint[] = [];
+		const dropped = (this.memory?.droppedInWindow ?? 0) - this.dropsBefore;
+		if (dropped > 0) {
+			const one = dropped === 1;
+			hints.push({
+				message: `Deduplication kept only the newest ${MAX_SENT_KEYS.toLocaleString('en')} sent events: ${dropped} older ${one ? 'one' : 'ones'} still inside the deduplication window ${one ? 'was' : 'were'} forgotten and would be sent again. Use a shorter window or split the events over several nodes.`,
+				type: 'warning',
+			});
+		}
+		if (this.otherProcessSavedAt !== undefined && !this.shared) {
+			hints.push({
+				message: `Another n8n process (a queue-mode worker or another main instance) ran this node at ${new Date(this.otherProcessSavedAt * 1000).toISOString()}: deduplication reaches events sent by other processes only with the option Deduplicate Across Workers on.`,
+				type: 'warning',
+			});
+		}
+		if (this.skipped > 0) {
+			hints.push({
+				message: `${this.skipped} of ${itemCount} items were skipped as duplicates: the same event was sent before, within the deduplication window (the items say when). To send them again, turn off Options > Deduplicate, or shorten the window.`,
+			});
+		}
+		if (this.sentWithoutShared > 0) {
+			hints.push({
+				message: `Deduplicate Across Workers could not reach n8n's shared store: ${this.sentWithoutShared} event(s) went out with this worker's own check only (crossWorkerCheck: skipped on each).`,
+				type: 'warning',
+			});
+		}
+		return hints;
+	}
+}

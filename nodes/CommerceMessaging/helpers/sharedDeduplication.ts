@@ -1,0 +1,221 @@
+import { randomBytes } from 'crypto';
+import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
+
+import { pause } from '../../../transport/request';
+import type { NodeMemory } from './deduplication';
+
+/**
+ * Deduplicate Across Workers: claims in n8n's database-backed deduplication store (`checkProcessedAndRecord` /
+ * `removeProcessed`, the store of the Remove Duplicates node), which every process of an n8n instance shares. Only
+ * for items with the option on: it costs a pause and three database calls per run.
+ *
+ * The store keeps one row per node, a list of values hashed to 24 characters; every call reads the row and writes it
+ * back whole, so a call can undo another made at the same time. The protocol is Fischer's mutual exclusion over that
+ * row: a run writes its events' records and a token of its own in one call, pauses longer than such a call takes,
+ * and reads back. Its token still there: its write survived, the events are its own. Its token gone and an event's
+ * record there: another execution's claim overwrote this one, which yields. Both gone: it claims again. It fails when
+ * a call takes longer than the pause from reading the row to writing it, so the pause grows with the slowest call.
+ *
+ * The store keeps no times, so the window is kept in the values: an event is recorded in the window-long period of
+ * its send and looked for in the period of now and the one before; across processes a repeat is blocked for at least
+ * the window and less than twice the window.
+ */
+
+/** Values kept in the node's row: at 27 bytes each (24 characters, quotes, comma), under 100 KB of JSON. */
+export const SHARED_MAX_VALUES = 3_600;
+
+const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SHARED_MAX_VALUES };
+
+/** The pause between a claim and its read-back: at least 300 ms and twice the slowest of the last 10 calls, at most 1.5 s, plus up to as much again at random. */
+const SETTLE_MS = 300;
+const SETTLE_MAX_MS = 1_500;
+const CALLS_KEPT = 10;
+/** Read-backs of a claim nobody holds any more before sending anyway (fewer left claims unconfirmed in queue-mode bursts: docs/deduplication.md). */
+const MAX_ROUNDS = 5;
+/**
+ * How long a process writes back the records of events it sent (a call that read the row before a record was written
+ * and writes after its sender read it back drops it), and removes again the values it removed that can never be a
+ * record (a call that read the row before a removal and writes after it puts them back); at most how many per node.
+ */
+const REPEAT_MS = 10 * 60_000;
+const REPEAT_MAX_VALUES = 500;
+
+function remember(kept: Map<string, number>, values: Iterable<string>): void {
+	for (const value of values) {
+		kept.delete(value);
+		kept.set(value, Date.now() + REPEAT_MS);
+	}
+	while (kept.size > REPEAT_MAX_VALUES) kept.delete(kept.keys().next().value as string);
+}
+
+/** The values to write back (or remove again) with a call, but those it already carries; expired ones go. */
+function toRepeat(kept: Map<string, number>, carried: Set<string>): string[] {
+	const out: string[] = [];
+	for (const [value, until] of kept) {
+		if (until <= Date.now()) kept.delete(value);
+		else if (!carried.has(value)) out.push(value);
+	}
+	return out;
+}
+
+interface Claim {
+	record: string;
+	probe: string;
+}
+
+/** The record of an event sent now (its window-long period), and the probe for a send in the period before. */
+export function sharedValues(hash: string, windowSeconds: number, nowSeconds: number): Claim {
+	const period = Math.floor(nowSeconds / windowSeconds);
+	return { record: `${hash}|${windowSeconds}|${period}`, probe: `${hash}|${windowSeconds}|${period - 1}` };
+}
+
+export class SharedClaims {
+	/** Events this run holds: it sends them, or releases them. */
+	private readonly owned = new Map<string, Claim>();
+	private readonly done = new Set<string>();
+	/** Values that hold no send: this run's tokens, and probes that found nothing. Removed at the end. */
+	private readonly leftovers = new Set<string>();
+	/** The leftovers that can never be a record (tokens, probes of the period before): removed again later too. */
+	private readonly spent = new Set<string>();
+	/** Set once a call failed: the run goes on with this process's own check only. */
+	unavailable = false;
+	/** Whether a call reached the store (then the leftovers are removed even after a later failure). */
+	private wrote = false;
+	private readonly runToken = randomBytes(6).toString('base64url');
+	private claims = 0;
+
+	private constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly memory: NodeMemory,
+	) {}
+
+	/** Undefined where n8n offers no store (a workflow without an id, an engine without a database). */
+	static open(ctx: IExecuteFunctions, memory: NodeMemory): SharedClaims | undefined {
+		if (!ctx.getWorkflow().id || typeof ctx.helpers.checkProcessedAndRecord !== 'function') return undefined;
+		return new SharedClaims(ctx, memory);
+	}
+
+	/** Claims the events this run does not hold yet: one call, then a pause and a read-back per round. */
+	async claimAll(events: Array<{ hash: string; windowSeconds: number }>): Promise<void> {
+		const now = Math.floor(Date.now() / 1000);
+		const batch = new Map<string, Claim>();
+		for (const { hash, windowSeconds } of events) if (!this.owned.has(hash)) batch.set(hash, sharedValues(hash, windowSeconds, now));
+		if (batch.size === 0 || this.unavailable) return;
+		const token = `#${this.runToken}.${++this.claims}`;
+		// Probes first: where a batch is larger than the row, n8n keeps the newest values, the records and the token.
+		const claims = [...batch.values()];
+		const first = await this.call([...claims.map((claim) => claim.probe), ...claims.map((claim) => claim.record), token]);
+		// Claims that could not be read back are taken as held: the store failing must not lose events.
+		if (!first) return void batch.forEach((claim, hash) => this.owned.set(hash, claim));
+		this.leftovers.add(token);
+		this.spent.add(token);
+		const pending = new Map<string, Claim>();
+		for (const [hash, claim] of batch) {
+			const found = first.has(claim.record) || first.has(claim.probe);
+			// Values this call wrote that hold no send: for an event found, what it did not find; else the probe.
+			for (const value of found ? [claim.record, claim.probe] : [claim.probe]) if (!first.has(value)) this.leftovers.add(value);
+			if (!found) {
+				pending.set(hash, claim);
+				this.spent.add(claim.probe);
+			}
+		}
+		try {
+			await this.readBack(token, pending);
+		} finally {
+			// Cancelled during the pause: claims not decided yet are removed with the leftovers at the end.
+			for (const claim of pending.values()) this.leftovers.add(claim.record);
+		}
+	}
+
+	/** Pauses and reads back until every pending claim is decided, taking each decided one out of `pending`. */
+	private async readBack(token: string, pending: Map<string, Claim>): Promise<void> {
+		const node = this.ctx.getNode().name;
+		for (let round = 1; pending.size > 0; round++) {
+			const slowestCallMs = Math.max(0, ...this.memory.shared.callTimes);
+			const base = Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, 2 * slowestCallMs));
+			const ms = base + Math.floor(Math.random() * base);
+			this.ctx.logger?.debug('Deduplication: claim pause before the read-back', { node, ms, slowestCallMs });
+			await pause(this.ctx, ms);
+			const present = await this.call([token, ...[...pending.values()].map((claim) => claim.record)]);
+			for (const [hash, claim] of pending) {
+				const survived = !present || present.has(token);
+				// Its record there without this run's token: another execution's claim overwrote this one.
+				const overwritten = !survived && present.has(claim.record);
+				// Else every write of the claim was overwritten and this read-back wrote it again: read back again.
+				if (!survived && !overwritten && round < MAX_ROUNDS) continue;
+				if (!overwritten) this.owned.set(hash, claim);
+				if (!survived && !overwritten) this.ctx.logger?.debug('Deduplication: a claim taken without a confirming read-back', { node, round });
+				pending.delete(hash);
+			}
+		}
+	}
+
+	/** Whether this run holds the event (claiming it now if not yet tried); false: another execution does. */
+	async claim(hash: string, windowSeconds: number): Promise<boolean> {
+		if (!this.owned.has(hash) && !this.unavailable) await this.claimAll([{ hash, windowSeconds }]);
+		return this.owned.has(hash) || this.unavailable;
+	}
+
+	accepted(hash: string): void {
+		const claim = this.owned.get(hash);
+		if (!claim || this.done.has(hash)) return;
+		this.done.add(hash);
+		remember(this.memory.shared.records, [claim.record]);
+	}
+
+	/** At once, so another execution (or a retry) may send the event. */
+	async release(hash: string): Promise<void> {
+		const claim = this.owned.get(hash);
+		if (!claim || this.done.has(hash)) return;
+		this.done.add(hash);
+		await this.remove([claim.record]);
+	}
+
+	/** Removes, in one call, the claims of events the run never sent, its tokens and the probes that found nothing. */
+	async finish(): Promise<void> {
+		const values = new Set(this.leftovers);
+		for (const [hash, claim] of this.owned) if (!this.done.has(hash)) values.add(claim.record);
+		this.owned.clear();
+		this.leftovers.clear();
+		if (values.size > 0 && this.wrote) await this.remove([...values]);
+		remember(this.memory.shared.leftovers, this.spent);
+		this.spent.clear();
+	}
+
+	/** One check-and-record call: the asked values found in the row; undefined when the store failed twice. */
+	private async call(values: string[]): Promise<Set<string> | undefined> {
+		const asked = new Set(values);
+		const times = this.memory.shared.callTimes;
+		for (let attempt = 0; ; attempt++) {
+			const started = Date.now();
+			try {
+				// Two executions creating the node's first row at once: one insert fails, the retry updates it.
+				const result = await this.ctx.helpers.checkProcessedAndRecord([...values, ...toRepeat(this.memory.shared.records, asked)], 'node', OPTIONS);
+				this.wrote = true;
+				times.push(Date.now() - started);
+				if (times.length > CALLS_KEPT) times.shift();
+				// What the write-backs found is not this call's answer.
+				return new Set(result.processed.map(String).filter((value) => asked.has(value)));
+			} catch (error) {
+				if (attempt >= 1) {
+					this.unavailable = true;
+					this.warn("Deduplication: n8n's shared store failed, this run deduplicates in its own process only", error);
+					return undefined;
+				}
+			}
+		}
+	}
+
+	private async remove(values: string[]): Promise<void> {
+		try {
+			await this.ctx.helpers.removeProcessed([...values, ...toRepeat(this.memory.shared.leftovers, new Set(values))], 'node', OPTIONS);
+		} catch (error) {
+			// The claim stays: the event is blocked for its window rather than sent twice.
+			this.warn("Deduplication: a claim could not be released in n8n's shared store", error);
+		}
+	}
+
+	private warn(message: string, error: unknown): void {
+		this.ctx.logger?.warn(message, { node: this.ctx.getNode().name, reason: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+	}
+}

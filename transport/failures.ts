@@ -1,0 +1,187 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { formatDuration } from './format';
+import type { RetrySettings } from './settings';
+
+/**
+ * What a failure is, and whether trying again can help (rules E2-E5, A3-A5, L1). A service failure is classified by
+ * its HTTP status and code; only where the document names a cause without a code (missing API access, the plugin
+ * headers) is the message of a 401 or 403 read for it. The wording the user sees is messages.ts.
+ */
+
+export type FailureKind =
+	| 'rateLimit'
+	/** Any refusal of the token itself: expired, revoked, signed with a rotated key, missing (rule A3). */
+	| 'tokenRefused'
+	| 'apiAccess'
+	/** The products area's plugin headers are missing or wrong (rule A5). */
+	| 'pluginAuth'
+	| 'validation'
+	| 'templateNotApproved'
+	/** HTTP 5xx: a failure on the service's side that may pass. */
+	| 'unavailable'
+	| 'service';
+
+export interface ServiceFailure {
+	kind: FailureKind;
+	httpStatus: number;
+	message: string;
+	code?: string;
+	data?: unknown;
+	retryAfterMs?: number;
+	/** Field names a validation failure points at (rule E3). */
+	fields?: string[];
+	/** The template state an E4 answer carries. */
+	state?: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
+const stateOf = (data: unknown) => text((data as IDataObject | undefined)?.state);
+
+/** An answer that is not a success; `envelope` is its parsed body, undefined when the body is not JSON. */
+export function readFailure(httpStatus: number, envelope: IDataObject | undefined, body: string, retryAfter: string | undefined): ServiceFailure {
+	const retryAfterMs = parseRetryAfter(retryAfter);
+	const ok = httpStatus >= 200 && httpStatus < 300;
+	if (!envelope) {
+		const plain = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+		const looks = /^\s*</.test(body) ? 'an HTML page' : 'a body that is not JSON';
+		return {
+			kind: httpStatus === 429 ? 'rateLimit' : httpStatus >= 500 ? 'unavailable' : 'service',
+			httpStatus,
+			message: ok ? 'The service answered with a body that is not valid JSON' : `The service answered HTTP ${httpStatus} with ${looks}${plain ? `: "${plain.slice(0, 120)}"` : ''}`,
+			retryAfterMs,
+		};
+	}
+	const code = envelope.code === undefined || envelope.code === null ? undefined : String(envelope.code);
+	const message =
+		text(envelope.message) ??
+		text((envelope.error as IDataObject | undefined)?.message) ??
+		(ok ? `The service reported status "${String(envelope.status)}"` : `The service answered HTTP ${httpStatus}`);
+	const kind = classify(httpStatus, (code ?? '').toUpperCase(), message, envelope.data);
+	return {
+		kind,
+		httpStatus,
+		message,
+		code,
+		data: envelope.data,
+		retryAfterMs,
+		fields: kind === 'validation' ? validationFields(envelope.data) : undefined,
+		state: kind === 'templateNotApproved' ? (stateOf(envelope.data) ?? /\b(DRAFT|PENDING|REJECTED|APPROVED)\b/.exec(message)?.[1]) : undefined,
+	};
+}
+
+function classify(httpStatus: number, code: string, message: string, data: unknown): FailureKind {
+	const refusal = httpStatus === 401 || httpStatus === 403 || code === '401' || code === '403';
+	if (httpStatus === 429 || code === '429' || /RATE_?LIMIT|TOO_MANY/.test(code)) return 'rateLimit';
+	if (code === 'API_ACCESS_DISABLED' || (refusal && /api.?access/i.test(message))) return 'apiAccess';
+	if (code === 'PLUGIN_AUTH_REQUIRED' || (refusal && /x-api-key|x-platform-type|x-base-uri|plugin/i.test(message))) return 'pluginAuth';
+	// Any other 401 is about the token (expired, revoked, rotated signing key, "JWT Token not found", no body).
+	if (httpStatus === 401 || code === '401' || /^JWT_|TOKEN_EXPIRED|TOKEN_INVALID/.test(code)) return 'tokenRefused';
+	// Rule E4 names no code, only HTTP 400 with the current state.
+	if (code === 'TEMPLATE_NOT_APPROVED' || (httpStatus === 400 && /^(DRAFT|PENDING|REJECTED)$/i.test(stateOf(data) ?? ''))) return 'templateNotApproved';
+	if (/VALIDATION|INVALID_PHONE/.test(code) || httpStatus === 422) return 'validation';
+	return httpStatus >= 500 ? 'unavailable' : 'service';
+}
+
+/** Field names from the likely validation shapes: violations[], errors{} / errors[], fields, or a plain map. */
+export function validationFields(data: unknown): string[] {
+	if (!data || typeof data !== 'object') return [];
+	const source = data as IDataObject;
+	const fromList = (list: unknown[]) =>
+		list
+			.map((entry) => (typeof entry === 'string' ? entry : (['propertyPath', 'field', 'name'].map((key) => text((entry as IDataObject)?.[key])).find(Boolean) ?? '')))
+			.filter(Boolean);
+	if (Array.isArray(data)) return fromList(data);
+	for (const key of ['violations', 'errors', 'fields']) {
+		const value = source[key];
+		if (Array.isArray(value)) return fromList(value);
+		if (value && typeof value === 'object') return Object.keys(value);
+	}
+	return Object.keys(source).filter((key) => key !== 'state');
+}
+
+/** Retry-After: delay-seconds (digits only) or an HTTP date; anything else ("-5", "12, 13") is ignored. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+	const trimmed = value?.trim() ?? '';
+	if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+	if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /.test(trimmed)) return undefined;
+	const date = Date.parse(trimmed);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Why the login failed, as a kind the transport decides on. */
+export type LoginFailureKind = 'unreachable' | 'timeout' | 'busy' | 'refused' | 'redirect' | 'badAnswer' | 'cancelled';
+
+/** A failed login; its message is worded for the user and never holds the password (rule A6). */
+export class LoginFailure extends Error {
+	constructor(
+		readonly kind: LoginFailureKind,
+		reason: string,
+	) {
+		super(`Login to the Commerce Messaging service failed: ${reason}`);
+		this.name = 'LoginFailure';
+	}
+
+	/** No connection, or a busy service: a later item of the run tries again. Any other failure answers them all. */
+	get isTransient(): boolean {
+		return this.kind === 'unreachable' || this.kind === 'busy';
+	}
+}
+
+/** Along an error's `cause` chain, the first link `pick` finds something in. */
+function alongCauses<T>(error: unknown, pick: (link: { name?: unknown; kind?: unknown; code?: unknown }) => T | undefined): T | undefined {
+	const seen = new Set<unknown>();
+	for (let link = error; link && typeof link === 'object' && !seen.has(link); link = (link as { cause?: unknown }).cause) {
+		seen.add(link);
+		const found = pick(link as { name?: unknown });
+		if (found !== undefined) return found;
+	}
+	return undefined;
+}
+
+/** The login failure behind an error n8n's helper threw; by shape too, as a credential may load its own copy of the class. */
+export const findLoginFailure = (error: unknown) =>
+	alongCauses(error, (link) => (link.name === 'LoginFailure' && typeof link.kind === 'string' ? (link as LoginFailure) : undefined));
+
+/**
+ * A network failure: its system code wherever n8n or the HTTP library put it; `timedOut`; `notSent`: no connection was
+ * made (the service never saw the request, so any method may be tried again).
+ */
+export function networkFailure(error: unknown): { code: string; timedOut: boolean; notSent: boolean } | undefined {
+	const message = (error as Error | undefined)?.message ?? '';
+	const code =
+		alongCauses(error, (link) => (typeof link.code === 'string' && /^E[A-Z_]+$/.test(link.code) ? link.code : undefined)) ??
+		(/socket hang up/i.test(message) ? 'ECONNRESET' : /timeout of \d+ms exceeded|timed out/i.test(message) ? 'ETIMEDOUT' : undefined);
+	return code === undefined ? undefined : { code, timedOut: ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT'].includes(code), notSent: ['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND'].includes(code) };
+}
+
+/** Largest random wait added to a Retry-After: several executions of one account do not come back in the same millisecond. */
+export const RETRY_AFTER_JITTER_MS = 100;
+
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
+
+/**
+ * @param failures the failed attempts so far (a re-login or a followed redirect is not one)
+ * @param elapsedMs how long the request has taken, attempts and waits
+ * @param retryAfterMs the service's Retry-After: never sooner, however long
+ */
+export function decideRetry(settings: RetrySettings, failures: number, elapsedMs: number, retryAfterMs: number | undefined, random = Math.random): RetryDecision {
+	if (failures >= settings.maxAttempts) return { retry: false, reason: `gave up after ${failures} attempts` };
+	// Equal jitter: half of the exponential step fixed (never near zero), half random (clients do not move in lockstep).
+	const step = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (failures - 1));
+	const delayMs = retryAfterMs !== undefined ? retryAfterMs + Math.floor(random() * Math.min(RETRY_AFTER_JITTER_MS, step)) : Math.ceil(step / 2 + random() * (step / 2));
+	const budgetLeft = settings.maxTotalWaitMs - elapsedMs;
+	const budget = formatDuration(settings.maxTotalWaitMs);
+	if (budgetLeft <= 0) return { retry: false, reason: `the ${budget} retry budget is used up` };
+	if (retryAfterMs !== undefined && retryAfterMs > budgetLeft) {
+		return { retry: false, reason: `the service asked to wait ${formatDuration(retryAfterMs)}, more than the ${formatDuration(budgetLeft)} of retry budget left` };
+	}
+	if (delayMs >= budgetLeft) return { retry: false, reason: `the ${budget} retry budget would be used up before the next attempt` };
+	return { retry: true, delayMs };
+}
+
+/** How long the next attempt may take: its Timeout, cut to the budget left (at least a second); a budget of 0: no retries. */
+export function attemptTimeoutMs(settings: RetrySettings, elapsedMs: number): number {
+	if (settings.maxTotalWaitMs === 0) return settings.timeoutMs;
+	return Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
+}

@@ -1,0 +1,195 @@
+import { type IDataObject, type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { ServiceFailure } from './failures';
+import { formatCount, formatDuration, formatMegabytes } from './format';
+import type { SettingNames } from './settings';
+
+/**
+ * The errors the user sees, worded to say what happened and what to do (rule E2: the service's own message and code
+ * first). The error body kept on an error is the service's envelope only, never the request, so no secret can
+ * travel in error details (rule A6). Every message here is fixed text plus counts, times and the service's words.
+ */
+
+/** What an error says beyond its message, for the Continue On Fail error item (the router reads it back). */
+export interface ErrorContext {
+	/** The service's own message and code, verbatim (rule E2). */
+	serviceMessage?: string;
+	serviceCode?: string;
+	/** Field names a validation failure points at (rule E3). */
+	fields?: string[];
+	/** A template's state (rule E4, or the node's check before a send or while waiting). */
+	state?: string;
+	reason?: string;
+}
+
+/** Puts the given parts of the context on an n8n error (its `context` travels with it into the execution). */
+export function withContext<E extends { context: IDataObject }>(error: E, context: ErrorContext): E {
+	for (const [key, value] of Object.entries(context)) if (value !== undefined) error.context[key] = value;
+	return error;
+}
+
+/** What a failed request went through, for its error's description. */
+export interface RequestNotes {
+	/** Attempts sent; waits between its own attempts and before its turn for the service's rate limit (ms). */
+	attempts?: number;
+	backoffMs?: number;
+	rateLimitWaitMs?: number;
+	names?: SettingNames;
+	/** Why the request was not tried again, when it could have been. */
+	gaveUp?: string;
+	/** For a plugin-header refusal: the credential fields still empty. */
+	missingPluginFields?: string[];
+}
+
+/** "It was sent 3 times, with 3 s of backoff between attempts; gave up after 3 attempts." */
+function historyNote(notes: RequestNotes): string {
+	if (!notes.gaveUp) return '';
+	const { attempts = 1, backoffMs = 0, rateLimitWaitMs = 0 } = notes;
+	const sent = attempts <= 1 ? 'It was sent once' : `It was sent ${attempts} times`;
+	const backoff = backoffMs >= 1_000 ? `, with ${formatDuration(backoffMs)} of backoff between attempts` : '';
+	const rateLimit = rateLimitWaitMs >= 1_000 ? `, after waiting ${formatDuration(rateLimitWaitMs)} in all for the service's rate limit` : '';
+	return `${sent}${backoff}${rateLimit}; ${notes.gaveUp}.`;
+}
+
+/** " To wait longer, raise <the settings as the node names them>." */
+function raiseHint(names: SettingNames | undefined, ...keys: Array<keyof SettingNames>): string {
+	const named = keys.map((key) => names?.[key]).filter(Boolean);
+	return named.length ? ` To wait longer, raise ${named.join(' or ')}.` : '';
+}
+
+function describeData(data: unknown): string | undefined {
+	if (data === undefined || data === null) return undefined;
+	return typeof data === 'string' ? data : `Details: ${JSON.stringify(data)}`;
+}
+
+function explain(failure: ServiceFailure, notes: RequestNotes): { message: string; description?: string } {
+	const note = historyNote(notes);
+	switch (failure.kind) {
+		case 'apiAccess':
+			return {
+				message: `API access is disabled for this account: ${failure.message}`,
+				description:
+					'The login worked, but the service refuses API calls for this user. Ask an administrator to enable "API access" (User.hasApiAccess) for the user in the service\'s administration area, then run the workflow again.',
+			};
+		case 'pluginAuth': {
+			// The fields to fill go in the message itself: a picker or a trigger shows only the message.
+			const missing = notes.missingPluginFields ?? [];
+			const fill = `in the Commerce Messaging credential`;
+			return {
+				message: `The service requires the shop plugin headers for this call (${missing.length ? `fill in ${missing.join(', ')} ${fill}` : `check the Plugin API Key, Platform Type and Shop Base URI ${fill}`}): ${failure.message}`,
+				description: missing.length
+					? `Fill in ${missing.join(', ')} ${fill} (sent as x-api-key, x-platform-type and x-base-uri).`
+					: 'The credential sends the plugin headers, but the service refused them: check their values.',
+			};
+		}
+		case 'validation':
+			return {
+				message: `The service rejected the data${failure.fields?.length ? ` (field: ${failure.fields.join(', ')})` : ''}: ${failure.message}`,
+				description: describeData(failure.data),
+			};
+		case 'templateNotApproved': {
+			const reason = (failure.data as IDataObject | undefined)?.reason;
+			return {
+				message: `The template cannot be sent: it is ${failure.state ?? 'not APPROVED'}, and only APPROVED templates can be sent`,
+				description: `Service message: ${failure.message}.${typeof reason === 'string' ? ` Rejection reason: ${reason}.` : ''} Submit the template for review and send it once it is APPROVED.`,
+			};
+		}
+		case 'rateLimit':
+			return {
+				message: `Rate limited by the service: ${failure.message}`,
+				description: note ? `${note}${raiseHint(notes.names, 'retryBudget', 'maxAttempts')}${notes.names?.sendLess ? ` Or send less at once: ${notes.names.sendLess}.` : ''}` : undefined,
+			};
+		case 'tokenRefused':
+			return {
+				message: `The service refused the session token right after a fresh login: ${failure.message}`,
+				description:
+					'The login worked, but the next call was refused with HTTP 401. The service may be rejecting the tokens it issues (a signing-key or configuration problem on its side), or the account is being logged out. The node logged in once and retried once; it does not loop.',
+			};
+		case 'unavailable':
+			return {
+				message: [502, 503, 504].includes(failure.httpStatus)
+					? `The service is unavailable (HTTP ${failure.httpStatus}): ${failure.message}`
+					: `The service failed with HTTP ${failure.httpStatus}: ${failure.message}`,
+				description: note || undefined,
+			};
+		default:
+			return { message: failure.message, description: describeData(failure.data) };
+	}
+}
+
+/** A service failure as the NodeApiError the user sees: its message and code (rule E2), and what to do about it. */
+export function serviceError(node: INode, failure: ServiceFailure, itemIndex?: number, notes: RequestNotes = {}): NodeApiError {
+	const { message, description } = explain(failure, notes);
+	const body: JsonObject = { message: failure.message, httpStatus: failure.httpStatus };
+	if (failure.code) body.code = failure.code;
+	if (failure.data !== undefined) body.data = failure.data as JsonObject;
+	const error = new NodeApiError(node, body, { message: `${message}${failure.code ? ` [${failure.code}]` : ''}`, description, httpCode: String(failure.httpStatus), itemIndex });
+	return withContext(error, { serviceMessage: failure.message, serviceCode: failure.code, fields: failure.fields?.length ? failure.fields : undefined, state: failure.state || undefined });
+}
+
+/** A connection that failed, or an attempt past its deadline: the time it really waited, and what it went through. */
+export function networkError(
+	node: INode,
+	failure: { code?: string; reason: string; timedOut: boolean; waitedMs: number },
+	notes: RequestNotes & { itemIndex?: number; maybeApplied: boolean },
+): NodeApiError {
+	const note = historyNote(notes);
+	const timeoutName = notes.names?.timeout ? ` (${notes.names.timeout})` : '';
+	const error = new NodeApiError(
+		node,
+		{ message: failure.reason, networkErrorCode: failure.code ?? 'NETWORK_ERROR' },
+		{
+			description: notes.maybeApplied
+				? 'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.'
+				: failure.timedOut
+					? `An attempt may take as long as the Timeout${timeoutName}, from connecting to the last byte of the answer.${note ? ` ${note}` : ''}${raiseHint(notes.names, 'timeout')}`
+					: `Check the Base URL and that the service is reachable.${note ? ` ${note}` : ''}`,
+			itemIndex: notes.itemIndex,
+		},
+	);
+	// Set after construction: n8n rewrites messages that mention a network error code into generic text.
+	error.message = failure.timedOut
+		? `The service did not answer in time: the request timed out after ${formatDuration(failure.waitedMs)} (${failure.code ?? 'ETIMEDOUT'})`
+		: `The connection to the service failed (${failure.reason})`;
+	return error;
+}
+
+/** An error with a message and a description of our own: a refused login, a redirect, an answer too large. */
+export function plainApiError(node: INode, message: string, description: string, itemIndex?: number, httpCode?: string): NodeApiError {
+	return new NodeApiError(node, { message, ...(httpCode ? { httpCode } : {}) }, { message, description, itemIndex, httpCode });
+}
+
+export const loginError = (node: INode, message: string, itemIndex?: number) =>
+	plainApiError(node, message, 'Check the username, password and Base URL of the Commerce Messaging credential.', itemIndex);
+
+export const answerTooLargeError = (node: INode, limitBytes: number, itemIndex?: number) =>
+	plainApiError(
+		node,
+		`The service's answer is larger than ${formatMegabytes(limitBytes)}, the most this node reads in one answer`,
+		'For a list, ask smaller pages (a Limit, or paging of your own). Nothing of the answer was used.',
+		itemIndex,
+	);
+
+export const answerTooDeepError = (node: INode, limit: number, itemIndex?: number) =>
+	plainApiError(node, `The service's answer is nested more than ${limit} levels deep, more than n8n can store and show`, 'Nothing of the answer was used. Ask the service for a flatter answer.', itemIndex);
+
+export const cancelledError = (node: INode, itemIndex?: number) => new NodeOperationError(node, 'The execution was cancelled while a request was under way', { itemIndex });
+
+/** A whole-list read past one of its ceilings; `name` is how the node names the setting, if it does. */
+export function listCeilingError(node: INode, ceiling: string, name: string | undefined, itemIndex?: number): NodeApiError {
+	return plainApiError(
+		node,
+		`The list goes on beyond ${ceiling}, the most read in one go${name ? ` (${name})` : ''}`,
+		`Nothing was output, so no partial list is taken for the whole. If the list really is that long${name ? `, raise ${name}` : ''}; otherwise use Limit, or a filter, to read a part of it.`,
+		itemIndex,
+	);
+}
+
+export function repeatedPageError(node: INode, page: number, earlier: number, total: number, before: number, itemIndex?: number): NodeApiError {
+	return plainApiError(
+		node,
+		`The service returned the same records for page ${page} as for page ${earlier}: it seems to ignore the page parameter, so paging was stopped`,
+		`The list says it holds ${formatCount(total)} records; ${formatCount(before)} came before the repeated page.`,
+		itemIndex,
+	);
+}
