@@ -179,9 +179,3 @@ export function decideRetry(settings: RetrySettings, failures: number, elapsedMs
 	if (delayMs >= budgetLeft) return { retry: false, reason: `the ${budget} retry budget would be used up before the next attempt` };
 	return { retry: true, delayMs };
 }
-
-/** How long the next attempt may take: its Timeout, cut to the budget left (at least a second); a budget of 0: no retries. */
-export function attemptTimeoutMs(settings: RetrySettings, elapsedMs: number): number {
-	if (settings.maxTotalWaitMs === 0) return settings.timeoutMs;
-	return Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
-}

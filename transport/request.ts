@@ -3,7 +3,7 @@ import { type ICredentialDataDecryptedObject, type IDataObject, type IExecuteFun
 import { Address, assertPlainPath, RequestRefused } from './address';
 import { header, readEnvelope } from './answers';
 import { accountKey, assertCredentialFieldsUsable, type CommerceMessagingCredentials, CREDENTIAL_TYPE, credentialSecrets, isSealedFor, LOGIN_LIMITS, missingPluginFields, readCredentials, sealFor, tokenNeedsRenewal } from './auth';
-import { attemptTimeoutMs, decideRetry, type LoginFailure, type ServiceFailure } from './failures';
+import { decideRetry, type LoginFailure, type ServiceFailure } from './failures';
 import { formatMegabytes } from './format';
 import { exchange, type Exchange } from './http';
 import { answerTooDeepError, answerTooLargeError, cancelledError, loginError, networkError, plainApiError, serviceError, type RequestNotes } from './messages';
@@ -264,6 +264,12 @@ export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRout
 		// Rule A6: whatever the service or the HTTP library wrote, no secret of this session leaves in an error.
 		throw session.secrets.redactError(thrown);
 	}
+}
+
+/** How long the next attempt may take: its Timeout, cut to the budget left (at least a second); a budget of 0: no retries. */
+export function attemptTimeoutMs(settings: RetrySettings, elapsedMs: number): number {
+	if (settings.maxTotalWaitMs === 0) return settings.timeoutMs;
+	return Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
 }
 
 /** A failed attempt: the error it gives, and why trying again could help (`always`: the service did nothing yet). */

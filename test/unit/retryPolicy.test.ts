@@ -1,4 +1,5 @@
-import { attemptTimeoutMs, decideRetry } from '../../transport/failures';
+import { decideRetry } from '../../transport/failures';
+import { attemptTimeoutMs } from '../../transport/request';
 import { DEFAULT_RETRY } from '../../transport/settings';
 
 describe('retry policy', () => {

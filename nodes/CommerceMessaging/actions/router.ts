@@ -47,7 +47,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		else if (result.status === 'failed') output.push({ json: errorJson(result.error), pairedItem: { item: itemIndex } });
 	});
 	const hints = operation.hints?.call(this, state, itemCount) ?? [];
-	report(this, activity, hints, { operationName, itemCount, outputCount: output.length, concurrency: settings.concurrency });
+	// Nothing to tell on a plain success.
+	if (hints.length > 0 || Object.values(activity).some((value) => (value instanceof Map ? value.size : value) > 0)) report(this, activity, hints, { operationName, itemCount, outputCount: output.length, concurrency: settings.concurrency });
 	return [output];
 }
 
