@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeExecutionHint } from 'n8n-workflow';
 
 /**
- * Every resource of the node and its operations: a resource file or the table in resources.ts missing an entry, or
- * holding one not listed here, fails the type check.
+ * Every resource of the node and its operations: the table in resources.ts missing an entry, or holding one not
+ * listed here, fails the type check.
  */
 export type CommerceMessagingMap = {
 	automation: 'createInstance';
@@ -30,6 +30,8 @@ export type OperationResult = { records: IDataObject[] } | { items: INodeExecuti
  * says `oneItemAtATime` (a whole list per item, whose pages run side by side instead; a long wait).
  */
 export interface Operation<State = unknown> {
+	/** Its entry in its resource's Operation list. */
+	option: INodePropertyOptions;
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, itemIndex: number, state: State, key: string | undefined): Promise<OperationResult>;
 	prepare?(this: IExecuteFunctions, itemCount: number): Promise<State>;

@@ -1,4 +1,4 @@
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { readBoolean, readJson, readWholeNumber } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
@@ -60,3 +60,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body: IDataObject = { automation_id: automationId, payload };
 	return { records: [await apiRequest(this, 'automationInstanceCreate', { body, itemIndex })] };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Create Instance',
+		value: 'createInstance',
+		description:
+			'Start an automation flow (by its numeric ID) for an external event, such as an order paid, a cart abandoned or a CRM tag added, with a JSON payload',
+		action: 'Start an automation instance',
+	};

@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 import { cartEvent, EventPush } from '../../helpers/deduplication';
@@ -121,3 +121,11 @@ export async function finish(this: IExecuteFunctions, push: EventPush): Promise<
 }
 
 export const hints = (push: EventPush, itemCount: number) => push.hints(itemCount);
+
+export const option: INodePropertyOptions = {
+		name: 'Push Abandoned Cart',
+		value: 'pushAbandoned',
+		description:
+			'Tell the service a cart was abandoned (cart ID and total), so its recovery automation contacts the customer. The same cart and total is sent once.',
+		action: 'Push an abandoned cart event',
+	};

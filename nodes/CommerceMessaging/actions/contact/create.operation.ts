@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { compact, readPhone, readText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
@@ -81,3 +81,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 	);
 	return { records: [await apiRequest(this, 'contactCreate', { body, itemIndex })] };
 }
+
+export const option: INodePropertyOptions = { name: 'Create', value: 'create', description: 'Create a contact', action: 'Create a contact' };

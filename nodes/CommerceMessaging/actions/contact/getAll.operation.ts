@@ -1,4 +1,4 @@
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { readBoolean, readListLimit } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport/pagination';
@@ -36,3 +36,5 @@ function simplified(contact: IDataObject): IDataObject {
 	for (const field of SIMPLE_CONTACT_FIELDS) if (contact[field] !== undefined) out[field] = contact[field];
 	return out;
 }
+
+export const option: INodePropertyOptions = { name: 'Get Many', value: 'getAll', description: 'Get many contacts', action: 'Get many contacts' };

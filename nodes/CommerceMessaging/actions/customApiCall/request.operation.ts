@@ -1,11 +1,17 @@
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
-import { readBoolean, readJson, readListLimit, readOption } from '../../helpers/parameters';
 import { asRecord, asRecords } from '../../../../transport/answers';
 import { listRecords } from '../../../../transport/pagination';
-import { apiRequest } from '../../../../transport/request';
-import { METHODS_WITH_BODY, readMethod, readPath, readQuery } from './request.input';
+import { apiRequest, type CustomRoute } from '../../../../transport/request';
 import { returnAllOrLimit } from '../../descriptions';
+import { itemError, readBoolean, readEntries, readJson, readListLimit, readOption, readText, textValue } from '../../helpers/parameters';
+
+export const option: INodePropertyOptions = {
+	name: 'Make an API Call',
+	value: 'request',
+	description: 'Call any endpoint of the service with the same login, error handling and retries, e.g. for SMS, message history or the user profile',
+	action: 'Make an API call to any endpoint',
+};
 
 const properties: INodeProperties[] = [
 	{
@@ -58,7 +64,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: '{"firstname": "Ada", "phone": "+4915123456789"}',
 		description: 'Body of the request as a JSON object or array. Leave empty to send no body.',
-		displayOptions: { show: { method: METHODS_WITH_BODY } },
+		displayOptions: { show: { method: ['DELETE', 'PATCH', 'POST', 'PUT'] } },
 	},
 	{
 		displayName: 'Paginate',
@@ -100,31 +106,57 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['customApiCall'], operation: ['request'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['customApiCall'], operation: ['request'] } }, properties);
+
+/**
+ * Why a path is refused, if it is: only a path under the Base URL is taken, never an address of its own, since the
+ * bearer token (and the plugin key) go with every request. "//host" is a protocol-relative URL, a backslash is read as
+ * a slash by URL parsers, and "." or ".." segments (also encoded) name another endpoint.
+ */
+function pathProblem(path: string): string | undefined {
+	if (path === '') return 'the path is empty';
+	if (/^[a-z][a-z\d+.-]*:/i.test(path)) return 'it is a full URL; give only the path after the Base URL';
+	if (!path.startsWith('/')) return 'it must start with /';
+	if (path.startsWith('//') || path.includes('\\') || new URL(path, 'https://service.invalid').host !== 'service.invalid') {
+		return 'it would leave the service (it starts like a URL to another host)';
+	}
+	if (/[\s\x00-\x1f\x7f]/.test(path)) return 'it contains spaces or control characters';
+	if (path.split(/[?#]/)[0].split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) return 'it must not contain . or .. segments';
+	return undefined;
+}
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const method = readMethod(this, itemIndex);
-	const path = readPath(this, itemIndex);
-	const qs = readQuery(this, itemIndex);
-	const body = METHODS_WITH_BODY.includes(method)
-		? (readJson(this, 'jsonBody', itemIndex, {
-				expect: 'objectOrArray',
-				label: 'the JSON body',
-				example: 'Enter a JSON object such as {"firstname": "Ada"}.',
-			}) as IDataObject | IDataObject[] | undefined)
-		: undefined;
-
+	const raw = readText(this, 'method', itemIndex, { label: 'method' }) ?? 'GET';
+	const method = raw.toUpperCase() as CustomRoute['method'];
+	if (!['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].includes(method)) throw itemError(this, itemIndex, `the method "${raw}" is not supported`, 'Use one of DELETE, GET, PATCH, POST, PUT.');
+	const path = readText(this, 'path', itemIndex, { label: 'path' }) ?? '';
+	const problem = pathProblem(path);
+	if (problem) {
+		throw itemError(
+			this,
+			itemIndex,
+			`the path "${path}" is refused: ${problem}`,
+			"Enter a path relative to the credential's Base URL, e.g. /api/contacts/. To call another service, use the HTTP Request node.",
+		);
+	}
+	// Braces are percent-encoded so the transport never reads them as {placeholders}.
+	const route = { method, path: path.replace(/\{/g, '%7B').replace(/\}/g, '%7D') };
+	const qs: IDataObject = {};
+	for (const pair of readEntries(this, 'queryParameters', itemIndex, { label: 'Query Parameters', entry: 'parameter' })) {
+		const name = textValue(this, pair.name, itemIndex, { label: 'query parameter name' });
+		if (name) qs[name] = textValue(this, pair.value, itemIndex, { label: `query parameter "${name}"`, keepSpaces: true }) ?? '';
+	}
+	const query = Object.keys(qs).length ? qs : undefined;
+	const body =
+		method === 'GET'
+			? undefined
+			: (readJson(this, 'jsonBody', itemIndex, { expect: 'objectOrArray', label: 'the JSON body', example: 'Enter a JSON object such as {"firstname": "Ada"}.' }) as IDataObject | IDataObject[] | undefined);
 	if (method === 'GET' && readBoolean(this, 'paginate', itemIndex, { label: 'Paginate', fallback: false })) {
-		return { records: await listRecords(this, { method, path }, { qs, ...readListLimit(this, itemIndex), itemIndex }) };
+		return { records: await listRecords(this, route, { qs: query, ...readListLimit(this, itemIndex), itemIndex }) };
 	}
-
-	const fullEnvelope = readOption(this, 'options.response', itemIndex, { label: 'Response', values: ['data', 'envelope'], fallback: 'data' }) === 'envelope';
 	// Full Envelope: the whole answer as one item; Data Only: one item per record of a list.
-	if (fullEnvelope) {
-		return { records: [await apiRequest(this, { method, path, parse: asRecord }, { qs, body, itemIndex, fullEnvelope })] };
+	if (readOption(this, 'options.response', itemIndex, { label: 'Response', values: ['data', 'envelope'], fallback: 'data' }) === 'envelope') {
+		return { records: [await apiRequest(this, { ...route, parse: asRecord }, { qs: query, body, itemIndex, fullEnvelope: true })] };
 	}
-	return { records: await apiRequest(this, { method, path, parse: asRecords }, { qs, body, itemIndex }) };
+	return { records: await apiRequest(this, { ...route, parse: asRecords }, { qs: query, body, itemIndex }) };
 }

@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { readText } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
@@ -30,3 +30,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const answer = await apiRequest(this, 'mediaDelete', { pathParams: { id: mediaId }, itemIndex });
 	return { records: [{ media_id: answer.mediaId ?? mediaId, deleted: true }] };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Delete',
+		value: 'delete',
+		description: 'Delete an uploaded media file that no sent template uses',
+		action: 'Delete a media file',
+	};

@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { readBinaryFile, uploadMedia } from '../../helpers/binary';
 import { readBoolean, readText } from '../../helpers/parameters';
@@ -56,3 +56,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// The file is not passed on unless asked: a media_id is what later steps use, and binaries are heavy.
 	return { items: [{ json, ...(keepBinary ? { binary: this.getInputData()[itemIndex].binary } : {}) }] };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Upload',
+		value: 'upload',
+		description: 'Upload an image, video or document for a template header and get its media_id',
+		action: 'Upload a media file',
+	};

@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { BatchPacer } from '../../helpers/batching';
 import { compact, readBoolean, readPhone, readText, readWholeNumber, withCustomFields } from '../../helpers/parameters';
@@ -102,3 +102,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, batche
 	const body = withCustomFields(this, 'additionalFields.customFields', itemIndex, fields);
 	return { records: [await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })] };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Send WhatsApp',
+		value: 'send',
+		description:
+			'Send a free-text WhatsApp message to one phone number (E.164). Use it to reply within a conversation; to start one, send an approved template.',
+		// The brand is spelled WhatsApp; the rule's sentence case would turn it into "whats app".
+		// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
+		action: 'Send a WhatsApp message',
+	};

@@ -1,4 +1,4 @@
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { iteratePages, listRecords } from '../../../../transport/pagination';
 import { RETURN_ALL_PAGE_SIZE } from '../../../../transport/settings';
@@ -82,3 +82,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	}
 	return { records: kept };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Get History',
+		value: 'getHistory',
+		description: 'Get past orders synced to the service, newest first',
+		action: 'Get order history',
+	};

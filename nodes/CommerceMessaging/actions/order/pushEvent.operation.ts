@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 import { EventPush, orderEvent } from '../../helpers/deduplication';
@@ -108,3 +108,10 @@ export async function finish(this: IExecuteFunctions, push: EventPush): Promise<
 }
 
 export const hints = (push: EventPush, itemCount: number) => push.hints(itemCount);
+
+export const option: INodePropertyOptions = {
+		name: 'Push Event',
+		value: 'pushEvent',
+		description: 'Tell the service an order was placed or changed status, e.g. to start an "order paid" automation',
+		action: 'Push an order event',
+	};

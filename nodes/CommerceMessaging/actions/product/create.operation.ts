@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { readText } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
@@ -52,3 +52,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 	const body = { ...productFields(this, 'additionalFields', itemIndex), id, name };
 	return { records: [await apiRequest(this, 'productCreate', { body, itemIndex })] };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Create',
+		value: 'create',
+		description: "Add a product to the catalogue under the shop's productId",
+		action: 'Create a product',
+	};

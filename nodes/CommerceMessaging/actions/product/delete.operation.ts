@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../transport/request';
 import { readProductId } from './shared';
@@ -17,3 +17,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 	const id = productId ?? readProductId(this, itemIndex);
 	return { records: [await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })] };
 }
+
+export const option: INodePropertyOptions = { name: 'Delete', value: 'delete', description: 'Remove a product from the catalogue', action: 'Delete a product' };

@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { readListLimit } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport/pagination';
@@ -15,3 +15,5 @@ export const oneItemAtATime = true;
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: await listRecords(this, 'productList', { ...readListLimit(this, itemIndex), itemIndex }) };
 }
+
+export const option: INodePropertyOptions = { name: 'Get Many', value: 'getAll', description: 'List the products of the catalogue', action: 'Get many products' };

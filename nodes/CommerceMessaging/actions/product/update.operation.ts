@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { itemError } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
@@ -47,3 +47,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 	}
 	return { records: [await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })] };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Update',
+		value: 'update',
+		description: 'Change some fields of a product',
+		action: 'Update a product',
+	};

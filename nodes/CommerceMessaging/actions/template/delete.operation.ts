@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { readTemplateId } from '../../helpers/template';
 import { apiRequest } from '../../../../transport/request';
@@ -18,3 +18,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// A success answer means it is gone, whatever else the service says about it.
 	return { records: [{ id: answer.id ?? id, deleted: true }] };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Delete',
+		value: 'delete',
+		description: 'Delete a template in any state, from the service and from WhatsApp',
+		action: 'Delete a template',
+	};

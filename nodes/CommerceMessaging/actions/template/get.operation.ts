@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { readTemplateId } from '../../helpers/template';
 import { apiRequest } from '../../../../transport/request';
@@ -12,3 +12,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
 	return { records: [await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex })] };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Get',
+		value: 'get',
+		description: 'Get a template with its state (DRAFT, PENDING, APPROVED or REJECTED)',
+		action: 'Get a template',
+	};

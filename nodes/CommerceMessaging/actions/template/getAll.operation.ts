@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { compact, readListLimit, readOption } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport/pagination';
@@ -42,3 +42,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const state = readOption(this, 'filters.state', itemIndex, { label: 'state filter', values: TEMPLATE_STATES, fallback: '' });
 	return { records: await listRecords(this, 'templateList', { limit, qs: compact({ state }), itemIndex }) };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Get Many',
+		value: 'getAll',
+		description: 'Get many templates, optionally only those in one state',
+		action: 'Get many templates',
+	};

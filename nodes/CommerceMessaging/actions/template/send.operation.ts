@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { TemplateRecord } from '../../../../transport/answers';
 import { apiRequest } from '../../../../transport/request';
@@ -257,3 +257,11 @@ async function download(ctx: IExecuteFunctions, itemIndex: number, url: string):
 		throw itemError(ctx, itemIndex, `the header media could not be downloaded from ${url}: ${(error as Error).message}`, 'Check that n8n can reach the address and that it serves the file.');
 	}
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Send',
+		value: 'send',
+		description:
+			'Send an APPROVED template to one phone number, its variables filling {{1}}, {{2}}... in order. A DRAFT or PENDING template is refused with its state.',
+		action: 'Send a template',
+	};

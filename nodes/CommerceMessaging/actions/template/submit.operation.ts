@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { readTemplateId } from '../../helpers/template';
 import { apiRequest } from '../../../../transport/request';
@@ -16,3 +16,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
 	return { records: [await apiRequest(this, 'templateSubmit', { pathParams: { id }, itemIndex })] };
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Submit for Review',
+		value: 'submit',
+		description: 'Submit a DRAFT template for WhatsApp review; it becomes PENDING',
+		action: 'Submit a template for review',
+	};

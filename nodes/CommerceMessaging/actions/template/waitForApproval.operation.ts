@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
 
 import { formatDuration } from '../../../../transport/format';
 import { apiRequest, pause } from '../../../../transport/request';
@@ -118,3 +118,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		intervalMs = nextInterval(intervalMs);
 	}
 }
+
+export const option: INodePropertyOptions = {
+		name: 'Wait for Approval',
+		value: 'waitForApproval',
+		description: 'Check a submitted template until it is APPROVED or REJECTED, or a timeout is reached',
+		action: 'Wait for a template to be approved',
+	};

@@ -1,0 +1,61 @@
+import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeType, ResourceMapperFields } from 'n8n-workflow';
+
+import { asTemplate } from '../../transport/answers';
+import { listRecords } from '../../transport/pagination';
+import { apiRequest } from '../../transport/request';
+import { placeholdersOf } from './helpers/template';
+
+/**
+ * The pickers and the variables mapper, loaded from the service through the same transport as the operations. The
+ * lists have no server-side search: each reads every page (rule L3) and keeps what matches the typed text.
+ */
+
+const matches = (filter: string | undefined, ...texts: string[]) => texts.some((text) => text.toLowerCase().includes((filter ?? '').trim().toLowerCase()));
+
+/** Templates whose name holds the typed text (or whose id it is), by name: `order_confirmation (APPROVED, en)`. */
+async function templateSearch(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const results: INodeListSearchItems[] = [];
+	for (const { id, name, state, language } of (await listRecords(this, 'templateList')).map(asTemplate)) {
+		if (id === undefined || id === null || !(matches(filter, String(name ?? '')) || String(id) === filter?.trim())) continue;
+		const details = [state, language].filter((part) => typeof part === 'string' && part !== '');
+		const label = name ? String(name) : `Template ${String(id)}`;
+		results.push({ name: details.length ? `${label} (${details.join(', ')})` : label, value: String(id) });
+	}
+	return { results: results.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' })) };
+}
+
+/** Products whose name, id or SKU holds the typed text: `name (id)`, the value being the shop's productId. */
+async function productSearch(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const results: INodeListSearchItems[] = [];
+	for (const product of await listRecords(this, 'productList')) {
+		if (product.id === undefined || product.id === null || product.id === '') continue;
+		const [id, name] = [String(product.id), typeof product.name === 'string' ? product.name.trim() : ''];
+		if (matches(filter, name, id, typeof product.sku === 'string' ? product.sku : '')) results.push({ name: name ? `${name} (${id})` : id, value: id });
+	}
+	return { results };
+}
+
+/**
+ * Template > Send's variables: one required field per placeholder of the chosen template, in order, labelled with the
+ * text around it, loaded when a template is picked (and again when it changes). None when the template is given by
+ * an expression the editor cannot resolve, or its record holds no text: the manual list and JSON remain.
+ */
+async function templateVariables(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const emptyFieldsNotice =
+		'No variables to map: the template has none, or its text could not be read here (an expression, or a record without text). Give them under Options > Variables (List) or Variables (JSON) if it has some.';
+	let id: unknown;
+	try {
+		id = this.getNodeParameter('templateId', undefined, { extractValue: true });
+	} catch {
+		return { fields: [], emptyFieldsNotice };
+	}
+	if (typeof id !== 'string' && typeof id !== 'number') return { fields: [], emptyFieldsNotice };
+	const placeholders = placeholdersOf(await apiRequest(this, 'templateGet', { pathParams: { id } })) ?? [];
+	const fields = placeholders.map(({ id: field, label }) => ({ id: field, displayName: label, required: true, defaultMatch: false, canBeUsedToMatch: false, display: true, type: 'string' as const }));
+	return { fields, emptyFieldsNotice };
+}
+
+export const methods: INodeType['methods'] = {
+	listSearch: { templateSearch, productSearch },
+	resourceMapping: { templateVariables },
+};
