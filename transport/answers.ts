@@ -11,49 +11,41 @@ import { readFailure, type ServiceFailure } from './failures';
 export type Envelope = { ok: true; data: unknown; message?: string } | { ok: false; failure: ServiceFailure };
 
 export function readEnvelope(status: number, headers: Record<string, unknown>, body: string): Envelope {
+	const failed = (envelope?: IDataObject): Envelope => ({ ok: false, failure: readFailure(status, envelope, body, header(headers, 'retry-after')) });
 	let parsed: unknown;
 	try {
 		parsed = body === '' ? {} : JSON.parse(body);
 	} catch {
-		return { ok: false, failure: readFailure(status, undefined, body, header(headers, 'retry-after')) };
+		return failed();
 	}
 	const envelope = isObject(parsed) ? parsed : {};
 	const jsendStatus = typeof envelope.status === 'string' ? envelope.status.toLowerCase() : undefined;
 	// Rule E1: the body's status decides with the HTTP status; servers write "success", "ok" or nothing at all.
-	if (status < 200 || status >= 300 || /^(error|fail)/.test(jsendStatus ?? '')) {
-		return { ok: false, failure: readFailure(status, envelope, body, header(headers, 'retry-after')) };
-	}
+	if (status < 200 || status >= 300 || /^(error|fail)/.test(jsendStatus ?? '')) return failed(envelope);
 	// A 2xx without a status: the body is the data (e.g. a bare array).
 	if (jsendStatus === undefined) return { ok: true, data: 'data' in envelope ? envelope.data : parsed };
 	const message = typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
-	if ('data' in envelope) return { ok: true, data: envelope.data, message };
 	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
-	const rest = Object.fromEntries(Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message'));
-	return { ok: true, data: Object.keys(rest).length ? rest : undefined, message };
+	const rest = Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message');
+	return { ok: true, data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined, message };
 }
 
 export function header(headers: Record<string, unknown>, name: string): string | undefined {
-	const value = headers[name];
-	if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
+	const value = [headers[name]].flat()[0];
 	return value === undefined || value === null ? undefined : String(value);
 }
 
 export const isObject = (data: unknown): data is IDataObject => data !== null && typeof data === 'object' && !Array.isArray(data);
 
 /** One record: an object as it is; no data is an empty record; any other value is kept under `data`. */
-export function asRecord(data: unknown): IDataObject {
-	if (isObject(data)) return data;
-	return data === undefined || data === null ? {} : { data: data as IDataObject[string] };
-}
+export const asRecord = (data: unknown): IDataObject => (isObject(data) ? data : data === undefined || data === null ? {} : { data: data as IDataObject[string] });
 
 /** A record the service may leave out (order and cart events: their answer is not shown). */
-export const asOptionalRecord = (data: unknown): IDataObject | undefined => (isObject(data) ? data : undefined);
+export const asOptionalRecord = (data: unknown) => (isObject(data) ? data : undefined);
 
 /** Any answer as records, one per output item: a list gives one per entry. */
-export function asRecords(data: unknown): IDataObject[] {
-	if (Array.isArray(data)) return data.map((entry) => (isObject(entry) ? entry : { value: entry as IDataObject[string] }));
-	return [isObject(data) ? data : { data: (data ?? null) as IDataObject[string] }];
-}
+export const asRecords = (data: unknown): IDataObject[] =>
+	Array.isArray(data) ? data.map((entry) => (isObject(entry) ? entry : { value: entry as IDataObject[string] })) : [isObject(data) ? data : { data: (data ?? null) as IDataObject[string] }];
 
 export interface ListPage {
 	records: IDataObject[];
@@ -72,7 +64,7 @@ function readTotal(object: unknown): number | undefined {
  * optional total on the list object itself or under `pagination` or `meta`.
  */
 export function readListPage(data: unknown): ListPage {
-	if (Array.isArray(data)) return { records: data as IDataObject[] };
+	if (Array.isArray(data)) return { records: data };
 	const key = isObject(data) ? ['items', 'results', 'data', 'records'].find((name) => Array.isArray(data[name])) : undefined;
 	if (!key) return { records: [] };
 	const list = data as IDataObject;
@@ -83,28 +75,16 @@ export function readListPage(data: unknown): ListPage {
 export interface TemplateRecord extends IDataObject {
 	id?: string | number;
 	name?: string;
-	language?: string;
 	state?: string;
 }
 
-export const asTemplate = (data: unknown): TemplateRecord => (isObject(data) ? (data as TemplateRecord) : {});
+export const asTemplate = (data: unknown) => (isObject(data) ? data : {}) as TemplateRecord;
 
-/** A media answer: its id if it has one, and its fields. */
-export interface MediaAnswer {
-	mediaId?: string;
-	fields: IDataObject;
-	data: unknown;
-}
+const asId = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
-/** The media id's place is not shown (rule M2): `media_id`, `id`, `mediaId`, `media.id` / `media.media_id`, or a bare id. */
-export function asMediaAnswer(data: unknown): MediaAnswer {
-	if (!isObject(data)) return { mediaId: asId(data), fields: {}, data };
+/** A media answer: its fields and its id, whose place is not shown (rule M2): `media_id`, `id`, `mediaId`, `media.id` / `media.media_id`, or a bare id. */
+export function asMediaAnswer(data: unknown): { mediaId?: string; fields: IDataObject } {
+	if (!isObject(data)) return { mediaId: asId(data), fields: {} };
 	const media = isObject(data.media) ? data.media : { id: data.media };
-	const mediaId = [data.media_id, data.id, data.mediaId, media.id, media.media_id].map(asId).find((id) => id !== undefined);
-	return { mediaId, fields: data, data };
-}
-
-function asId(value: unknown): string | undefined {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+	return { mediaId: [data.media_id, data.id, data.mediaId, media.id, media.media_id].map(asId).find(Boolean), fields: data };
 }

@@ -17,18 +17,8 @@ import { DEFAULT_RETRY, MAX_LOGIN_ANSWER_BYTES, MAX_TOKEN_LENGTH } from './setti
 
 export const CREDENTIAL_TYPE = 'commerceMessagingApi';
 
-export interface CommerceMessagingCredentials {
-	baseUrl: string;
-	username: string;
-	password: string;
-	sessionToken: string;
-	pluginIntegration: boolean;
-	pluginApiKey: string;
-	pluginPlatformType: string;
-	pluginBaseUri: string;
-}
-
-export function readCredentials(data: ICredentialDataDecryptedObject): CommerceMessagingCredentials {
+/** The credential's fields, text fields as text ('' when missing). */
+export function readCredentials(data: ICredentialDataDecryptedObject) {
 	const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
 	return {
 		baseUrl: normalizeBaseUrl(text('baseUrl')),
@@ -42,6 +32,8 @@ export function readCredentials(data: ICredentialDataDecryptedObject): CommerceM
 	};
 }
 
+export type CommerceMessagingCredentials = ReturnType<typeof readCredentials>;
+
 export const normalizeBaseUrl = (url: string) => url.trim().replace(/\/+$/, '');
 
 /** The local emulator's hosts: the only ones where plain http is allowed. */
@@ -51,7 +43,7 @@ const isLoopbackHost = (hostname: string) => ['localhost', '[::1]', '::1'].inclu
  * The token and the password travel to this URL: https only (plain http for loopback hosts). A `user:pass@` part is
  * refused, never repeated in the message: it would go along as Basic auth and show wherever the URL is.
  */
-function assertSafeBaseUrl(baseUrl: string): void {
+function assertSafeBaseUrl(baseUrl: string) {
 	if (!URL.canParse(baseUrl)) throw new Error('The Base URL is not a valid URL. Use the form https://api.example.com');
 	const parsed = new URL(baseUrl);
 	if (parsed.username || parsed.password) {
@@ -62,7 +54,7 @@ function assertSafeBaseUrl(baseUrl: string): void {
 }
 
 /** A header value is one line of ISO-8859-1: a CR or LF would inject headers, and clients mangle the rest. */
-export function assertHeaderValueSafe(fieldLabel: string, value: string): void {
+export function assertHeaderValueSafe(fieldLabel: string, value: string) {
 	if (/[\r\n]/.test(value)) throw new Error(`The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`);
 	const at = value.search(/[^\x20-\xff]/);
 	if (at < 0) return;
@@ -77,7 +69,7 @@ const PLUGIN_FIELDS = [
 ] as const;
 
 /** Every field checked before any login (rule A6): an Error naming the field, never repeating a secret. */
-export function assertCredentialFieldsUsable(credentials: CommerceMessagingCredentials): void {
+export function assertCredentialFieldsUsable(credentials: CommerceMessagingCredentials) {
 	assertSafeBaseUrl(credentials.baseUrl);
 	if (!credentials.pluginIntegration) return;
 	for (const field of PLUGIN_FIELDS) assertHeaderValueSafe(field.label, credentials[field.key].trim());
@@ -92,7 +84,7 @@ export function pluginHeaders(credentials: CommerceMessagingCredentials): IDataO
 }
 
 /** The credential fields a plugin-header refusal asks for: the switch when it is off, and the fields still empty. */
-export function missingPluginFields(credentials: CommerceMessagingCredentials): string[] {
+export function missingPluginFields(credentials: CommerceMessagingCredentials) {
 	const empty = PLUGIN_FIELDS.filter((field) => !credentials.pluginIntegration || !credentials[field.key].trim()).map((field) => field.label);
 	return credentials.pluginIntegration ? empty : ['Plugin Integration (switch it on)', ...empty];
 }
@@ -110,11 +102,11 @@ export const accountKey = (credentials: CommerceMessagingCredentials) => createH
  * The seal stored beside a session token: a salted hash of the account (its password included) that obtained it. n8n
  * keeps hidden fields through an edit of the credential, so a token whose seal does not match is never sent.
  */
-export function sealFor(credentials: CommerceMessagingCredentials, salt = randomBytes(9).toString('base64url')): string {
+export function sealFor(credentials: CommerceMessagingCredentials, salt = randomBytes(9).toString('base64url')) {
 	return `v1.${salt}.${createHash('sha256').update(salt).update(accountOf(credentials)).digest('base64url')}`;
 }
 
-export function isSealedFor(data: ICredentialDataDecryptedObject, credentials: CommerceMessagingCredentials): boolean {
+export function isSealedFor(data: ICredentialDataDecryptedObject, credentials: CommerceMessagingCredentials) {
 	const seal = data.sessionTokenSeal;
 	return typeof seal === 'string' && sealFor(credentials, seal.split('.')[1] ?? '') === seal;
 }
@@ -136,7 +128,7 @@ export function readTokenTimes(token: string): { expiresAt?: number; issuedAt?: 
  * received plus its lifetime (`exp - iat`), so a service clock hours off costs one login per lifetime, not one per
  * request. `iat` has whole seconds: where the two clocks agree, the token was up to that old on arrival.
  */
-export function tokenNeedsRenewal(data: ICredentialDataDecryptedObject, now = Date.now()): boolean {
+export function tokenNeedsRenewal(data: ICredentialDataDecryptedObject, now = Date.now()) {
 	const token = typeof data.sessionToken === 'string' ? data.sessionToken : '';
 	if (!token) return true;
 	const { expiresAt, issuedAt } = readTokenTimes(token);
@@ -156,20 +148,14 @@ export function tokenNeedsRenewal(data: ICredentialDataDecryptedObject, now = Da
  */
 export const LOGIN_LIMITS = Symbol.for('n8n-nodes-commerce-messaging.loginLimits');
 
-export interface LoginLimits {
-	timeoutMs: number;
-	cancel?: AbortSignal;
-	timeoutName?: string;
-}
-
 /**
  * Rule A1: the username and password exchanged for a JWT, with one request within the run's Timeout. A redirect is not
  * followed (a 307 would re-post the password) but to the path's other reading; API access (rule A4) is not probed: the
  * first real call reports it, so a login costs one request. Throws a LoginFailure.
  */
-export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDecryptedObject): Promise<string> {
+export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
 	const credentials = readCredentials(data);
-	const limits = (data as { [LOGIN_LIMITS]?: LoginLimits })[LOGIN_LIMITS] ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };
+	const limits = (data as { [LOGIN_LIMITS]?: { timeoutMs: number; cancel?: AbortSignal; timeoutName?: string } })[LOGIN_LIMITS] ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };
 	const redact = (text: string) => redactText(text, [credentials.password]);
 	const address = new Address(credentials.baseUrl, ROUTES.login);
 	const body = JSON.stringify({ username: credentials.username, password: credentials.password });
@@ -207,13 +193,13 @@ export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDec
 }
 
 /** The login answer's shape is not shown: the usual places a JWT is put. */
-function tokenIn(body: unknown): string | undefined {
+function tokenIn(body: unknown) {
 	if (!isObject(body)) return undefined;
 	const data = isObject(body.data) ? body.data : {};
 	return [body.token, body.access_token, body.jwt, data.token, data.access_token, data.jwt].find((token): token is string => typeof token === 'string' && token.length > 0);
 }
 
-function checkedToken(token: string | undefined): string {
+function checkedToken(token: string | undefined) {
 	if (!token) throw new LoginFailure('badAnswer', 'the answer contained no token');
 	if (token.length > MAX_TOKEN_LENGTH) {
 		throw new LoginFailure(

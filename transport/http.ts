@@ -10,26 +10,9 @@ import { MAX_ANSWER_DEPTH, MAX_WAIT_MS } from './settings';
  * outputs with recursive code that overflows on deep enough nesting).
  */
 
-export interface HttpRequest {
-	method: IHttpRequestMethods;
-	url: string;
-	qs?: IDataObject;
-	/** JSON text, sent as it is. */
-	body?: string;
-	/** Built anew for every attempt: a sent multipart body cannot be sent again. */
-	formData?: () => FormData;
-}
-
-export interface HttpAnswer {
-	kind: 'answer';
-	status: number;
-	headers: Record<string, unknown>;
-	text: string;
-}
-
 /** The answer as text, or why there is none. */
 export type Exchange =
-	| HttpAnswer
+	| { kind: 'answer'; status: number; headers: Record<string, unknown>; text: string }
 	/** No connection, or the deadline passed (`timedOut`: the service may have the request). */
 	| { kind: 'network'; code?: string; reason: string; timedOut: boolean; notSent?: boolean; waitedMs: number }
 	| { kind: 'tooLarge'; limitBytes: number }
@@ -40,20 +23,15 @@ export type Exchange =
 	| { kind: 'thrown'; error: unknown };
 
 /**
- * `cancel`: the execution's signal. `startedAt`: when the deadline's Timeout counts from; undefined while a login runs
- * on the way (it has a Timeout of its own), so the request gets its whole Timeout once the token is there.
+ * `send`: n8n's helper. `body`: JSON text; `formData`: built anew for every attempt (a sent multipart body cannot be
+ * sent again). `cancel`: the execution's signal. `startedAt`: when the deadline's Timeout counts from; undefined while
+ * a login runs on the way (it has a Timeout of its own), so the request gets its whole Timeout once the token is there.
  */
-export interface ExchangeLimits {
-	timeoutMs: number;
-	maxAnswerBytes: number;
-	cancel?: AbortSignal;
-	startedAt?: () => number | undefined;
-}
-
-/** n8n's helper, given the request's options. */
-export type Sender = (options: IHttpRequestOptions) => Promise<unknown>;
-
-export async function exchange(send: Sender, request: HttpRequest, limits: ExchangeLimits): Promise<Exchange> {
+export async function exchange(
+	send: (options: IHttpRequestOptions) => Promise<unknown>,
+	request: { method: IHttpRequestMethods; url: string; qs?: IDataObject; body?: string; formData?: () => FormData },
+	limits: { timeoutMs: number; maxAnswerBytes: number; cancel?: AbortSignal; startedAt?: () => number | undefined },
+): Promise<Exchange> {
 	const begun = Date.now();
 	const startedAt = limits.startedAt ?? (() => begun);
 	const deadline = new AbortController();
@@ -70,8 +48,24 @@ export async function exchange(send: Sender, request: HttpRequest, limits: Excha
 	// The races bound the exchange even where the HTTP library does not take the signal (n8n sets its own).
 	const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
 	aborted.catch(() => {});
+	const { formData, body, ...target } = request;
 	try {
-		const sending = send(requestOptions(request, limits.timeoutMs, signal)) as Promise<{ statusCode: number; headers?: Record<string, unknown>; body: unknown }>;
+		const sending = send({
+			...target,
+			headers: { Accept: 'application/json', ...(body !== undefined && !formData ? { 'Content-Type': 'application/json' } : {}) },
+			// A FormData gets its multipart boundary from the HTTP library (rule M1).
+			body: formData ? formData() : body,
+			// Read by readText with a ceiling: an HTML page or broken JSON is reported, not thrown.
+			encoding: 'stream',
+			json: false,
+			returnFullResponse: true,
+			// Statuses are the transport's to judge (JSend, retries, one re-login), and so are redirects (address.ts).
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			// The library's idle timeout: the fence that closes a socket the deadline already gave up on.
+			timeout: Math.min(MAX_WAIT_MS, limits.timeoutMs),
+			abortSignal: signal,
+		}) as Promise<{ statusCode: number; headers?: Record<string, unknown>; body: unknown }>;
 		sending.catch(() => {});
 		const response = await Promise.race([sending, aborted]);
 		const headers = response.headers ?? {};
@@ -83,8 +77,8 @@ export async function exchange(send: Sender, request: HttpRequest, limits: Excha
 		if (limits.cancel?.aborted) return { kind: 'cancelled' };
 		const waitedMs = Date.now() - (startedAt() ?? begun);
 		if (deadline.signal.aborted) return { kind: 'network', code: 'ETIMEDOUT', reason: `no complete answer within ${waitedMs} ms`, timedOut: true, waitedMs };
-		const loginFailure = findLoginFailure(error);
-		if (loginFailure) return { kind: 'loginFailed', failure: loginFailure };
+		const failure = findLoginFailure(error);
+		if (failure) return { kind: 'loginFailed', failure };
 		const network = networkFailure(error);
 		return network ? { kind: 'network', ...network, reason: network.code, waitedMs } : { kind: 'thrown', error };
 	} finally {
@@ -93,7 +87,7 @@ export async function exchange(send: Sender, request: HttpRequest, limits: Excha
 }
 
 /** Whether JSON text nests deeper than `limit` (brackets inside strings do not count): JSON.parse takes any depth. */
-function nestedDeeperThan(text: string, limit: number): boolean {
+function nestedDeeperThan(text: string, limit: number) {
 	let depth = 0;
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
@@ -101,41 +95,17 @@ function nestedDeeperThan(text: string, limit: number): boolean {
 			for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
 		} else if (code === 0x5b || code === 0x7b) {
 			if (++depth > limit) return true;
-		} else if (code === 0x5d || code === 0x7d) {
-			depth--;
-		}
+		} else if (code === 0x5d || code === 0x7d) depth--;
 	}
 	return false;
 }
 
-function requestOptions(request: HttpRequest, timeoutMs: number, signal: AbortSignal): IHttpRequestOptions {
-	const json = request.body !== undefined && !request.formData;
-	return {
-		method: request.method,
-		url: request.url,
-		qs: request.qs,
-		headers: { Accept: 'application/json', ...(json ? { 'Content-Type': 'application/json' } : {}) },
-		// A FormData gets its multipart boundary from the HTTP library (rule M1).
-		body: request.formData ? request.formData() : request.body,
-		// Read by readText with a ceiling: an HTML page or broken JSON is reported, not thrown.
-		encoding: 'stream',
-		json: false,
-		returnFullResponse: true,
-		// Statuses are the transport's to judge (JSend, retries, one re-login), and so are redirects (address.ts).
-		ignoreHttpStatusErrors: true,
-		disableFollowRedirect: true,
-		// The library's idle timeout: the fence that closes a socket the deadline already gave up on.
-		timeout: Math.min(MAX_WAIT_MS, timeoutMs),
-		abortSignal: signal,
-	};
-}
-
 /** The answer as text, or undefined when it is larger than `maxBytes` (it is then not read any further). */
-async function readText(body: unknown, headers: Record<string, unknown>, maxBytes: number, signal: AbortSignal): Promise<string | undefined> {
+async function readText(body: unknown, headers: Record<string, unknown>, maxBytes: number, signal: AbortSignal) {
 	if (body === undefined || body === null) return '';
 	if (typeof body === 'string' || Buffer.isBuffer(body)) return Buffer.byteLength(body) > maxBytes ? undefined : body.toString();
-	if (!(body as AsyncIterable<Buffer>)[Symbol.asyncIterator]) return JSON.stringify(body);
 	const stream = body as AsyncIterable<Buffer> & { destroy(): void };
+	if (!stream[Symbol.asyncIterator]) return JSON.stringify(body);
 	signal.addEventListener('abort', () => stream.destroy(), { once: true });
 	if (Number(headers['content-length']) > maxBytes) return void stream.destroy();
 	const chunks: Buffer[] = [];

@@ -2,7 +2,7 @@ import { type ICredentialDataDecryptedObject, type IDataObject, type IExecuteFun
 
 import { Address, assertPlainPath, RequestRefused } from './address';
 import { header, readEnvelope } from './answers';
-import { accountKey, assertCredentialFieldsUsable, type CommerceMessagingCredentials, CREDENTIAL_TYPE, credentialSecrets, isSealedFor, LOGIN_LIMITS, missingPluginFields, readCredentials, sealFor, tokenNeedsRenewal } from './auth';
+import { accountKey, assertCredentialFieldsUsable, CREDENTIAL_TYPE, credentialSecrets, isSealedFor, LOGIN_LIMITS, missingPluginFields, readCredentials, sealFor, tokenNeedsRenewal } from './auth';
 import { decideRetry, type LoginFailure, type ServiceFailure } from './failures';
 import { formatMegabytes } from './format';
 import { exchange, type Exchange } from './http';
@@ -21,39 +21,29 @@ import { DEFAULT_RUN_SETTINGS, MAX_ANSWER_BYTES, MAX_BODY_BYTES, type RetrySetti
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
 
-/** `formData`: built anew for every attempt; `retry`: the run's unless given; `fullEnvelope`: the whole success envelope, not `data`. */
+/** `formData`: built anew for every attempt; `fullEnvelope`: the whole success envelope, not `data`. */
 export interface RequestSpec {
 	pathParams?: Record<string, string | number>;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	formData?: () => FormData;
 	itemIndex?: number;
-	retry?: RetrySettings;
 	fullEnvelope?: boolean;
 }
 
 /** A call to any method and path under the Base URL, with the same handling; `data` as it is unless `parse` reads it. */
-export interface CustomRoute<T = unknown> {
-	method: Route['method'];
-	path: string;
-	parse?: (data: unknown) => T;
-}
+export type CustomRoute<T = unknown> = Pick<Route<T>, 'method' | 'path'> & Partial<Pick<Route<T>, 'parse'>>;
 
 /** Why a request was tried again, as the run's hints count it. */
 export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error';
 
-/** What a run did on the user's behalf, for the node's hints: counts and times only. */
-export class RunActivity {
-	reLogins = 0;
-	readonly retries = new Map<RetryKind, number>();
-	/** Requests retried after an error other than a rate limit, and how many of them were answered in the end. */
-	retriedRequests = 0;
-	retriedThenDone = 0;
-	listsCutAtLimit = 0;
-	/** Wall time every lane was held for a Retry-After. */
-	rateLimitHeldMs = 0;
-	pagesRead = 0;
-}
+/**
+ * What a run did on the user's behalf, for the node's hints: counts and times only. `retriedRequests`: requests
+ * retried after an error other than a rate limit, `retriedThenDone` of them answered in the end; `rateLimitHeldMs`:
+ * wall time every lane was held for a Retry-After.
+ */
+const newActivity = () => ({ reLogins: 0, retries: {} as Partial<Record<RetryKind, number>>, retriedRequests: 0, retriedThenDone: 0, listsCutAtLimit: 0, rateLimitHeldMs: 0, pagesRead: 0 });
+export type RunActivity = ReturnType<typeof newActivity>;
 
 /** One run of a node (an execution of the action node, a poll, a picker's load), keyed by its n8n context. */
 interface Run {
@@ -65,21 +55,24 @@ interface Run {
 const runs = new WeakMap<object, Run>();
 
 /** Starts a run with its settings: the router and the trigger's poll. A context that did not start one (a picker) reads one page at a time. */
-export function startRun(ctx: ApiContext, settings: RunSettings): RunActivity {
-	runs.set(ctx, { settings, activity: new RunActivity() });
-	return runOf(ctx).activity;
+export function startRun(ctx: ApiContext, settings: RunSettings) {
+	const run = { settings, activity: newActivity() };
+	runs.set(ctx, run);
+	return run.activity;
 }
 
 function runOf(ctx: object): Run {
-	if (!runs.has(ctx)) runs.set(ctx, { settings: { ...DEFAULT_RUN_SETTINGS, concurrency: 1 }, activity: new RunActivity() });
+	if (!runs.has(ctx)) startRun(ctx as ApiContext, { ...DEFAULT_RUN_SETTINGS, concurrency: 1 });
 	return runs.get(ctx)!;
 }
 
 export const settingsOf = (ctx: object) => runOf(ctx).settings;
 export const activityOf = (ctx: object) => runOf(ctx).activity;
 
+type Cancellable = Pick<IExecuteFunctions, 'getNode'> & { getExecutionCancelSignal?: () => AbortSignal | undefined };
+
 /** Waits `ms` in quarter-second slices, so a cancelled execution stops waiting at once. */
-export async function pause(ctx: Pick<IExecuteFunctions, 'getNode'> & { getExecutionCancelSignal?: () => AbortSignal | undefined }, ms: number): Promise<void> {
+export async function pause(ctx: Cancellable, ms: number) {
 	for (const end = Date.now() + ms; Date.now() < end; await sleep(Math.min(250, end - Date.now()))) {
 		if (ctx.getExecutionCancelSignal?.()?.aborted) throw new NodeOperationError(ctx.getNode(), 'The execution was cancelled while waiting');
 	}
@@ -107,7 +100,7 @@ export class RunPacer {
 	constructor(private readonly activity: { rateLimitHeldMs: number }) {}
 
 	/** Waits until this lane may send; answers how long it waited for the service's rate limit. */
-	async waitTurn(ctx: Parameters<typeof pause>[0]): Promise<number> {
+	async waitTurn(ctx: Cancellable) {
 		const started = Date.now();
 		for (let spaced = false; ; ) {
 			if (this.pausedUntil > Date.now()) {
@@ -126,13 +119,13 @@ export class RunPacer {
 	}
 
 	/** The service asked every lane to hold back until `at` (a Retry-After). */
-	holdAllUntil(at: number): void {
+	holdAllUntil(at: number) {
 		this.activity.rateLimitHeldMs += Math.max(0, at - Math.max(Date.now(), this.pausedUntil));
 		this.pausedUntil = Math.max(this.pausedUntil, at);
 		this.paced = true;
 	}
 
-	countAccepted(): void {
+	countAccepted() {
 		this.accepted++;
 	}
 }
@@ -143,10 +136,10 @@ export class RunPacer {
  * now, and not near its end before each request, renewed once at a time.
  */
 class Session {
-	readonly credentials: CommerceMessagingCredentials;
+	readonly credentials;
 	readonly secrets = new SecretSet();
-	readonly pacer: RunPacer;
-	readonly account: string;
+	readonly pacer;
+	readonly account;
 	/** This run's login under way: the other lanes wait for it. */
 	private login?: { done: Promise<void>; finish: () => void };
 	/** A login of this run that failed for good: every later request fails with it. */
@@ -167,7 +160,7 @@ class Session {
 		Object.defineProperty(data, LOGIN_LIMITS, { value: { timeoutMs: run.settings.retry.timeoutMs, cancel, timeoutName: run.settings.names.timeout } });
 	}
 
-	get token(): string {
+	get token() {
 		return typeof this.data.sessionToken === 'string' ? this.data.sessionToken : '';
 	}
 
@@ -199,14 +192,14 @@ class Session {
 				this.data.sessionToken = '';
 				accounts.delete(this.account);
 				accounts.set(this.account, { token: shared?.token ?? '', receivedAt: shared?.receivedAt ?? 0, renewal: this.login.done });
-				if (accounts.size > 256) accounts.delete(accounts.keys().next().value as string);
+				if (accounts.size > 256) accounts.delete(accounts.keys().next().value!);
 				return { logsIn: true, rateLimitWaitMs };
 			}
 		}
 	}
 
 	/** After a request that logged in on its way: its new token, or the failure that answers the rest of the run. */
-	afterLogin(outcome: Exchange): void {
+	afterLogin(outcome: Exchange) {
 		if (outcome.kind === 'loginFailed' && !outcome.failure.isTransient) this.loginRefusal = outcome.failure;
 		const receivedAt = Number(this.data.loginReceivedAt) || Date.now();
 		accounts.set(this.account, this.token ? { token: this.token, receivedAt } : { ...accounts.get(this.account)!, renewal: undefined });
@@ -216,14 +209,14 @@ class Session {
 	}
 
 	/** Rule A3: the service refused `token`; the next request logs in, unless another lane already did. */
-	tokenRefused(token: string): void {
+	tokenRefused(token: string) {
 		this.replacing = token;
 		if (this.token === token) this.data.sessionToken = '';
 	}
 }
 
 /** The run's session, opened at its first request (a bad credential field fails that request, not the run). */
-async function sessionOf(ctx: ApiContext): Promise<Session> {
+async function sessionOf(ctx: ApiContext) {
 	const run = runOf(ctx);
 	run.session ??= (async () => {
 		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
@@ -250,15 +243,15 @@ export async function apiRequest<R extends RouteName | CustomRoute>(ctx: ApiCont
 }
 
 /** apiRequest, with the size of the answer's text in bytes (a whole-list read counts them). */
-export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRoute, spec: RequestSpec): Promise<{ value: unknown; bytes: number }> {
+export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRoute, spec: RequestSpec) {
 	const session = await sessionOf(ctx);
 	try {
 		if (typeof route !== 'string') assertPlainPath(route.path);
 		const target: Route = typeof route === 'string' ? ROUTES[route] : { parse: (data) => data, ...route };
-		const answer = await send(ctx, session, target, typeof route === 'string' ? route : 'custom', spec);
-		const data = spec.fullEnvelope ? { status: 'success', ...(answer.message ? { message: answer.message } : {}), data: answer.data ?? null } : answer.data;
+		const { data, message, text } = await send(ctx, session, target, typeof route === 'string' ? route : 'custom', spec);
+		const value = spec.fullEnvelope ? { status: 'success', ...(message ? { message } : {}), data: data ?? null } : data;
 		// Rule A6 for outputs: an answer that echoes a secret of this session, in any form, has it redacted.
-		return { value: target.parse(session.secrets.redactAnswer(data, answer.text)), bytes: Buffer.byteLength(answer.text) };
+		return { value: target.parse(session.secrets.redactAnswer(value, text)), bytes: Buffer.byteLength(text) };
 	} catch (error) {
 		const thrown = error instanceof RequestRefused ? new NodeOperationError(session.node, error.message, { description: error.description, itemIndex: spec.itemIndex }) : error;
 		// Rule A6: whatever the service or the HTTP library wrote, no secret of this session leaves in an error.
@@ -267,10 +260,8 @@ export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRout
 }
 
 /** How long the next attempt may take: its Timeout, cut to the budget left (at least a second); a budget of 0: no retries. */
-export function attemptTimeoutMs(settings: RetrySettings, elapsedMs: number): number {
-	if (settings.maxTotalWaitMs === 0) return settings.timeoutMs;
-	return Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
-}
+export const attemptTimeoutMs = (settings: RetrySettings, elapsedMs: number) =>
+	settings.maxTotalWaitMs === 0 ? settings.timeoutMs : Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
 
 /** A failed attempt: the error it gives, and why trying again could help (`always`: the service did nothing yet). */
 interface Failure {
@@ -283,8 +274,7 @@ interface Failure {
 /** Attempts until one is answered, one fails for good, or the retry budget is used up. */
 async function send(ctx: ApiContext, session: Session, route: Route, routeName: string, spec: RequestSpec) {
 	const { node, pacer, run } = session;
-	const { activity } = run;
-	const settings = spec.retry ?? run.settings.retry;
+	const { activity, settings } = run;
 	const { itemIndex } = spec;
 	const address = new Address(session.credentials.baseUrl, route, spec.pathParams, spec.qs);
 	const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
@@ -295,7 +285,7 @@ async function send(ctx: ApiContext, session: Session, route: Route, routeName: 
 		);
 	}
 	const started = Date.now();
-	const notes: Required<Pick<RequestNotes, 'attempts' | 'backoffMs' | 'rateLimitWaitMs'>> & RequestNotes = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, names: run.settings.names };
+	const notes = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, names: settings.names };
 	let failures = 0;
 	let reLoggedIn = false;
 	let retriedAfterError = false;
@@ -305,15 +295,14 @@ async function send(ctx: ApiContext, session: Session, route: Route, routeName: 
 		const attemptStarted = Date.now();
 		// Taken before sending (another lane may replace it meanwhile), or after a login on the way: the token it got.
 		let tokenSent = session.token;
-		const { url, qs } = address.target();
 		const outcome: Exchange = turn.failure
 			? { kind: 'loginFailed', failure: turn.failure }
 			: await exchange(
 					async (options) =>
 						await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data } }),
-					{ method: route.method, url, qs, body, formData: spec.formData },
+					{ method: route.method, ...address.target(), body, formData: spec.formData },
 					{
-						timeoutMs: attemptTimeoutMs(settings, attemptStarted - started),
+						timeoutMs: attemptTimeoutMs(settings.retry, attemptStarted - started),
 						maxAnswerBytes: MAX_ANSWER_BYTES,
 						cancel: session.cancel,
 						// A login on the way has a Timeout of its own; the request's counts from the token's arrival.
@@ -344,7 +333,7 @@ async function send(ctx: ApiContext, session: Session, route: Route, routeName: 
 				pacer.countAccepted();
 				if (retriedAfterError) activity.retriedThenDone++;
 				address.served();
-				return { data: envelope.data, message: envelope.message, text };
+				return { ...envelope, text };
 			}
 			if (envelope.failure.kind === 'tokenRefused') {
 				// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
@@ -365,9 +354,9 @@ async function send(ctx: ApiContext, session: Session, route: Route, routeName: 
 		// Rule L1: retried only when it can help, is safe (a write the service may have acted on is not), and fits the
 		// budget; Max Attempts counts failed attempts only.
 		if (!failure.retry || !(failure.always || isRetrySafe(route))) throw failure.error();
-		const decision = decideRetry(settings, ++failures, Date.now() - started, failure.retryAfterMs);
+		const decision = decideRetry(settings.retry, ++failures, Date.now() - started, failure.retryAfterMs);
 		if (!decision.retry) throw failure.error(decision.reason);
-		activity.retries.set(failure.retry, (activity.retries.get(failure.retry) ?? 0) + 1);
+		activity.retries[failure.retry] = (activity.retries[failure.retry] ?? 0) + 1;
 		if (failure.retry !== 'rate limit' && !retriedAfterError) activity.retriedRequests++;
 		retriedAfterError ||= failure.retry !== 'rate limit';
 		if (failure.retryAfterMs !== undefined) {
@@ -389,7 +378,7 @@ function serviceFailure(session: Session, failure: ServiceFailure, notes: Reques
 }
 
 /** An exchange that brought no answer and is not tried again. */
-function exchangeError(node: INode, outcome: Exclude<Exchange, { kind: 'answer' | 'network' }>, itemIndex?: number): Error {
+function exchangeError(node: INode, outcome: Exclude<Exchange, { kind: 'answer' | 'network' }>, itemIndex?: number) {
 	if (outcome.kind === 'tooLarge') return answerTooLargeError(node, outcome.limitBytes, itemIndex);
 	if (outcome.kind === 'tooDeep') return answerTooDeepError(node, outcome.limit, itemIndex);
 	if (outcome.kind === 'cancelled') return cancelledError(node, itemIndex);

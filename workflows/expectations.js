@@ -40,13 +40,26 @@ function checkEffects(key, sandbox, result, sinceRequest) {
     case 'order-paid-confirmation': {
       const sends = st.messages.filter((m) => m.type === 'template' && m.template_name === 'order_confirmation');
       const ids = st.orderEvents.map((e) => e.body.order_id);
+      // Template > Send uploads each order's header file itself (Header Media: From Binary Field), once per distinct file.
+      const uploads = requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/whatsapp/media');
+      const media = [...st.media.values()];
       notes.push(`emulator: order events ${ids.join(', ')}; the repeated ORD-2001 was not sent again`);
-      notes.push(`emulator: ${sends.length} order_confirmation message(s), each with its own header image (${sends.map((m) => `${m.phone} ${m.header_media_id}`).join(', ')})`);
+      notes.push(`emulator: Send order confirmation uploaded ${uploads.length} header image(s), one per distinct file (${media.map((m) => m.filename).join(', ')})`);
+      notes.push(
+        `emulator: ${sends.length} order_confirmation message(s): ` +
+          sends.map((m) => `${m.phone} with ${placeholderValues(m.variables)} and header ${m.header_media_id}`).join('; '),
+      );
       expect(ids.length === 2 && new Set(ids).size === 2, `expected ORD-2001 and ORD-2002 once each, got ${ids.join(', ') || 'none'}`);
+      expect(uploads.length === 2 && media.length === 2, `expected 2 uploads (one per distinct header image), got ${uploads.length}`);
       expect(sends.length === 2 && new Set(sends.map((m) => m.header_media_id)).size === 2, 'expected 2 template messages with distinct header media');
       expect(
         sends.every((m) => st.media.get(String(m.header_media_id))?.userId === demo?.id),
         'a header media is not owned by the sending user',
+      );
+      const variables = sends.map((m) => JSON.stringify(m.variables)).sort();
+      expect(
+        JSON.stringify(variables) === JSON.stringify(['["Alice","ORD-2001"]', '["Bruno","ORD-2002"]']),
+        `expected the variables ["Alice","ORD-2001"] and ["Bruno","ORD-2002"], got ${variables.join(', ') || 'none'}`,
       );
       break;
     }
@@ -54,10 +67,16 @@ function checkEffects(key, sandbox, result, sinceRequest) {
       const created = [...st.templates.values()].filter((t) => String(t.name).startsWith('shipping_update_'));
       for (const t of created) {
         const polls = requests.filter((r) => r.method === 'GET' && r.path === `/api/v2/whatsapp/templates/${t.id}`).length;
-        notes.push(`emulator: template ${t.name} went DRAFT -> PENDING -> ${t.state} (checked ${polls} times); sent ${st.messages.filter((m) => m.template_id === t.id).length} time(s)`);
+        const sent = st.messages.filter((m) => m.template_id === t.id);
+        notes.push(`emulator: template ${t.name} went DRAFT -> PENDING -> ${t.state} (checked ${polls} times); sent ${sent.length} time(s)${sent.length ? ` with ${placeholderValues(sent[0].variables)}` : ''}`);
       }
       expect(created.length === 1 && created[0].state === 'APPROVED', 'expected one new APPROVED template');
-      expect(created.length === 1 && st.messages.some((m) => m.template_id === created[0].id), 'expected the new template to be sent');
+      const sent = created.length === 1 ? st.messages.filter((m) => m.template_id === created[0].id) : [];
+      expect(sent.length === 1, 'expected the new template to be sent once');
+      expect(
+        JSON.stringify(sent[0]?.variables) === JSON.stringify(['David', 'ORD-1002', 'https://shop.example.com/track/ORD-1002']),
+        `expected the mapped variables {{1}}, {{2}}, {{3}} in order, got ${JSON.stringify(sent[0]?.variables)}`,
+      );
       break;
     }
     case 'catalogue-sync': {
@@ -91,6 +110,14 @@ function checkEffects(key, sandbox, result, sinceRequest) {
       break;
   }
   return { notes, problems };
+}
+
+/**
+ * A send's body values as the template reads them: `{{1}} Alice, {{2}} ORD-2001`.
+ * @param {unknown} variables the `variables` the emulator recorded (a list for positional placeholders)
+ */
+function placeholderValues(variables) {
+  return Array.isArray(variables) ? variables.map((value, i) => `{{${i + 1}}} ${value}`).join(', ') : JSON.stringify(variables);
 }
 
 module.exports = { checkEffects };

@@ -23,7 +23,7 @@ const EXPECTED_TOOLS = {
   find_contacts: { limit: 'number' },
   push_abandoned_cart: { cart_id: 'string', currency: 'string', customer_phone: 'string', total: 'number' },
   send_whatsapp_message: { message: 'string', phone: 'string' },
-  send_whatsapp_template: { phone: 'string', template_id: 'number', variables: 'json' },
+  send_whatsapp_template: { customer_name: 'string', order_id: 'string', phone: 'string', template_id: 'number' },
   start_automation: { automation_id: 'number', payload: 'json' },
 };
 
@@ -120,6 +120,10 @@ function sdk(runtimeDir, sub) {
       }
       const byName = Object.fromEntries(tools.map((/** @type {{ name: string }} */ t) => [t.name, t]));
       expect(byName.send_whatsapp_template.description).toMatch(/APPROVED/);
+      expect(byName.send_whatsapp_template.description).toMatch(/two placeholders/);
+      // The template's mapped variables (Variables: {{1}}, {{2}}) are filled by the model, one argument each.
+      expect(byName.send_whatsapp_template.inputSchema.properties.customer_name.description).toMatch(/first name/i);
+      expect(byName.send_whatsapp_template.inputSchema.properties.order_id.description).toMatch(/order ID/);
       expect(byName.push_abandoned_cart.description).toMatch(/only once/);
       expect(byName.send_whatsapp_message.inputSchema.properties.phone.description).toMatch(/E\.164/);
       process.stderr.write(
@@ -151,25 +155,42 @@ function sdk(runtimeDir, sub) {
       expect(parsed(text)).toEqual([{ message_id: sent[0].message_id, phone: '+33610000003', status: 'queued' }]);
     });
 
-    it('send_whatsapp_template sends the APPROVED template with the variables in order', async () => {
-      const { isError, text } = await call('send_whatsapp_template', { template_id: 1, phone: '+33610000005', variables: ['Emma', 'ORD-1005'] });
+    it('send_whatsapp_template sends the APPROVED template with the mapped variables filled from the model\'s arguments', async () => {
+      const since = sandbox.state.requests.length;
+      const { isError, text } = await call('send_whatsapp_template', { template_id: 1, phone: '+33610000005', customer_name: 'Emma', order_id: 'ORD-1005' });
       expect(isError).toBe(false);
       const sent = sandbox.state.messages.filter((/** @type {any} */ m) => m.type === 'template');
-      expect(sent.map((/** @type {any} */ m) => ({ template: m.template_name, phone: m.phone, variables: m.variables }))).toEqual([
-        { template: 'order_confirmation', phone: '+33610000005', variables: ['Emma', 'ORD-1005'] },
+      // customer_name fills {{1}} (body:1), order_id {{2}} (body:2): the body's values in order, nothing else.
+      expect(sent.map((/** @type {any} */ m) => ({ template: m.template_name, phone: m.phone, variables: m.variables, header: m.header_variables, buttons: m.button_variables, userId: m.userId }))).toEqual([
+        { template: 'order_confirmation', phone: '+33610000005', variables: ['Emma', 'ORD-1005'], header: null, buttons: null, userId: demoUserId },
       ]);
       expect(parsed(text)).toEqual([{ message_id: sent[0].message_id, template_id: 1, phone: '+33610000005', status: 'queued' }]);
+      // The node read the template (to check the values against its placeholders), then sent once.
+      const calls = sandbox.state.requests.slice(since).filter((/** @type {any} */ r) => r.path.startsWith('/api/v2/whatsapp/templates/'));
+      expect(calls.map((/** @type {any} */ r) => [r.method, r.path, r.status])).toEqual([
+        ['GET', '/api/v2/whatsapp/templates/1', 200],
+        ['POST', '/api/v2/whatsapp/templates/1/send', 201],
+      ]);
     });
 
-    it('a PENDING template reaches the client as a tool error with the service message, and nothing is sent', async () => {
+    it('a template not APPROVED (the DRAFT welcome_offer, two placeholders as well) reaches the client as a tool error with the service message, and nothing is sent', async () => {
       const before = sandbox.state.messages.length;
-      const { isError, text } = await call('send_whatsapp_template', { template_id: 3, phone: '+33610000005', variables: ['Emma'] });
+      const { isError, text } = await call('send_whatsapp_template', { template_id: 2, phone: '+33610000005', customer_name: 'Emma', order_id: 'ORD-1005' });
       expect(isError).toBe(true);
       expect(text).toContain('TEMPLATE_NOT_APPROVED');
-      expect(text).toContain('Template "cart_reminder" cannot be sent: its state is PENDING');
+      expect(text).toContain('Template "welcome_offer" cannot be sent: its state is DRAFT');
       expect(sandbox.state.messages.length).toBe(before);
       // The server is still there: the next call works.
       expect((await client.listTools()).tools).toHaveLength(5);
+    });
+
+    it('a template whose placeholders the two values do not fit (cart_reminder has one) is a tool error naming them, before any send', async () => {
+      const since = sandbox.state.requests.length;
+      const { isError, text } = await call('send_whatsapp_template', { template_id: 3, phone: '+33610000005', customer_name: 'Emma', order_id: 'ORD-1005' });
+      expect(isError).toBe(true);
+      expect(text).toContain('cart_reminder');
+      expect(text).toMatch(/\{\{2\}\}/);
+      expect(sandbox.state.requests.slice(since).filter((/** @type {any} */ r) => r.method === 'POST' && r.path.endsWith('/send'))).toEqual([]);
     });
 
     it('a phone that is not E.164 is a tool error naming the problem, before any call to the service', async () => {
@@ -224,7 +245,7 @@ function sdk(runtimeDir, sub) {
 
     it('nothing the client received holds the password, the plugin API key or a token', () => {
       const all = JSON.stringify(received);
-      expect(received.length).toBeGreaterThanOrEqual(9);
+      expect(received.length).toBeGreaterThanOrEqual(10);
       expect(sandbox.loginCount()).toBeGreaterThan(0); // the tools logged in and sent a token: there is something to leak
       for (const secret of [p.DEMO_USER.password, p.DEMO_PLUGIN.pluginApiKey]) expect(all).not.toContain(secret);
       // Every token the emulator issues is a JWT ("eyJ..."), the only kind the service knows.

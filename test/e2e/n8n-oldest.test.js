@@ -3,11 +3,14 @@
 /**
  * Smoke test of the OLDEST n8n the package supports (tools/n8n/runtime.js VERSIONS.oldest, docs/compatibility.md),
  * in a real n8n process against the emulator: n8n loads the package from its tarball, the credential test of the
- * editor passes (login + API access) and fails with the service's words for a wrong password, and two example
+ * editor passes (login + API access) and fails with the service's words for a wrong password, two example
  * workflows run with the effects the emulator records, one of them with the hint a run gives (a Code node, as in
- * examples 1 and 2, does not finish under this version's `n8n execute`). The versions tested in depth are in lib/suite.js.
+ * examples 1 and 2, does not finish under this version's `n8n execute`), and Template > Send runs with its Variables
+ * mapped (a resourceMapper parameter; a test workflow, lib/testWorkflows.js). The versions tested in depth are in
+ * lib/suite.js.
  */
 const p = require('../../tools/provision');
+const { mappedTemplateSendWorkflow } = require('./lib/testWorkflows');
 const { selectedVersions } = require('./lib/versions');
 
 const { n8n } = p;
@@ -20,12 +23,13 @@ const VERSION = n8n.VERSIONS.oldest;
   let provisioned;
   /** @type {import('../../tools/n8n').Editor | undefined} */
   let editor;
+  const mappedSend = mappedTemplateSendWorkflow({ customer: 'Ada', orderId: 'A-1001', phone: '+33610000009' });
 
   beforeAll(async () => {
     const tarball = process.env.CM_E2E_TARBALL;
     if (!tarball) throw new Error('CM_E2E_TARBALL is not set: run with -c test/e2e/jest.config.js (its globalSetup packs the package)');
     sandbox = await p.startDemoSandbox({ port: 0 });
-    provisioned = await p.provisionN8n({ major: 'oldest', tarball, sandboxUrl: sandbox.url });
+    provisioned = await p.provisionN8n({ major: 'oldest', tarball, sandboxUrl: sandbox.url, extraWorkflows: [p.withSandboxUrl(mappedSend, sandbox.url)] });
   }, 600_000);
 
   afterAll(async () => {
@@ -70,6 +74,24 @@ const VERSION = n8n.VERSIONS.oldest;
     expect(result.nodeOutput('Get all contacts')).toHaveLength(45);
     const hints = (result.run.data.resultData.runData['Get all contacts'][0].hints ?? []).map((/** @type {any} */ hint) => hint.message);
     expect(hints).toEqual([expect.stringMatching(/^Waited 1(\.\d)? s in all for the service's rate limit/)]);
+  });
+
+  it('runs Template > Send with mapped Variables (the resourceMapper parameter): {{1}} and {{2}} filled from the item', async () => {
+    const since = sandbox.state.requests.length;
+    const result = await n8n.executeWorkflow(provisioned.home, mappedSend.id, { timeoutMs: 150_000 });
+    if (!p.runSucceeded(result).ok) throw new Error(p.formatRun({ name: mappedSend.name, json: mappedSend }, result));
+    expect(result.nodeOutput('Send order confirmation')).toEqual([expect.objectContaining({ template_id: 1, phone: '+33610000009', status: 'queued' })]);
+    // The emulator refuses values that do not fill the template's placeholders (TEMPLATE_PARAMS_MISMATCH): it took these.
+    const sent = sandbox.state.messages.filter((/** @type {any} */ m) => m.type === 'template');
+    expect(sent.map((/** @type {any} */ m) => ({ template: m.template_name, phone: m.phone, variables: m.variables }))).toEqual([
+      { template: 'order_confirmation', phone: '+33610000009', variables: ['Ada', 'A-1001'] },
+    ]);
+    // The template read once (its placeholders, checked before the send), then the send.
+    const calls = sandbox.state.requests.slice(since).filter((/** @type {any} */ r) => r.path.startsWith('/api/v2/whatsapp/templates/'));
+    expect(calls.map((/** @type {any} */ r) => [r.method, r.path, r.status])).toEqual([
+      ['GET', '/api/v2/whatsapp/templates/1', 200],
+      ['POST', '/api/v2/whatsapp/templates/1/send', 201],
+    ]);
   });
 
   describe('the credential test of the editor (POST /rest/credentials/test)', () => {

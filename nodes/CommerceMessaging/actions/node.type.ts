@@ -30,9 +30,9 @@ export type OperationResult = { records: IDataObject[] } | { items: INodeExecuti
  * says `oneItemAtATime` (a whole list per item, whose pages run side by side instead; a long wait).
  */
 export interface Operation<State = unknown> {
-	/** Its entry in its resource's Operation list. */
-	option: INodePropertyOptions;
-	description: INodeProperties[];
+	/** Its entry in its resource's Operation list (its value is its key in resources.ts), and its fields. */
+	option: Omit<INodePropertyOptions, 'value'>;
+	properties: INodeProperties[];
 	execute(this: IExecuteFunctions, itemIndex: number, state: State, key: string | undefined): Promise<OperationResult>;
 	prepare?(this: IExecuteFunctions, itemCount: number): Promise<State>;
 	orderingKey?(this: IExecuteFunctions, itemIndex: number, state: State): string | undefined;

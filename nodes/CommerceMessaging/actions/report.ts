@@ -49,7 +49,10 @@ export function report(ctx: IExecuteFunctions, activity: RunActivity, hints: Nod
 	}
 	if (activity.reLogins > 0) hints.push({ message: 'Logged in again after the service refused the session token (once for the run), then went on.', type: 'warning' });
 	if (activity.retriedRequests > 0) {
-		const kinds = [...activity.retries].flatMap(([kind, count]) => (kind === 'rate limit' ? [] : [`${count} ${RETRY_KINDS[kind][count > 1 ? 1 : 0]}`]));
+		const kinds = Object.entries(RETRY_KINDS).flatMap(([kind, names]) => {
+			const count = activity.retries[kind as RetryKind] ?? 0;
+			return count ? [`${count} ${names[count > 1 ? 1 : 0]}`] : [];
+		});
 		const through = activity.retriedThenDone === activity.retriedRequests ? 'all of them went through' : `${activity.retriedThenDone} of them went through`;
 		const requests = activity.retriedRequests === 1 ? '1 request was' : `${activity.retriedRequests} requests were`;
 		hints.push({ message: `${requests} retried after an error (${kinds.join(', ')}); ${through}.`, type: 'warning' });

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import * as createInstance from './automation/createInstance.operation';
 import * as pushAbandoned from './cart/pushAbandoned.operation';
@@ -53,9 +53,9 @@ const FIRST: { [R in Resource]: keyof ResourceOperations<R> } = {
 	customApiCall: 'request',
 };
 
-/** Each resource's Operation list, then its operations' fields. */
+/** Each resource's Operation list, then its operations' fields, each shown for its operation only. */
 export const resourceDescriptions: INodeProperties[] = Object.entries(operations).flatMap(([resource, byName]) => {
-	const list = Object.values(byName) as Operation[];
+	const list = Object.entries(byName) as Array<[string, Operation]>;
 	return [
 		{
 			displayName: 'Operation',
@@ -63,9 +63,9 @@ export const resourceDescriptions: INodeProperties[] = Object.entries(operations
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource] } },
-			options: list.map((operation) => operation.option),
+			options: list.map(([value, operation]) => ({ ...operation.option, value })),
 			default: FIRST[resource as Resource],
 		},
-		...list.flatMap((operation) => operation.description),
+		...list.flatMap(([name, operation]) => updateDisplayOptions({ show: { resource: [resource], operation: [name] } }, operation.properties)),
 	];
 });

@@ -2,7 +2,7 @@ import { type IExecuteFunctions, type INodeExecutionData, NodeOperationError } f
 
 import { startRun } from '../../../transport/request';
 import { readRequestOptions, readText } from '../helpers/parameters';
-import type { Operation, OperationResult } from './node.type';
+import type { Operation } from './node.type';
 import { errorJson, report, withItemIndex } from './report';
 import { operations } from './resources';
 
@@ -28,8 +28,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	try {
 		results = await runInLanes(itemCount, {
 			concurrency: operation.oneItemAtATime ? 1 : settings.concurrency,
-			// A key that cannot be read (bad input) constrains nothing: that item fails on its own in execute.
-			keyOf: orderingKey && ((itemIndex) => orDefault(() => orderingKey.call(this, itemIndex, state))),
+			keyOf: orderingKey && ((itemIndex) => {
+				try {
+					return orderingKey.call(this, itemIndex, state);
+				} catch {
+					// A key that cannot be read (bad input) constrains nothing: that item fails on its own in execute.
+					return undefined;
+				}
+			}),
 			stopOnError: !this.continueOnFail(),
 			run: async (itemIndex, key) => await operation.execute.call(this, itemIndex, state, key),
 		});
@@ -41,49 +47,30 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const failed = results.findIndex((result) => result.status === 'failed');
 	const failure = results[failed];
 	if (failure?.status === 'failed' && !this.continueOnFail()) throw withItemIndex(this.getNode(), failure.error, failed);
-	const output: INodeExecutionData[] = [];
-	results.forEach((result, itemIndex) => {
-		if (result.status === 'done') output.push(...paired(result.value, itemIndex));
-		else if (result.status === 'failed') output.push({ json: errorJson(result.error), pairedItem: { item: itemIndex } });
+	// Each record becomes an item, each item stays as it is; either way paired to its input.
+	const output = results.flatMap((result, itemIndex): INodeExecutionData[] => {
+		if (result.status === 'failed') return [{ json: errorJson(result.error), pairedItem: { item: itemIndex } }];
+		if (result.status === 'skipped') return [];
+		const items = 'items' in result.value ? result.value.items : result.value.records.map((json) => ({ json }));
+		return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 	});
-	const hints = operation.hints?.call(this, state, itemCount) ?? [];
-	// Nothing to tell on a plain success.
-	if (hints.length > 0 || Object.values(activity).some((value) => (value instanceof Map ? value.size : value) > 0)) report(this, activity, hints, { operationName, itemCount, outputCount: output.length, concurrency: settings.concurrency });
+	report(this, activity, operation.hints?.call(this, state, itemCount) ?? [], { operationName, itemCount, outputCount: output.length, concurrency: settings.concurrency });
 	return [output];
-}
-
-function orDefault<T>(read: () => T): T | undefined {
-	try {
-		return read();
-	} catch {
-		return undefined;
-	}
-}
-
-/** Each record becomes an item, each item stays as it is; either way paired to its input. */
-function paired(result: OperationResult, itemIndex: number): INodeExecutionData[] {
-	const items = 'items' in result ? result.items : result.records.map((json) => ({ json }));
-	return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 }
 
 /** One item's result: its value, its error, or `skipped` when an earlier failure stopped the run first. */
 export type LaneResult<T> = { status: 'done'; value: T } | { status: 'failed'; error: unknown } | { status: 'skipped' };
 
-export interface LaneOptions<T> {
-	concurrency: number;
-	/** Items with the same key run one after the other, in input order; undefined: no constraint. */
-	keyOf?: (itemIndex: number) => string | undefined;
-	run: (itemIndex: number, key: string | undefined) => Promise<T>;
-	/** After a failure, start no further item (those already running finish). */
-	stopOnError: boolean;
-}
-
 /**
  * One task per item, at most `concurrency` at once, first come first served: across a real network the round trip,
- * not the work, is what costs. Items sharing a key never overlap and start in input order, so `paid` is never
- * overtaken by `shipped`. Results come back in input order.
+ * not the work, is what costs. Items sharing a key (`keyOf`) never overlap and start in input order, so `paid` is
+ * never overtaken by `shipped`. After a failure with `stopOnError`, no further item starts (those running finish).
+ * Results come back in input order.
  */
-export async function runInLanes<T>(itemCount: number, options: LaneOptions<T>): Promise<Array<LaneResult<T>>> {
+export async function runInLanes<T>(
+	itemCount: number,
+	options: { concurrency: number; keyOf?: (itemIndex: number) => string | undefined; run: (itemIndex: number, key: string | undefined) => Promise<T>; stopOnError: boolean },
+): Promise<Array<LaneResult<T>>> {
 	const results: Array<LaneResult<T>> = new Array(itemCount);
 	const lastOfKey = new Map<string, Promise<void>>();
 	// Waiters are served in the order they asked (a queue read by index: thousands wait).

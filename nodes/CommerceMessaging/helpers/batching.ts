@@ -3,7 +3,7 @@ import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 import { formatDuration } from '../../../transport/format';
 import { pause } from '../../../transport/request';
 import { DEFAULT_BATCHING } from '../descriptions';
-import { countOfOneOrMore, readSetting } from './parameters';
+import { ONE_OR_MORE, readSetting } from './parameters';
 
 /**
  * Rule L2: bulk sends are spread out, as a rate across lanes: at most Items per Batch sends per Batch Interval,
@@ -21,8 +21,8 @@ export class BatchPacer {
 
 	constructor(private readonly ctx: IExecuteFunctions) {
 		const label = 'Options > Batching >';
-		const size = readSetting(ctx, 'options.batching.batch.batchSize', `${label} Items per Batch`, countOfOneOrMore);
-		const interval = readSetting(ctx, 'options.batching.batch.batchInterval', `${label} Batch Interval (Ms)`, (value) => (value < 0 ? '0 or more' : undefined));
+		const size = readSetting(ctx, 'options.batching.batch.batchSize', `${label} Items per Batch`, ...ONE_OR_MORE);
+		const interval = readSetting(ctx, 'options.batching.batch.batchInterval', `${label} Batch Interval (Ms)`, 0, '0 or more');
 		this.batchSize = size === undefined ? DEFAULT_BATCHING.batchSize : Math.round(size);
 		this.intervalMs = interval === undefined ? DEFAULT_BATCHING.batchIntervalMs : Math.round(interval);
 	}

@@ -46,6 +46,6 @@ export async function uploadMedia(ctx: IExecuteFunctions, itemIndex: number, fil
 		ctx,
 		itemIndex,
 		'the upload answer carries no media_id',
-		`The service accepted the file but its answer has no media id where one was expected: ${JSON.stringify(answer.data) ?? 'no data'}`,
+		`The service accepted the file but its answer has no media id where one was expected: ${JSON.stringify(answer.fields)}`,
 	);
 }

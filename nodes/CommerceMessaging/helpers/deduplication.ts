@@ -3,9 +3,8 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, No
 
 import { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from '../../../transport/auth';
 import { apiRequest, credentialDataOf } from '../../../transport/request';
-import type { RouteName } from '../../../transport/routes';
 import { DEFAULT_WINDOW_HOURS } from '../descriptions';
-import { itemError, readBoolean, readDecimal } from './parameters';
+import { itemError, readBoolean, readNumber } from './parameters';
 import { SharedClaims } from './sharedDeduplication';
 
 /**
@@ -42,10 +41,10 @@ export const normaliseTotal = (total: number) => String(Number(total.toFixed(6))
 export const cartEvent = (cartId: string, total: number): EventIdentity => ({ kind: 'cart', parts: [cartId, normaliseTotal(total)] });
 
 /** An event's label (on skipped items) and stored hash, account included. JSON keeps ("a:b","c") and ("a","b:c") apart. */
-export function eventKey(account: string, event: EventIdentity): { label: string; hash: string } {
-	const hash = createHash('sha256').update(JSON.stringify([event.kind, account, ...event.parts])).digest('base64url').slice(0, HASH_LENGTH);
-	return { label: [event.kind, ...event.parts].join(':'), hash };
-}
+export const eventKey = (account: string, { kind, parts }: EventIdentity) => ({
+	label: [kind, ...parts].join(':'),
+	hash: createHash('sha256').update(JSON.stringify([kind, account, ...parts])).digest('base64url').slice(0, HASH_LENGTH),
+});
 
 /** The account a credential logs in to, hashed: Base URL (as URLs write it) and username; not the password, not the name. */
 export function accountWithoutPasswordKey(data: ICredentialDataDecryptedObject): string {
@@ -75,13 +74,13 @@ export class NodeMemory {
 	constructor(private readonly maxKeys = MAX_SENT_KEYS) {}
 
 	/** When the event was accepted, if that was less than `windowSeconds` ago. */
-	sentWithin(hash: string, windowSeconds: number, now: number): number | undefined {
+	sentWithin(hash: string, windowSeconds: number, now: number) {
 		const sentAt = this.sent.get(hash);
 		return sentAt !== undefined && now - sentAt < windowSeconds ? sentAt : undefined;
 	}
 
 	/** An accepted event; a later acceptance starts its window again. Answers whether it was new. */
-	record(hash: string, sentAt: number, now: number, windowSeconds: number): boolean {
+	record(hash: string, sentAt: number, now: number, windowSeconds: number) {
 		if ((this.sent.get(hash) ?? -Infinity) >= sentAt) return false;
 		this.sent.delete(hash);
 		this.sent.set(hash, sentAt);
@@ -94,28 +93,25 @@ export class NodeMemory {
 	 * too old, malformed or dated in the future (a clock set back, edited state: they would block their event for longer
 	 * than any window) are left out. Answers whether anything was new.
 	 */
-	merge(entries: Array<[string, number]>, now: number, maxAgeSeconds: number): boolean {
-		const fresh = entries.filter(
-			([hash, sentAt]) => Number.isFinite(sentAt) && now - sentAt < maxAgeSeconds && sentAt <= now + FUTURE_TOLERANCE_SECONDS && (this.sent.get(hash) ?? -Infinity) < sentAt,
-		);
+	merge(entries: Array<[string, number]>, now: number, maxAgeSeconds: number) {
+		const fresh = entries.filter(([hash, sentAt]) => now - sentAt < maxAgeSeconds && sentAt <= now + FUTURE_TOLERANCE_SECONDS && (this.sent.get(hash) ?? -Infinity) < sentAt);
 		if (!fresh.length) return false;
-		const latest = new Map(this.sent);
-		for (const [hash, sentAt] of fresh) if ((latest.get(hash) ?? -Infinity) < sentAt) latest.set(hash, sentAt);
+		const latest = [...new Map([...this.sent, ...fresh.sort((a, b) => a[1] - b[1])])].sort((a, b) => a[1] - b[1]);
 		this.sent.clear();
-		for (const [hash, sentAt] of [...latest].sort((a, b) => a[1] - b[1])) this.sent.set(hash, sentAt);
+		for (const [hash, sentAt] of latest) this.sent.set(hash, sentAt);
 		this.cap(now, maxAgeSeconds);
 		return true;
 	}
 
 	/** Forgets events older than `maxAgeSeconds` (the longest window asked for): the oldest, at the front. */
-	prune(now: number, maxAgeSeconds: number): void {
+	prune(now: number, maxAgeSeconds: number) {
 		for (const [hash, sentAt] of this.sent) {
 			if (now - sentAt < maxAgeSeconds) break;
 			this.sent.delete(hash);
 		}
 	}
 
-	private cap(now: number, windowSeconds: number): void {
+	private cap(now: number, windowSeconds: number) {
 		for (const [hash, sentAt] of this.sent) {
 			if (this.sent.size <= this.maxKeys) break;
 			this.sent.delete(hash);
@@ -156,31 +152,20 @@ export const encodeEvents = (entries: Iterable<[string, number]>) => [...entries
 /** The events of `encodeEvents`, or undefined when the text is not such a copy (edited or damaged state). */
 export function decodeEvents(text: unknown): Array<[string, number]> | undefined {
 	const width = HASH_LENGTH + 7;
-	if (typeof text !== 'string' || text.length % width !== 0 || !/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-	return Array.from({ length: text.length / width }, (_, i): [string, number] => [text.slice(i * width, i * width + HASH_LENGTH), parseInt(text.slice(i * width + HASH_LENGTH, (i + 1) * width), 36)]);
+	if (typeof text !== 'string' || text.length % width !== 0 || !/^[\w-]*$/.test(text)) return undefined;
+	return Array.from({ length: text.length / width }, (_, i) => [text.slice(i * width, i * width + HASH_LENGTH), parseInt(text.slice(i * width + HASH_LENGTH, (i + 1) * width), 36)]);
 }
 
 /** Tells this process's saved copies from another's (a queue-mode worker, or this n8n before a restart). */
 const PROCESS = { id: randomBytes(6).toString('base64url'), startedAt: Math.floor(Date.now() / 1000) };
 
-/** One item's deduplication options; `acrossProcesses`: also claim in n8n's shared store. */
-export interface DedupSettings {
-	enabled: boolean;
-	windowSeconds: number;
-	acrossProcesses: boolean;
-}
-
 const WINDOW_FORM = 'Use a number of hours above 0, e.g. 24.';
 
-export function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number): DedupSettings {
+/** One item's deduplication options; `acrossProcesses`: also claim in n8n's shared store. */
+function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number) {
 	if (!readBoolean(ctx, 'options.deduplicate', itemIndex, { label: 'Deduplicate', fallback: true })) return { enabled: false, windowSeconds: 0, acrossProcesses: false };
-	const hours = readDecimal(ctx, 'options.deduplicationWindowHours', itemIndex, {
-		label: 'deduplication window',
-		min: 0,
-		required: true,
-		fallback: DEFAULT_WINDOW_HOURS,
-		description: WINDOW_FORM,
-	});
+	const field = { label: 'deduplication window', min: 0, required: true, fallback: DEFAULT_WINDOW_HOURS, description: WINDOW_FORM } as const;
+	const hours = readNumber(ctx, 'options.deduplicationWindowHours', itemIndex, field);
 	if (hours === 0) throw itemError(ctx, itemIndex, '0 is not a valid deduplication window', WINDOW_FORM);
 	const acrossProcesses = readBoolean(ctx, 'options.deduplicateAcrossWorkers', itemIndex, { label: 'Deduplicate Across Workers', fallback: false });
 	return { enabled: true, windowSeconds: hours * 3600, acrossProcesses };
@@ -188,7 +173,7 @@ export function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number): De
 
 /** One pushed event: its options, what makes it the same as another, and the fields shown on a skipped item. */
 export interface PushedEvent {
-	settings: DedupSettings;
+	settings: ReturnType<typeof readDedupSettings>;
 	identity: EventIdentity;
 	identifiers: IDataObject;
 }
@@ -222,28 +207,27 @@ export class EventPush {
 	 * deduplicates (nothing is read or written otherwise), joins the saved copy of static data unless it is the
 	 * memory's own, and claims at once in n8n's shared store the events of the items with Deduplicate Across Workers on.
 	 */
-	static async start(ctx: IExecuteFunctions, itemCount: number, readEvent: (itemIndex: number) => Omit<PushedEvent, 'settings'>): Promise<EventPush> {
-		const events = Array.from({ length: itemCount }, (_, itemIndex) => {
-			try {
-				return { ...readEvent(itemIndex), settings: readDedupSettings(ctx, itemIndex) };
-			} catch (error) {
-				return error as Error;
-			}
-		});
-		const push = new EventPush(events);
-		const enabled = events.filter((event): event is PushedEvent => !(event instanceof Error) && event.settings.enabled);
+	static async start(ctx: IExecuteFunctions, itemCount: number, readEvent: (itemIndex: number) => Omit<PushedEvent, 'settings'>) {
+		const push = new EventPush(
+			Array.from({ length: itemCount }, (_, itemIndex) => {
+				try {
+					return { ...readEvent(itemIndex), settings: readDedupSettings(ctx, itemIndex) };
+				} catch (error) {
+					return error as Error;
+				}
+			}),
+		);
+		const enabled = push.events.filter((event): event is PushedEvent => !(event instanceof Error) && event.settings.enabled);
 		const acrossProcesses = enabled.some((event) => event.settings.acrossProcesses);
 		try {
 			// Claiming across processes pauses before the first request: a session opened before it would hold an ageing token.
 			if (enabled.length) push.account = accountWithoutPasswordKey(acrossProcesses ? await ctx.getCredentials(CREDENTIAL_TYPE) : await credentialDataOf(ctx));
 		} catch {
 			// No readable credential: no event can be sent either, and the sends report why.
-			return push;
 		}
 		if (!push.account) return push;
 		const node = ctx.getNode();
-		const nodeKey = JSON.stringify([ctx.getWorkflow().id ?? '', node.id ?? node.name]);
-		const memory = (push.memory = memoryOf(nodeKey));
+		const memory = (push.memory = memoryOf(JSON.stringify([ctx.getWorkflow().id ?? '', node.id ?? node.name])));
 		push.dropsBefore = memory.droppedInWindow;
 		push.longestWindow = Math.max(...enabled.map((event) => event.settings.windowSeconds));
 		const saved = ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] as IDataObject | undefined;
@@ -254,12 +238,12 @@ export class EventPush {
 		}
 		if (!acrossProcesses) return push;
 		push.shared = SharedClaims.open(ctx, memory);
-		const hashes = enabled
+		const claims = enabled
 			.filter((event) => event.settings.acrossProcesses && memory.sentWithin(push.keyOf(event).hash, event.settings.windowSeconds, nowSeconds()) === undefined)
 			.map((event) => ({ hash: push.keyOf(event).hash, windowSeconds: event.settings.windowSeconds }));
 		let claimed = false;
 		try {
-			await push.shared?.claimAll(hashes);
+			await push.shared?.claimAll(claims);
 			claimed = true;
 		} finally {
 			// Cancelled while claiming: the router never reaches `finish`, so the claims go here.
@@ -273,13 +257,13 @@ export class EventPush {
 	}
 
 	/** An item's order or cart id: its events reach the service in input order. */
-	orderingKey(itemIndex: number): string | undefined {
+	orderingKey(itemIndex: number) {
 		const event = this.events[itemIndex];
 		return event instanceof Error ? undefined : event.identity.parts[0];
 	}
 
 	/** The event of an item (its read error, thrown). */
-	eventOf(itemIndex: number): PushedEvent {
+	eventOf(itemIndex: number) {
 		const event = this.events[itemIndex];
 		if (event instanceof Error) throw event;
 		return event;
@@ -290,12 +274,12 @@ export class EventPush {
 	 * answers a skipped item: nothing silently disappears), and records it once accepted. Sent without the shared store
 	 * it asked for (unreachable, or this n8n has none), the item says so: `crossWorkerCheck: 'skipped'`.
 	 */
-	async send(ctx: IExecuteFunctions, itemIndex: number, route: RouteName & ('orderEvent' | 'cartEvent'), body: IDataObject): Promise<IDataObject> {
+	async send(ctx: IExecuteFunctions, itemIndex: number, route: 'orderEvent' | 'cartEvent', body: IDataObject): Promise<IDataObject> {
 		const event = this.eventOf(itemIndex);
 		const { memory, shared } = this;
-		const { windowSeconds, acrossProcesses } = event.settings;
+		const { windowSeconds, acrossProcesses, enabled } = event.settings;
 		const deliver = async () => (await apiRequest(ctx, route, { body, itemIndex })) ?? { ...event.identifiers, accepted: true };
-		if (!event.settings.enabled || !memory) return await deliver();
+		if (!enabled || !memory) return await deliver();
 
 		const key = this.keyOf(event);
 		const skipped = (why: IDataObject) => {
@@ -328,7 +312,7 @@ export class EventPush {
 			await claims?.release(key.hash);
 			throw error;
 		}
-		if (memory.record(key.hash, nowSeconds(), nowSeconds(), windowSeconds)) this.recorded = true;
+		this.recorded = memory.record(key.hash, nowSeconds(), nowSeconds(), windowSeconds) || this.recorded;
 		this.settle(key.hash, true);
 		claims?.accepted(key.hash);
 		if (!acrossProcesses || (shared && !shared.unavailable)) return output;
@@ -336,16 +320,14 @@ export class EventPush {
 		return { ...output, crossWorkerCheck: 'skipped' };
 	}
 
-	private settle(hash: string, accepted: boolean): void {
-		const resolve = this.holds.get(hash);
-		if (!resolve) return;
+	private settle(hash: string, accepted: boolean) {
+		this.holds.get(hash)?.(accepted);
 		this.holds.delete(hash);
 		this.memory?.inFlight.delete(hash);
-		resolve(accepted);
 	}
 
 	/** Saves the memory when the run recorded an event (assigning through static data marks it changed), drops the claims it holds. */
-	async finish(ctx: IExecuteFunctions): Promise<void> {
+	async finish(ctx: IExecuteFunctions) {
 		for (const hash of [...this.holds.keys()]) this.settle(hash, false);
 		const { memory } = this;
 		if (memory && this.recorded) {
@@ -357,13 +339,12 @@ export class EventPush {
 	}
 
 	/** What the run did that its user should know: skips, events forgotten too soon, another process at work, a store out of reach. */
-	hints(itemCount: number): NodeExecutionHint[] {
+	hints(itemCount: number) {
 		const hints: NodeExecutionHint[] = [];
 		const dropped = (this.memory?.droppedInWindow ?? 0) - this.dropsBefore;
 		if (dropped > 0) {
-			const one = dropped === 1;
 			hints.push({
-				message: `Deduplication kept only the newest ${MAX_SENT_KEYS.toLocaleString('en')} sent events: ${dropped} older ${one ? 'one' : 'ones'} still inside the deduplication window ${one ? 'was' : 'were'} forgotten and would be sent again. Use a shorter window or split the events over several nodes.`,
+				message: `Deduplication kept only the newest ${MAX_SENT_KEYS.toLocaleString('en')} sent events: ${dropped} older ${dropped === 1 ? 'one' : 'ones'} still inside the deduplication window ${dropped === 1 ? 'was' : 'were'} forgotten and would be sent again. Use a shorter window or split the events over several nodes.`,
 				type: 'warning',
 			});
 		}

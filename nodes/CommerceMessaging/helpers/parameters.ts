@@ -17,12 +17,11 @@ export type ParameterContext = IExecuteFunctions | IPollFunctions;
 const isPoll = (ctx: ParameterContext): ctx is IPollFunctions => !('getInputData' in ctx);
 
 /** A parameter as n8n gives it; `name` may be a field of a collection (`additionalFields.total`). */
-export function valueOf(ctx: ParameterContext, name: string, itemIndex: number, fallback: unknown = null, options?: IGetNodeParameterOptions): unknown {
-	return isPoll(ctx) ? ctx.getNodeParameter(name, fallback, options) : ctx.getNodeParameter(name, itemIndex, fallback, options);
-}
+const valueOf = (ctx: ParameterContext, name: string, itemIndex: number, fallback: unknown = null, options?: IGetNodeParameterOptions) =>
+	isPoll(ctx) ? ctx.getNodeParameter(name, fallback, options) : ctx.getNodeParameter(name, itemIndex, fallback, options);
 
 /** An error of one item ("Item N: ..."; a poll has no items). `context` goes to the Continue On Fail item. */
-export function itemError(ctx: ParameterContext, itemIndex: number, message: string, description?: string, context: ErrorContext = {}): NodeOperationError {
+export function itemError(ctx: ParameterContext, itemIndex: number, message: string, description?: string, context: ErrorContext = {}) {
 	const text = isPoll(ctx) ? message.charAt(0).toUpperCase() + message.slice(1) : `Item ${itemIndex}: ${message}`;
 	return withContext(new NodeOperationError(ctx.getNode(), text, { itemIndex, description }), context);
 }
@@ -35,14 +34,8 @@ export function shown(value: unknown): string {
 
 export const isPlainObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
-/** "an object", "an array", "a boolean", "text", "a number". */
-function kindOf(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	if (typeof value === 'string') return 'text';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
+const kindOf = (value: unknown) =>
+	value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'text' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 
 const wrongKind = (ctx: ParameterContext, itemIndex: number, label: string, expected: string, value: unknown) =>
 	itemError(
@@ -62,16 +55,18 @@ export interface Field {
 /** What a reader answers: the value, or undefined unless it is required. */
 type Read<T, O> = O extends { required: true } ? T : T | undefined;
 
+/** `keepSpaces`: not trimmed; `maxLength` in characters as people count them; `phone`: an E.164 number. */
+type TextField = Field & { keepSpaces?: boolean; maxLength?: number; phone?: boolean };
+
 const emptyError = (ctx: ParameterContext, itemIndex: number, field: Field) =>
 	itemError(ctx, itemIndex, `the ${field.label} is empty`, field.description ?? `Set the ${field.label}; it is required by the service.`);
 
 /** Text as typed (trimmed unless `keepSpaces`), or a number as its digits; an object, a list or a boolean fails. */
-export function readText<O extends Field & { keepSpaces?: boolean; maxLength?: number }>(ctx: ParameterContext, name: string, itemIndex: number, field: O): Read<string, O> {
-	return textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, field);
-}
+export const readText = <O extends TextField>(ctx: ParameterContext, name: string, itemIndex: number, field: O) =>
+	textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, field);
 
 /** readText for a value that is not a parameter of its own (a field of a list entry). */
-export function textValue<O extends Field & { keepSpaces?: boolean; maxLength?: number }>(ctx: ParameterContext, raw: unknown, itemIndex: number, field: O): Read<string, O> {
+export function textValue<O extends TextField>(ctx: ParameterContext, raw: unknown, itemIndex: number, field: O): Read<string, O> {
 	if (raw !== undefined && raw !== null && typeof raw !== 'string' && !(typeof raw === 'number' && Number.isFinite(raw))) {
 		throw wrongKind(ctx, itemIndex, field.label, 'text or a number', raw);
 	}
@@ -80,6 +75,7 @@ export function textValue<O extends Field & { keepSpaces?: boolean; maxLength?: 
 		if (field.required) throw emptyError(ctx, itemIndex, field);
 		return undefined as Read<string, O>;
 	}
+	if (field.phone) return phoneValue(ctx, text, itemIndex);
 	// Characters as people count them: an emoji is one, not two UTF-16 units.
 	const length = field.maxLength === undefined ? 0 : Array.from(text).length;
 	if (field.maxLength !== undefined && length > field.maxLength) {
@@ -90,11 +86,11 @@ export function textValue<O extends Field & { keepSpaces?: boolean; maxLength?: 
 			`Shorten the ${field.label} by ${formatCount(length - field.maxLength)} characters, or send it as several messages.`,
 		);
 	}
-	return text as Read<string, O>;
+	return text;
 }
 
 /** The id a resource locator holds (picked from the list or typed), as text; always required. */
-export const readLocatorId = (ctx: IExecuteFunctions, name: string, itemIndex: number, field: Field): string =>
+export const readLocatorId = (ctx: IExecuteFunctions, name: string, itemIndex: number, field: Field) =>
 	textValue(ctx, valueOf(ctx, name, itemIndex, '', { extractValue: true }), itemIndex, { ...field, required: true });
 
 /**
@@ -107,13 +103,7 @@ export function toE164(input: string): string | undefined {
 	return /^\+[1-9]\d{6,14}$/.test(withPlus) ? withPlus : undefined;
 }
 
-/** A phone number as E.164, checked before any call (rules C2 and E3 cost no request when it is wrong). */
-export function readPhone<O extends Field>(ctx: ParameterContext, name: string, itemIndex: number, field: O): Read<string, O> {
-	const raw = textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, field);
-	return (raw === undefined ? undefined : phoneValue(ctx, raw, itemIndex)) as Read<string, O>;
-}
-
-/** A phone number that is not a parameter of its own (e.g. a button's); `where` says which one. */
+/** A phone number as E.164, checked before any call (rules C2 and E3 cost no request when it is wrong); `where`: whose. */
 export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number, where?: string): string {
 	const phone = toE164(raw);
 	if (phone) return phone;
@@ -125,42 +115,32 @@ export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number
 	);
 }
 
-interface NumberField extends Field {
-	min?: number;
-	fallback?: number;
-}
-
-/** A number, or its text from an expression; `whole`: an integer (an id, a count). Empty is undefined unless required. */
-function numberValue(ctx: ParameterContext, name: string, itemIndex: number, field: NumberField, whole: boolean): number | undefined {
+/**
+ * A number, or its text from an expression: a decimal (money, hours; hex, exponents and commas refused), or with
+ * `whole` an integer (an id, a count). Empty is undefined unless required.
+ */
+export function readNumber<O extends Field & { whole?: boolean; min?: number; fallback?: number }>(ctx: ParameterContext, name: string, itemIndex: number, field: O) {
+	const { whole, label } = field;
 	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
 	if (isEmpty(raw)) {
 		if (field.required) throw emptyError(ctx, itemIndex, field);
-		return undefined;
+		return undefined as Read<number, O>;
 	}
-	if (typeof raw !== 'number' && typeof raw !== 'string') throw wrongKind(ctx, itemIndex, field.label, 'a number', raw);
+	if (typeof raw !== 'number' && typeof raw !== 'string') throw wrongKind(ctx, itemIndex, label, 'a number', raw);
 	const pattern = whole ? /^\s*\d+\s*$/ : /^\s*-?\d+(\.\d+)?\s*$/;
 	const value = typeof raw === 'number' ? raw : pattern.test(raw) ? Number(raw) : NaN;
 	const min = field.min ?? (whole ? 0 : undefined);
 	if ((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && (min === undefined || value >= min)) return value;
-	const kind = whole ? 'a whole number' : 'a decimal number';
-	const problem = Number.isFinite(value) && (!whole || Number.isInteger(value)) ? `is below the minimum of ${min}` : `is not ${kind}`;
+	const problem = Number.isFinite(value) && (!whole || Number.isInteger(value)) ? `is below the minimum of ${min}` : `is not ${whole ? 'a whole' : 'a decimal'} number`;
 	const hint = whole ? `Use a whole number of ${min} or more.` : `Use a decimal number${min === undefined ? '' : ` of ${min} or more`} with a dot as the decimal separator, e.g. 49.90.`;
-	throw itemError(ctx, itemIndex, `the ${field.label} ${shown(raw)} ${problem}`, field.description ?? hint);
+	throw itemError(ctx, itemIndex, `the ${label} ${shown(raw)} ${problem}`, field.description ?? hint);
 }
-
-/** A decimal number (money, hours, seconds): hex, exponents and commas are refused. */
-export const readDecimal = <O extends NumberField>(ctx: ParameterContext, name: string, itemIndex: number, field: O) =>
-	numberValue(ctx, name, itemIndex, field, false) as Read<number, O>;
-
-/** A whole number (an id, a limit): 1.5 and "abc" are refused. */
-export const readWholeNumber = <O extends NumberField>(ctx: ParameterContext, name: string, itemIndex: number, field: O) =>
-	numberValue(ctx, name, itemIndex, field, true) as Read<number, O>;
 
 /** Return All + Limit: no limit for Return All, else a whole number of 1 or more. */
 export function readListLimit(ctx: IExecuteFunctions, itemIndex: number): { limit?: number } {
 	if (readBoolean(ctx, 'returnAll', itemIndex, { label: 'Return All', fallback: false })) return {};
 	const description = 'Set Limit to how many results to return at most, a whole number such as 50, or turn on Return All.';
-	return { limit: readWholeNumber(ctx, 'limit', itemIndex, { label: 'Limit', min: 1, fallback: 50, required: true, description }) };
+	return { limit: readNumber(ctx, 'limit', itemIndex, { label: 'Limit', whole: true, min: 1, fallback: 50, required: true, description }) };
 }
 
 /** A switch: true or false (also as the text "true" or "false"); not set gives `fallback`. */
@@ -183,28 +163,27 @@ export function readOption<T extends string>(ctx: ParameterContext, name: string
 }
 
 /** A date and time from the picker or an expression, as ISO 8601 in UTC (no zone: the workflow's); empty is undefined. */
-export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, field: { label: string }): string | undefined {
+export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string): string | undefined {
 	const raw = valueOf(ctx, name, itemIndex);
 	if (isEmpty(raw)) return undefined;
-	if (typeof raw !== 'string' && typeof raw !== 'number') throw wrongKind(ctx, itemIndex, field.label, 'a date', raw);
+	if (typeof raw !== 'string' && typeof raw !== 'number') throw wrongKind(ctx, itemIndex, label, 'a date', raw);
 	try {
 		const iso = tryToParseDateTime(raw, ctx.getTimezone()).toUTC().toISO();
 		if (iso) return iso;
 	} catch {
 		// Reported below with the item and the value.
 	}
-	throw itemError(ctx, itemIndex, `the ${field.label} ${shown(raw)} is not a valid date`, 'Use an ISO 8601 date and time, e.g. 2025-01-31T18:30:00Z.');
+	throw itemError(ctx, itemIndex, `the ${label} ${shown(raw)} is not a valid date`, 'Use an ISO 8601 date and time, e.g. 2025-01-31T18:30:00Z.');
 }
 
-/** The entries of a list of fields (a fixedCollection such as `additionalFields.customFields`, entries under `field`). */
-export function readEntries(ctx: ParameterContext, name: string, itemIndex: number, field: { label: string; entry: string }): IDataObject[] {
+/** The entries of a list of fields (a fixedCollection such as `additionalFields.customFields`, entries under `entry`). */
+export function readEntries(ctx: ParameterContext, name: string, itemIndex: number, label: string, entry: string): IDataObject[] {
 	const collection = valueOf(ctx, name, itemIndex, {});
 	if (isEmpty(collection)) return [];
-	if (!isPlainObject(collection)) throw wrongKind(ctx, itemIndex, field.label, 'a list of fields', collection);
-	const entries = collection[field.entry] ?? [];
-	const list = Array.isArray(entries) ? entries : [entries];
-	const wrong = list.find((entry) => !isPlainObject(entry));
-	if (wrong !== undefined) throw wrongKind(ctx, itemIndex, field.label, 'a list of fields', wrong);
+	if (!isPlainObject(collection)) throw wrongKind(ctx, itemIndex, label, 'a list of fields', collection);
+	const list = [collection[entry] ?? []].flat();
+	const wrong = list.find((value) => !isPlainObject(value));
+	if (wrong !== undefined) throw wrongKind(ctx, itemIndex, label, 'a list of fields', wrong);
 	return list as IDataObject[];
 }
 
@@ -236,14 +215,13 @@ export function readJson<K extends keyof typeof JSON_KINDS>(
 }
 
 /** Drops the empty values n8n collections leave behind, so the service never sees "". */
-export function compact(fields: IDataObject): IDataObject {
-	return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== undefined && value !== null && !(isPlainObject(value) && Object.keys(value).length === 0)));
-}
+export const compact = (fields: IDataObject): IDataObject =>
+	Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== undefined && value !== null && !(isPlainObject(value) && Object.keys(value).length === 0)));
 
 /** "Custom Fields" merged into a body (a named parameter wins): a name is text, a value goes as the JSON it is. */
 export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex: number, body: IDataObject): IDataObject {
 	const fields: IDataObject = {};
-	for (const pair of readEntries(ctx, name, itemIndex, { label: 'Custom Fields', entry: 'field' })) {
+	for (const pair of readEntries(ctx, name, itemIndex, 'Custom Fields', 'field')) {
 		const fieldName = textValue(ctx, pair.name, itemIndex, { label: 'custom field name' });
 		if (fieldName !== undefined) fields[fieldName] = pair.value;
 	}
@@ -251,11 +229,11 @@ export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex
 }
 
 /**
- * A run-wide setting (Request Options, Batching: from the first item, as n8n's HTTP Request node does), checked by
- * `accept`; undefined when not set. Another kind, a value `accept` refuses, or a failing expression fails the run naming
- * the setting as the panel labels it: never a silent default.
+ * A run-wide setting (Request Options, Batching: from the first item, as n8n's HTTP Request node does), at least
+ * `min` (`rule` says so); undefined when not set. Another kind, a value below, or a failing expression fails the run
+ * naming the setting as the panel labels it: never a silent default.
  */
-export function readSetting(ctx: ParameterContext, name: string, label: string, accept: (value: number) => string | undefined): number | undefined {
+export function readSetting(ctx: ParameterContext, name: string, label: string, min: number, rule: string): number | undefined {
 	const fail = (message: string, description: string) => new NodeOperationError(ctx.getNode(), message, { description });
 	let raw: unknown;
 	try {
@@ -267,36 +245,35 @@ export function readSetting(ctx: ParameterContext, name: string, label: string, 
 	if (isEmpty(raw)) return undefined;
 	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
 	if (!Number.isFinite(value)) throw fail(`${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`, `Set ${label} to a number, or remove the option to use its default.`);
-	const rule = accept(value);
-	if (rule) throw fail(`${label} must be ${rule} (got ${value})`, `Set ${label} to ${rule}, or remove the option to use its default.`);
+	if (value < min) throw fail(`${label} must be ${rule} (got ${value})`, `Set ${label} to ${rule}, or remove the option to use its default.`);
 	return value;
 }
 
-/** For readSetting: a count (a concurrency, a batch size), 1 or more once rounded. */
-export const countOfOneOrMore = (value: number) => (Math.round(value) < 1 ? '1 or more' : undefined);
+/** For readSetting: a count (a concurrency, a batch size) is rounded, so 1 or more once rounded. */
+export const ONE_OR_MORE = [0.5, '1 or more'] as const;
 
 const milliseconds = (seconds: number) => Math.min(MAX_WAIT_MS, Math.round(seconds * 1000));
+const count = (value: number, max = Infinity) => Math.min(max, Math.round(value));
 
 /**
- * Each field of the Request Options panel (descriptions.ts), mapped onto the transport's settings: what it accepts,
+ * Each field of the Request Options panel (descriptions.ts) mapped onto the transport's settings: its lowest value,
  * and where it lands (ms, bytes, counts). Fractions are rounded; values past a bound the panel shows are capped to it.
  */
-const REQUEST_OPTION_FIELDS: Record<string, { accept: (value: number) => string | undefined; apply: (settings: RunSettings, value: number) => void }> = {
-	concurrency: { accept: countOfOneOrMore, apply: (s, value) => (s.concurrency = Math.min(MAX_CONCURRENCY, Math.round(value))) },
-	maxAttempts: { accept: countOfOneOrMore, apply: (s, value) => (s.retry.maxAttempts = Math.min(MAX_ATTEMPTS, Math.round(value))) },
-	maxListMegabytes: { accept: (value) => (value >= 0.001 ? undefined : 'above 0 (at least 0.001)'), apply: (s, value) => (s.maxListBytes = Math.max(1, Math.round(value * 1024 * 1024))) },
-	maxRecords: { accept: countOfOneOrMore, apply: (s, value) => (s.maxRecords = Math.round(value)) },
-	maxRetryWaitSeconds: { accept: (value) => (value < 0 ? '0 or more (0: no retries)' : undefined), apply: (s, value) => (s.retry.maxTotalWaitMs = milliseconds(value)) },
-	timeoutSeconds: {
-		accept: (value) => (milliseconds(value) >= MIN_TIMEOUT_MS ? undefined : `above 0 (at least ${MIN_TIMEOUT_MS / 1000})`),
-		apply: (s, value) => (s.retry.timeoutMs = milliseconds(value)),
-	},
+const REQUEST_OPTION_FIELDS: Record<string, [min: number, rule: string, apply: (s: RunSettings, value: number) => unknown]> = {
+	concurrency: [...ONE_OR_MORE, (s, value) => (s.concurrency = count(value, MAX_CONCURRENCY))],
+	maxAttempts: [...ONE_OR_MORE, (s, value) => (s.retry.maxAttempts = count(value, MAX_ATTEMPTS))],
+	maxListMegabytes: [0.001, 'above 0 (at least 0.001)', (s, value) => (s.maxListBytes = Math.max(1, Math.round(value * 1024 * 1024)))],
+	maxRecords: [...ONE_OR_MORE, (s, value) => (s.maxRecords = count(value))],
+	maxRetryWaitSeconds: [0, '0 or more (0: no retries)', (s, value) => (s.retry.maxTotalWaitMs = milliseconds(value))],
+	// The least that rounds to MIN_TIMEOUT_MS.
+	timeoutSeconds: [(MIN_TIMEOUT_MS - 0.5) / 1000, `above 0 (at least ${MIN_TIMEOUT_MS / 1000})`, (s, value) => (s.retry.timeoutMs = milliseconds(value))],
 };
 
 const LABELS = Object.fromEntries((requestOptions.options as Array<{ name: string; displayName: string }>).map((option) => [option.name, `Request Options > ${option.displayName}`]));
 
 /** The run's Request Options, read once (from the first item); a poll reads one page at a time, so no Concurrency. */
 export function readRequestOptions(ctx: ParameterContext): RunSettings {
+	const poll = isPoll(ctx);
 	const settings: RunSettings = {
 		...DEFAULT_RUN_SETTINGS,
 		retry: { ...DEFAULT_RUN_SETTINGS.retry },
@@ -306,15 +283,13 @@ export function readRequestOptions(ctx: ParameterContext): RunSettings {
 			maxAttempts: LABELS.maxAttempts,
 			maxRecords: LABELS.maxRecords,
 			maxListBytes: LABELS.maxListMegabytes,
-			sendLess: isPoll(ctx) ? undefined : `lower ${LABELS.concurrency}, or the batch size (Options > Batching) where there is one`,
+			sendLess: poll ? undefined : `lower ${LABELS.concurrency}, or the batch size (Options > Batching) where there is one`,
 		},
 	};
-	for (const [name, field] of Object.entries(REQUEST_OPTION_FIELDS)) {
-		if (isPoll(ctx) && name === 'concurrency') continue;
-		const value = readSetting(ctx, `requestOptions.${name}`, LABELS[name], field.accept);
-		if (value !== undefined) field.apply(settings, value);
+	for (const [name, [min, rule, apply]] of Object.entries(REQUEST_OPTION_FIELDS)) {
+		const value = poll && name === 'concurrency' ? 1 : readSetting(ctx, `requestOptions.${name}`, LABELS[name], min, rule);
+		if (value !== undefined) apply(settings, value);
 	}
-	if (isPoll(ctx)) settings.concurrency = 1;
 	return settings;
 }
 
@@ -324,10 +299,10 @@ export function readRequestOptions(ctx: ParameterContext): RunSettings {
  */
 export function readCustomer(ctx: IExecuteFunctions, itemIndex: number, fields: { phone: string; email: string; contactId: string }): IDataObject | undefined {
 	const customer = compact({
-		phone: readPhone(ctx, fields.phone, itemIndex, { label: 'customer phone' }),
+		phone: readText(ctx, fields.phone, itemIndex, { label: 'customer phone', phone: true }),
 		email: readText(ctx, fields.email, itemIndex, { label: 'customer email' }),
 		// The service's contact ids are integers.
-		contact_id: readWholeNumber(ctx, fields.contactId, itemIndex, { label: 'contact ID', description: 'A contact ID is a whole number, e.g. 123.' }),
+		contact_id: readNumber(ctx, fields.contactId, itemIndex, { label: 'contact ID', whole: true, description: 'A contact ID is a whole number, e.g. 123.' }),
 	});
 	return Object.keys(customer).length ? customer : undefined;
 }

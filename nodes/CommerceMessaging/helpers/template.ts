@@ -21,63 +21,59 @@ export function rejectionReason(template: TemplateRecord): string | undefined {
 
 /**
  * One placeholder of a template: `{{1}}` (positional) or `{{customer_name}}` (named), in the header text, the body or
- * a URL button (`button` is its position among all the template's buttons). Each of them is numbered on its own.
+ * a URL button (`button` is its position among all the template's buttons). Each part is numbered on its own. `id`
+ * (`body:1`, `header:order_id`, `button1:1`) keys its value; `title` names it in messages (`Header {{1}}`); `label`
+ * shows it in the editor with the words before it (`Hello {{1}}`), short enough for the panel's narrow labels.
  */
 export interface Placeholder {
-	/** `body:1`, `header:order_id`, `button1:1`: the key of its value. */
 	id: string;
-	part: 'header' | 'body' | 'button';
-	name: string;
-	button?: number;
-	/** `{{1}} — "Hi {{1}}, your order"`: the placeholder and the text around it. */
+	title: string;
 	label: string;
 }
 
 const PLACEHOLDER = /\{\{\s*(\d+|[a-z][a-z0-9_]*)\s*\}\}/g;
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : undefined);
+/** Up to 16 characters, cut at a space or a slash, never in a word. */
+const tail = (before: string) => (before.length > 16 ? before.slice(-16).replace(/^[^\s/]*[\s/]?/, '') : before);
+const head = (after: string) => (after.length > 16 ? after.slice(0, 16).replace(/[\s/]?[^\s/]*$/, '') : after);
 
 /**
  * The texts of a template record, in either plausible shape (its fields are not shown): flat (`body`, `header_text` or
  * `header`, `buttons`) or Meta's (`components: [{type: HEADER|BODY|BUTTONS, format, text, buttons}]`), in any letter
  * case; fields it does not know are ignored. No body text: undefined (the record holds no text).
  */
-function partsOf(template: TemplateRecord): Array<{ part: Placeholder['part']; text?: string; button?: number }> | undefined {
+function partsOf(template: TemplateRecord): Array<[string, string | undefined]> | undefined {
 	const components = (Array.isArray(template.components) ? template.components : []).filter(isObject);
 	const component = (type: string) => components.find((entry) => String(entry.type).toLowerCase() === type);
 	const header = component('header');
 	const headerIsText = String(header?.format ?? template.header_type ?? 'text').toLowerCase() === 'text';
 	const flatHeader = isObject(template.header) ? template.header.text : (template.header ?? template.header_text);
 	const body = text(component('body')?.text ?? template.body);
-	if (!body) return undefined;
 	const buttons = component('buttons')?.buttons ?? template.buttons;
-	return [
-		{ part: 'header', text: headerIsText ? text(header?.text ?? flatHeader) : undefined },
-		{ part: 'body', text: body },
-		...(Array.isArray(buttons) ? buttons : []).map((button: unknown, index) => ({ part: 'button' as const, text: isObject(button) ? text(button.url) : undefined, button: index })),
-	];
+	if (!body) return undefined;
+	const urls = (Array.isArray(buttons) ? buttons : []).map((button: unknown, n): [string, string | undefined] => [`button${n}`, isObject(button) ? text(button.url) : undefined]);
+	return [['header', headerIsText ? text(header?.text ?? flatHeader) : undefined], ['body', body], ...urls];
 }
 
 /** The distinct placeholders of a template, in order (header, body, buttons; numbers ascending), or undefined when it holds no text. */
 export function placeholdersOf(template: TemplateRecord): Placeholder[] | undefined {
 	const parts = partsOf(template);
-	if (!parts) return undefined;
-	return parts.flatMap(({ part, text: content, button }) => {
-		const found = new Map<string, Placeholder>();
-		for (const match of (content ?? '').matchAll(PLACEHOLDER)) {
-			const name = /^\d+$/.test(match[1]) ? String(Number(match[1])) : match[1];
-			// A few words (or URL segments) either side, never one cut in two.
-			const start = Math.max(0, match.index - 24);
-			const end = match.index + match[0].length;
-			const before = content!.slice(start, match.index).replace(start > 0 ? /^[^\s/]*[\s/]?/ : /^/, '');
-			const after = content!.slice(end, end + 24).replace(end + 24 < content!.length ? /[\s/]?[^\s/]*$/ : /$/, '');
-			const around = `${before}${match[0]}${after}`;
-			const where = part === 'body' ? '' : part === 'header' ? 'Header ' : `Button ${button! + 1} URL `;
-			const id = `${part}${button ?? ''}:${name}`;
-			if (!found.has(id)) found.set(id, { id, part, name, button, label: `${where}{{${name}}} — "${around.trim()}"` });
-		}
-		const placeholders = [...found.values()];
-		return placeholders.every((placeholder) => /^\d+$/.test(placeholder.name)) ? placeholders.sort((a, b) => Number(a.name) - Number(b.name)) : placeholders;
-	});
+	return parts
+		? parts.flatMap(([part, content = '']) => {
+				const found = new Map<string, Placeholder & { name: string }>();
+				const where = part === 'body' ? '' : part === 'header' ? 'Header' : `Button ${Number(part.slice(6)) + 1}`;
+				for (const match of content.matchAll(PLACEHOLDER)) {
+					const name = /^\d+$/.test(match[1]) ? String(Number(match[1])) : match[1];
+					const before = tail(content.slice(0, match.index)).trimStart();
+					const words = before ? `${before}${match[0]}` : `${match[0]}${head(content.slice(match.index + match[0].length)).trimEnd()}`;
+					const id = `${part}:${name}`;
+					const title = `${where}${part.startsWith('button') ? ' URL' : ''} {{${name}}}`.trim();
+					if (!found.has(id)) found.set(id, { id, name, title, label: where ? `${where}: ${words}` : words });
+				}
+				const placeholders = [...found.values()];
+				return placeholders.every((placeholder) => /^\d+$/.test(placeholder.name)) ? placeholders.sort((a, b) => Number(a.name) - Number(b.name)) : placeholders;
+			})
+		: undefined;
 }
 
 /**
@@ -86,20 +82,13 @@ export function placeholdersOf(template: TemplateRecord): Placeholder[] | undefi
  * buttons; positional values as a list in number order, named ones as an object.
  */
 export function sendFields(values: Map<string, string>): IDataObject {
-	const groups = new Map<string, Array<[string, string]>>();
-	for (const [id, value] of values) {
-		const [part, name] = [id.slice(0, id.indexOf(':')), id.slice(id.indexOf(':') + 1)];
-		groups.set(part, [...(groups.get(part) ?? []), [name, value]]);
-	}
+	const groups: Record<string, Array<[string, string]>> = {};
+	for (const [id, value] of values) (groups[id.slice(0, id.indexOf(':'))] ??= []).push([id.slice(id.indexOf(':') + 1), value]);
 	const shaped = (entries: Array<[string, string]>) =>
 		entries.every(([name]) => /^\d+$/.test(name)) ? entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, value]) => value) : Object.fromEntries(entries);
-	const fields: IDataObject = {};
-	const buttons: IDataObject[] = [];
-	for (const [part, entries] of groups) {
-		if (part === 'body') fields.variables = shaped(entries);
-		else if (part === 'header') fields.header_variables = shaped(entries);
-		else buttons.push({ index: Number(part.slice('button'.length)), variables: shaped(entries) });
-	}
-	if (buttons.length) fields.button_variables = buttons.sort((a, b) => Number(a.index) - Number(b.index));
-	return fields;
+	const { body, header, ...buttons } = groups;
+	const buttonVariables = Object.entries(buttons)
+		.map(([part, entries]) => ({ index: Number(part.slice(6)), variables: shaped(entries) }))
+		.sort((a, b) => a.index - b.index);
+	return { variables: body && shaped(body), header_variables: header && shaped(header), button_variables: buttonVariables.length ? buttonVariables : undefined };
 }

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 
 import { formatQuoted } from '../../../transport/format';
 import { iteratePages } from '../../../transport/pagination';
-import { readDecimal, readText } from '../helpers/parameters';
+import { readNumber, readText } from '../helpers/parameters';
 import { newestVouched, stamp, type Stamped, windowEvent } from './watermark';
 
 /**
@@ -100,7 +100,7 @@ export const newOrder = windowEvent({
 	readFilters: (ctx) => ({ status: readText(ctx, 'filters.status', 0, { label: 'status filter' }) }),
 	read: readOrders,
 	lookBackMs: (ctx) =>
-		readDecimal(ctx, 'orderOptions.lookBackMinutes', 0, {
+		readNumber(ctx, 'orderOptions.lookBackMinutes', 0, {
 			label: 'Look-Back (Minutes)',
 			required: true,
 			min: 0,

@@ -137,6 +137,65 @@ async function parameterLabels(page) {
 }
 
 /**
+ * The fields of a resource mapper parameter (Template > Send's Variables) as the node panel shows them, in order:
+ * each field's label and its value (the text of an input, or of an expression editor without its leading "=").
+ * None when no mapper fields are shown.
+ * @param {Page} page
+ * @returns {Promise<Array<{ label: string, value: string }>>}
+ */
+async function mappedFields(page) {
+  const container = page.locator(`${tid('ndv')} ${tid('mapping-fields-container')}`);
+  if ((await container.count()) === 0) return [];
+  return container.locator('.parameter-item').evaluateAll((items) =>
+    items.map((item) => {
+      const label = /** @type {HTMLElement | null} */ (item.querySelector('[data-test-id="input-label"]'));
+      const input = /** @type {HTMLInputElement | HTMLTextAreaElement | null} */ (item.querySelector('input, textarea'));
+      const editor = /** @type {HTMLElement | null} */ (item.querySelector('.cm-content'));
+      return {
+        label: (label?.innerText ?? '').split('\n')[0].replace(/\s*\*$/, '').trim(),
+        value: (editor ? editor.innerText : input?.value ?? '').trim(),
+      };
+    }),
+  );
+}
+
+/**
+ * Picks an entry of a resource locator's list (mode "From list") by a text it contains.
+ * @param {Page} page @param {string} parameter e.g. templateId @param {string} text
+ */
+async function pickFromList(page, parameter, text) {
+  await page.locator(`${tid(`resource-locator-${parameter}`)} ${tid('rlc-input')}`).click();
+  await page.locator(`${tid('rlc-item')}:visible`).filter({ hasText: text }).first().click();
+  await settle(page);
+}
+
+/**
+ * Waits (up to 20 s) until the resource mapper shows the fields with these labels, e.g. after another template was
+ * picked; returns the labels shown in the end, for the test's assertion.
+ * @param {Page} page @param {string[]} labels
+ * @returns {Promise<string[]>}
+ */
+async function waitForMappedLabels(page, labels) {
+  let shown = /** @type {string[]} */ ([]);
+  for (const until = Date.now() + 20_000; Date.now() < until; await page.waitForTimeout(250)) {
+    shown = (await mappedFields(page)).map((field) => field.label);
+    if (JSON.stringify(shown) === JSON.stringify(labels)) break;
+  }
+  await settle(page);
+  return shown;
+}
+
+/**
+ * Types a fixed value into a field of a resource mapper parameter, by the field's id (e.g. "body:1").
+ * @param {Page} page @param {string} fieldId @param {string} value
+ */
+async function fillMappedField(page, fieldId, value) {
+  const input = page.locator(`${tid('ndv')} ${tid('mapping-fields-container')} ${tid(`parameter-input-${fieldId}`)} input`).first();
+  await input.fill(value);
+  await input.press('Tab');
+}
+
+/**
  * Opens the node creator (the "+" at the top right of the canvas) and types a search.
  * @param {Page} page @param {string} text
  * @returns {Promise<string[]>} the names of the items found
@@ -205,6 +264,10 @@ module.exports = {
   dropdownOptions,
   selectOption,
   parameterLabels,
+  mappedFields,
+  pickFromList,
+  waitForMappedLabels,
+  fillMappedField,
   searchNodes,
   boundsOf,
   screenshot,

@@ -128,7 +128,7 @@ function defineN8nSuite(major) {
       ]);
     });
 
-    it('2. order paid: the duplicate order event is sent once; each new order gets the template with its own uploaded header image', async () => {
+    it('2. order paid: the duplicate order event is sent once; each new order gets the template with its mapped variables and its own header image', async () => {
       const wf = workflow('order-paid-confirmation');
       const result = await execute(wf);
       expect(result.nodeOutput('Push order event')).toEqual([
@@ -143,28 +143,36 @@ function defineN8nSuite(major) {
       ]);
       expect(sandbox.state.orderEvents.find((e) => e.body.order_id === 'ORD-2001')?.body).toMatchObject({ total: 65.4, currency: 'EUR', customer: { phone: '+33610000001', contact_id: 1 } });
 
-      // Two uploads (the binary made by Convert to File), owned by the demo user, each used by the template.
-      const uploads = result.nodeOutput('Upload header image') ?? [];
-      expect(uploads).toEqual([
-        expect.objectContaining({ media_id: expect.any(String), file_name: 'header-ORD-2001.png', mime_type: 'image/png' }),
-        expect.objectContaining({ media_id: expect.any(String), file_name: 'header-ORD-2002.png', mime_type: 'image/png' }),
+      // The Code node's binary field "data" (each order's PNG), uploaded by Template > Send itself (Header Media:
+      // From Binary Field): one upload per distinct image, owned by the demo user, each used by the template.
+      const files = result.run.data.resultData.runData['Recipient and header image'][0].data.main[0].map((/** @type {any} */ i) => i.binary?.data);
+      expect(files).toEqual([
+        expect.objectContaining({ fileName: 'header-ORD-2001.png', mimeType: 'image/png' }),
+        expect.objectContaining({ fileName: 'header-ORD-2002.png', mimeType: 'image/png' }),
       ]);
+      expect(requests('POST', '/api/v2/whatsapp/media').map((r) => r.status)).toEqual([201, 201]);
       const media = sortedBy([...sandbox.state.media.values()], (m) => m.filename);
-      expect(media.map((m) => ({ id: m.media_id, owner: m.userId, file: m.filename, type: m.mimetype, size: m.size, usedBy: m.used_by }))).toEqual([
-        { id: uploads[0].media_id, owner: demoUserId, file: 'header-ORD-2001.png', type: 'image/png', size: 86, usedBy: [1] },
-        { id: uploads[1].media_id, owner: demoUserId, file: 'header-ORD-2002.png', type: 'image/png', size: 85, usedBy: [1] },
+      expect(media.map((m) => ({ owner: m.userId, file: m.filename, type: m.mimetype, size: m.size, usedBy: m.used_by }))).toEqual([
+        { owner: demoUserId, file: 'header-ORD-2001.png', type: 'image/png', size: 86, usedBy: [1] },
+        { owner: demoUserId, file: 'header-ORD-2002.png', type: 'image/png', size: 85, usedBy: [1] },
       ]);
 
-      // The approved order_confirmation template (id 1), per recipient: phone, variables and its own header media.
+      // The approved order_confirmation template (id 1), per recipient: phone, the mapped {{1}} and {{2}}, its own header.
       const sends = sortedBy(sandbox.state.messages.filter((m) => m.type === 'template'), (m) => m.phone);
       expect(sends.map((m) => ({ template: m.template_name, phone: m.phone, variables: m.variables, header: m.header_media_id }))).toEqual([
-        { template: 'order_confirmation', phone: '+33610000001', variables: ['Alice', 'ORD-2001'], header: uploads[0].media_id },
-        { template: 'order_confirmation', phone: '+33610000002', variables: ['Bruno', 'ORD-2002'], header: uploads[1].media_id },
+        { template: 'order_confirmation', phone: '+33610000001', variables: ['Alice', 'ORD-2001'], header: media[0].media_id },
+        { template: 'order_confirmation', phone: '+33610000002', variables: ['Bruno', 'ORD-2002'], header: media[1].media_id },
       ]);
+      // The node's output names the header it used; the template was read once for the run.
+      expect(result.nodeOutput('Send order confirmation')).toEqual([
+        expect.objectContaining({ template_id: 1, phone: '+33610000001', status: 'queued', header_media_id: media[0].media_id }),
+        expect.objectContaining({ template_id: 1, phone: '+33610000002', status: 'queued', header_media_id: media[1].media_id }),
+      ]);
+      expect(requests('GET', '/api/v2/whatsapp/templates/1')).toHaveLength(1);
       expect(sandbox.state.templates.get(1)?.state).toBe('APPROVED');
 
       // Run again (the webhook fires again): n8n kept the sent keys in the workflow's static data, so nothing is
-      // sent twice and no message goes out.
+      // sent twice, no message goes out and nothing is uploaded.
       const again = await execute(wf);
       expect(again.nodeOutput('Push order event')?.map((i) => i.skipped)).toEqual([true, true, true]);
       expect(again.nodeOutput('Send order confirmation')).toBeUndefined();
@@ -173,7 +181,7 @@ function defineN8nSuite(major) {
       expect(sandbox.state.media.size).toBe(2);
     });
 
-    it('3. template lifecycle: draft -> submitted -> waits for the review -> APPROVED -> sent', async () => {
+    it('3. template lifecycle: draft -> submitted -> waits for the review -> APPROVED -> sent with its three mapped variables', async () => {
       const result = await execute(workflow('template-lifecycle'));
       const created = [...sandbox.state.templates.values()].filter((t) => String(t.name).startsWith('shipping_update_'));
       expect(created).toHaveLength(1);
@@ -190,6 +198,8 @@ function defineN8nSuite(major) {
         { phone: '+33610000004', variables: ['David', 'ORD-1002', 'https://shop.example.com/track/ORD-1002'] },
       ]);
       expect(result.nodeOutput('Send shipping update')).toEqual([expect.objectContaining({ template_id: tpl.id, status: 'queued' })]);
+      // The mapped variables were checked against the new template's body before the send: the emulator accepted it.
+      expect(requests('POST', `/api/v2/whatsapp/templates/${tpl.id}/send`).map((r) => r.status)).toEqual([201]);
     });
 
     it('4. catalogue sync: Return All reads every product with the plugin headers, however the service caps its pages', async () => {

@@ -100,4 +100,76 @@ function orderEventsWorkflow(orders, concurrency) {
   };
 }
 
-module.exports = { bulkWhatsappWorkflow, orderEventsWorkflow };
+/**
+ * Manual Trigger -> Set (one order: customer, order ID, phone) -> Template > Send of the demo's order_confirmation
+ * (ID 1, body "Hello {{1}}, your order {{2}} is confirmed. Thank you!") with its Variables mapped from the item, the
+ * resourceMapper parameter stored the way the editor saves it. A Set node, not a Code node: the oldest supported
+ * n8n's `n8n execute` does not finish a Code node (see n8n-oldest.test.js).
+ * @param {{ customer: string, orderId: string, phone: string }} order
+ */
+function mappedTemplateSendWorkflow(order) {
+  /** @param {string} id @param {string} displayName */
+  const field = (id, displayName) => ({ id, displayName, required: true, defaultMatch: false, canBeUsedToMatch: false, display: true, type: 'string' });
+  /** @param {string} id @param {string} name @param {string} value */
+  const assignment = (id, name, value) => ({ id, name, value, type: 'string' });
+  return {
+    id: 'cmE2eMappedSend1',
+    name: 'e2e: Template > Send with mapped variables',
+    nodes: [
+      { parameters: {}, id: 'e2e-mapped-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+      {
+        parameters: {
+          assignments: {
+            assignments: [
+              assignment('e2e-mapped-customer', 'customer_name', order.customer),
+              assignment('e2e-mapped-order', 'order_id', order.orderId),
+              assignment('e2e-mapped-phone', 'phone', order.phone),
+            ],
+          },
+          options: {},
+        },
+        id: 'e2e-mapped-order',
+        name: 'Order',
+        type: 'n8n-nodes-base.set',
+        typeVersion: 3.4,
+        position: [220, 0],
+      },
+      {
+        parameters: {
+          resource: 'template',
+          operation: 'send',
+          templateId: { __rl: true, value: '1', mode: 'list', cachedResultName: 'order_confirmation (APPROVED, en)' },
+          phone: '={{ $json.phone }}',
+          variables: {
+            mappingMode: 'defineBelow',
+            value: { 'body:1': '={{ $json.customer_name }}', 'body:2': '={{ $json.order_id }}' },
+            matchingColumns: [],
+            schema: [
+              field('body:1', 'Hello {{1}}'),
+              field('body:2', 'your order {{2}}'),
+            ],
+            attemptToConvertTypes: false,
+            convertFieldsToString: false,
+          },
+          headerMedia: 'none',
+          options: {},
+        },
+        id: 'e2e-mapped-send',
+        name: 'Send order confirmation',
+        type: NODE_TYPE,
+        typeVersion: 1,
+        position: [440, 0],
+        credentials: CREDENTIALS,
+      },
+    ],
+    connections: {
+      Start: { main: [[{ node: 'Order', type: 'main', index: 0 }]] },
+      Order: { main: [[{ node: 'Send order confirmation', type: 'main', index: 0 }]] },
+    },
+    settings: { executionOrder: 'v1' },
+    pinData: {},
+    active: false,
+  };
+}
+
+module.exports = { bulkWhatsappWorkflow, orderEventsWorkflow, mappedTemplateSendWorkflow };

@@ -1,9 +1,9 @@
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readBoolean, readJson, readWholeNumber } from '../../helpers/parameters';
+import { readBoolean, readJson, readNumber } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Automation ID',
 		name: 'automationId',
@@ -35,16 +35,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['automation'], operation: ['createInstance'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Rule V3: automation_id is an integer (digits as text from an expression are read as the number they spell)
 	// and payload an object; anything else is refused before any call.
-	const automationId = readWholeNumber(this, 'automationId', itemIndex, {
-		label: 'automation ID',
+	const automationId = readNumber(this, 'automationId', itemIndex, {
+		label: 'automation ID', whole: true,
 		min: 1,
 		required: true,
 		description: "Use the automation's numeric ID, a positive whole number such as 12.",
@@ -61,9 +56,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: [await apiRequest(this, 'automationInstanceCreate', { body, itemIndex })] };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Create Instance',
-		value: 'createInstance',
 		description:
 			'Start an automation flow (by its numeric ID) for an external event, such as an order paid, a cart abandoned or a CRM tag added, with a JSON payload',
 		action: 'Start an automation instance',

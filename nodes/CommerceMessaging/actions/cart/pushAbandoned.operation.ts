@@ -1,10 +1,10 @@
-import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 import { cartEvent, EventPush } from '../../helpers/deduplication';
-import { compact, readCustomer, readDecimal, readJson, readText, withCustomFields } from '../../helpers/parameters';
+import { compact, readCustomer, readJson, readNumber, readText, withCustomFields } from '../../helpers/parameters';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Cart ID',
 		name: 'cartId',
@@ -81,13 +81,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['cart'], operation: ['pushAbandoned'] } }, properties);
-
 /** Rules V2, V4: each item's event (cart ID + total) read once, before any is sent; deduplicated. */
 export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<EventPush> {
 	return await EventPush.start(this, itemCount, (itemIndex) => {
 		const cartId = readText(this, 'cartId', itemIndex, { label: 'cart ID', required: true });
-		const total = readDecimal(this, 'total', itemIndex, { label: 'cart total', min: 0, required: true });
+		const total = readNumber(this, 'total', itemIndex, { label: 'cart total', min: 0, required: true });
 		return { identity: cartEvent(cartId, total), identifiers: { cart_id: cartId, total } };
 	});
 }
@@ -122,9 +120,8 @@ export async function finish(this: IExecuteFunctions, push: EventPush): Promise<
 
 export const hints = (push: EventPush, itemCount: number) => push.hints(itemCount);
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Push Abandoned Cart',
-		value: 'pushAbandoned',
 		description:
 			'Tell the service a cart was abandoned (cart ID and total), so its recovery automation contacts the customer. The same cart and total is sent once.',
 		action: 'Push an abandoned cart event',

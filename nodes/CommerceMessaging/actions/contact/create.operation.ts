@@ -1,10 +1,10 @@
-import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { compact, readPhone, readText, withCustomFields } from '../../helpers/parameters';
+import { compact, readText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 import { customFieldsOption, phoneField } from '../../descriptions';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	phoneField({ required: true }),
 	{
 		displayName: 'First Name',
@@ -53,14 +53,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['create'] } },
-	properties,
-);
-
 /** Two creates of one phone number never race each other. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string | undefined {
-	return readPhone(this, 'phone', itemIndex, { label: 'phone' });
+	return readText(this, 'phone', itemIndex, { label: 'phone', phone: true });
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, phone?: string) {
@@ -71,7 +66,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 		itemIndex,
 		compact({
 			// An empty phone is left to the service, whose validation error names the field (rule E3).
-			phone: phone ?? readPhone(this, 'phone', itemIndex, { label: 'phone' }),
+			phone: phone ?? readText(this, 'phone', itemIndex, { label: 'phone', phone: true }),
 			firstname: readText(this, 'firstname', itemIndex, { label: 'first name' }),
 			lastname: readText(this, 'lastname', itemIndex, { label: 'last name' }),
 			email: readText(this, 'email', itemIndex, { label: 'email' }),
@@ -82,4 +77,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 	return { records: [await apiRequest(this, 'contactCreate', { body, itemIndex })] };
 }
 
-export const option: INodePropertyOptions = { name: 'Create', value: 'create', description: 'Create a contact', action: 'Create a contact' };
+export const option = { name: 'Create', description: 'Create a contact', action: 'Create a contact' };

@@ -1,4 +1,4 @@
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readBoolean, readListLimit } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport/pagination';
@@ -7,7 +7,7 @@ import { returnAllOrLimit } from '../../descriptions';
 /** What a simplified contact keeps: enough to address and name the person, small enough for an AI agent's context. */
 export const SIMPLE_CONTACT_FIELDS = ['id', 'firstname', 'lastname', 'phone', 'email'] as const;
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
 	{
 		displayName: 'Simplify',
@@ -18,8 +18,6 @@ const properties: INodeProperties[] = [
 			'Whether to return only the ID, first name, last name, phone and email of each contact instead of the whole record (keeps an AI agent\'s context small)',
 	},
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['getAll'] } }, properties);
 
 /** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
 export const oneItemAtATime = true;
@@ -37,4 +35,4 @@ function simplified(contact: IDataObject): IDataObject {
 	return out;
 }
 
-export const option: INodePropertyOptions = { name: 'Get Many', value: 'getAll', description: 'Get many contacts', action: 'Get many contacts' };
+export const option = { name: 'Get Many', description: 'Get many contacts', action: 'Get many contacts' };

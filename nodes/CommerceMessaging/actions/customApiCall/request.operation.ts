@@ -1,4 +1,4 @@
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { asRecord, asRecords } from '../../../../transport/answers';
 import { listRecords } from '../../../../transport/pagination';
@@ -6,14 +6,13 @@ import { apiRequest, type CustomRoute } from '../../../../transport/request';
 import { returnAllOrLimit } from '../../descriptions';
 import { itemError, readBoolean, readEntries, readJson, readListLimit, readOption, readText, textValue } from '../../helpers/parameters';
 
-export const option: INodePropertyOptions = {
+export const option = {
 	name: 'Make an API Call',
-	value: 'request',
 	description: 'Call any endpoint of the service with the same login, error handling and retries, e.g. for SMS, message history or the user profile',
 	action: 'Make an API call to any endpoint',
 };
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Method',
 		name: 'method',
@@ -106,8 +105,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['customApiCall'], operation: ['request'] } }, properties);
-
 /**
  * Why a path is refused, if it is: only a path under the Base URL is taken, never an address of its own, since the
  * bearer token (and the plugin key) go with every request. "//host" is a protocol-relative URL, a backslash is read as
@@ -142,7 +139,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Braces are percent-encoded so the transport never reads them as {placeholders}.
 	const route = { method, path: path.replace(/\{/g, '%7B').replace(/\}/g, '%7D') };
 	const qs: IDataObject = {};
-	for (const pair of readEntries(this, 'queryParameters', itemIndex, { label: 'Query Parameters', entry: 'parameter' })) {
+	for (const pair of readEntries(this, 'queryParameters', itemIndex, 'Query Parameters', 'parameter')) {
 		const name = textValue(this, pair.name, itemIndex, { label: 'query parameter name' });
 		if (name) qs[name] = textValue(this, pair.value, itemIndex, { label: `query parameter "${name}"`, keepSpaces: true }) ?? '';
 	}

@@ -1,9 +1,9 @@
-import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readText } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Media ID',
 		name: 'mediaId',
@@ -16,11 +16,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['media'], operation: ['delete'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const mediaId = readText(this, 'mediaId', itemIndex, {
 		label: 'media ID',
@@ -31,9 +26,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: [{ media_id: answer.mediaId ?? mediaId, deleted: true }] };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Delete',
-		value: 'delete',
 		description: 'Delete an uploaded media file that no sent template uses',
 		action: 'Delete a media file',
 	};

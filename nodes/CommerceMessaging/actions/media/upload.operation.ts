@@ -1,9 +1,9 @@
-import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readBinaryFile, uploadMedia } from '../../helpers/binary';
 import { readBoolean, readText } from '../../helpers/parameters';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
@@ -41,11 +41,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['media'], operation: ['upload'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const propertyName = readText(this, 'binaryPropertyName', itemIndex, { label: 'Input Binary Field', required: true });
 	const keepBinary = readBoolean(this, 'options.keepBinary', itemIndex, { label: 'Keep Binary Data', fallback: false });
@@ -57,9 +52,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { items: [{ json, ...(keepBinary ? { binary: this.getInputData()[itemIndex].binary } : {}) }] };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Upload',
-		value: 'upload',
 		description: 'Upload an image, video or document for a template header and get its media_id',
 		action: 'Upload a media file',
 	};

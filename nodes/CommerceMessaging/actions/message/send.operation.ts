@@ -1,14 +1,14 @@
-import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { BatchPacer } from '../../helpers/batching';
-import { compact, readBoolean, readPhone, readText, readWholeNumber, withCustomFields } from '../../helpers/parameters';
+import { compact, readBoolean, readNumber, readText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 import { batchingOption, customFieldsOption, phoneField } from '../../descriptions';
 
 /** WhatsApp's limit for the text of one message. */
 export const MESSAGE_TEXT_MAX_LENGTH = 4096;
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	phoneField({
 		required: true,
 		description: 'Mobile number of the recipient in international E.164 format (plus, country code, number)',
@@ -67,11 +67,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['send'] } },
-	properties,
-);
-
 /** Rule L2: even without options, items go out in batches of 50 with a one-second pause. */
 export async function prepare(this: IExecuteFunctions): Promise<BatchPacer> {
 	return new BatchPacer(this);
@@ -81,13 +76,13 @@ export const hints = (batches: BatchPacer) => batches.hints();
 
 /** One recipient's messages reach the service in input order, never overlapping (the key is the E.164 phone). */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
-	return readPhone(this, 'phone', itemIndex, { label: 'phone', required: true });
+	return readText(this, 'phone', itemIndex, { label: 'phone', phone: true, required: true });
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, batches: BatchPacer, phone?: string) {
 	await batches.waitTurn(itemIndex);
 	const fields = compact({
-		phone: phone ?? readPhone(this, 'phone', itemIndex, { label: 'phone', required: true }),
+		phone: phone ?? readText(this, 'phone', itemIndex, { label: 'phone', phone: true, required: true }),
 		message: readText(this, 'message', itemIndex, {
 			label: 'message text',
 			required: true,
@@ -95,7 +90,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, batche
 			maxLength: MESSAGE_TEXT_MAX_LENGTH,
 			description: 'Enter the text to send, or map it from a field of the input item that is not empty.',
 		}),
-		contact_id: readWholeNumber(this, 'additionalFields.contactId', itemIndex, { label: 'contact ID', min: 1 }),
+		contact_id: readNumber(this, 'additionalFields.contactId', itemIndex, {
+ label: 'contact ID', whole: true, min: 1 }),
 		external_id: readText(this, 'additionalFields.externalId', itemIndex, { label: 'external ID' }),
 		preview_url: readBoolean(this, 'additionalFields.previewUrl', itemIndex, { label: 'Preview URL' }),
 	});
@@ -103,9 +99,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, batche
 	return { records: [await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })] };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Send WhatsApp',
-		value: 'send',
 		description:
 			'Send a free-text WhatsApp message to one phone number (E.164). Use it to reply within a conversation; to start one, send an approved template.',
 		// The brand is spelled WhatsApp; the rule's sentence case would turn it into "whats app".

@@ -1,11 +1,11 @@
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { iteratePages, listRecords } from '../../../../transport/pagination';
 import { RETURN_ALL_PAGE_SIZE } from '../../../../transport/settings';
 import { returnAllOrLimit } from '../../descriptions';
 import { compact, itemError, readDate, readListLimit, readText } from '../../helpers/parameters';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
 	{
 		displayName: 'Filters',
@@ -40,8 +40,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['getHistory'] } }, properties);
-
 /** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
 export const oneItemAtATime = true;
 
@@ -56,8 +54,8 @@ const createdMs = (record: IDataObject) => {
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const { limit } = readListLimit(this, itemIndex);
 	const status = readText(this, 'filters.status', itemIndex, { label: 'status filter' });
-	const dateFrom = readDate(this, 'filters.dateFrom', itemIndex, { label: 'Date From' });
-	const dateTo = readDate(this, 'filters.dateTo', itemIndex, { label: 'Date To' });
+	const dateFrom = readDate(this, 'filters.dateFrom', itemIndex, 'Date From');
+	const dateTo = readDate(this, 'filters.dateTo', itemIndex, 'Date To');
 	if (dateFrom && dateTo && dateFrom > dateTo) {
 		throw itemError(this, itemIndex, `Date From (${dateFrom}) is after Date To (${dateTo})`, 'Swap the two dates, or leave one of them empty.');
 	}
@@ -83,9 +81,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: kept };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Get History',
-		value: 'getHistory',
 		description: 'Get past orders synced to the service, newest first',
 		action: 'Get order history',
 	};

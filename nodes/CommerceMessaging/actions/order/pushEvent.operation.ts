@@ -1,10 +1,10 @@
-import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 import { EventPush, orderEvent } from '../../helpers/deduplication';
-import { compact, readCustomer, readDate, readDecimal, readText, withCustomFields } from '../../helpers/parameters';
+import { compact, readCustomer, readDate, readNumber, readText, withCustomFields } from '../../helpers/parameters';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Order ID',
 		name: 'orderId',
@@ -76,8 +76,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['pushEvent'] } }, properties);
-
 /** Rules V1, V4: each item's event (order ID + status) read once, before any is sent; deduplicated. */
 export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<EventPush> {
 	return await EventPush.start(this, itemCount, (itemIndex) => {
@@ -94,9 +92,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, push: 
 	const { identifiers } = push.eventOf(itemIndex);
 	const fields = compact({
 		...identifiers,
-		total: readDecimal(this, 'additionalFields.total', itemIndex, { label: 'total', min: 0 }),
+		total: readNumber(this, 'additionalFields.total', itemIndex, { label: 'total', min: 0 }),
 		currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
-		created_at: readDate(this, 'additionalFields.createdAt', itemIndex, { label: 'created at date' }),
+		created_at: readDate(this, 'additionalFields.createdAt', itemIndex, 'created at date'),
 		customer: readCustomer(this, itemIndex, { phone: 'additionalFields.customerPhone', email: 'additionalFields.customerEmail', contactId: 'additionalFields.contactId' }),
 	});
 	const body = withCustomFields(this, 'additionalFields.customFields', itemIndex, fields);
@@ -109,9 +107,8 @@ export async function finish(this: IExecuteFunctions, push: EventPush): Promise<
 
 export const hints = (push: EventPush, itemCount: number) => push.hints(itemCount);
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Push Event',
-		value: 'pushEvent',
 		description: 'Tell the service an order was placed or changed status, e.g. to start an "order paid" automation',
 		action: 'Push an order event',
 	};

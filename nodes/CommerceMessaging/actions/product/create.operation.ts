@@ -1,10 +1,10 @@
-import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readText } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 import { customFieldsOption, priceOption, productFields, skuOption } from './shared';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Product ID',
 		name: 'id',
@@ -33,11 +33,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['product'], operation: ['create'] } },
-	properties,
-);
-
 /** Writes to one product reach the service in input order, never overlapping. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
 	return readText(this, 'id', itemIndex, { label: 'Product ID', required: true, description: NEEDS });
@@ -53,9 +48,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 	return { records: [await apiRequest(this, 'productCreate', { body, itemIndex })] };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Create',
-		value: 'create',
 		description: "Add a product to the catalogue under the shop's productId",
 		action: 'Create a product',
 	};

@@ -1,12 +1,12 @@
-import { type IExecuteFunctions, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../transport/request';
 import { readProductId } from './shared';
 import { productLocator } from '../../descriptions';
 
-export const description = updateDisplayOptions({ show: { resource: ['product'], operation: ['delete'] } }, [
+export const properties = [
 	productLocator,
-]);
+];
 
 /** Writes to one product reach the service in input order, never overlapping. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
@@ -18,4 +18,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 	return { records: [await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })] };
 }
 
-export const option: INodePropertyOptions = { name: 'Delete', value: 'delete', description: 'Remove a product from the catalogue', action: 'Delete a product' };
+export const option = { name: 'Delete', description: 'Remove a product from the catalogue', action: 'Delete a product' };

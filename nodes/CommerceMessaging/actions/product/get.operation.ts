@@ -1,16 +1,16 @@
-import { type IExecuteFunctions, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../transport/request';
 import { readProductId } from './shared';
 import { productLocator } from '../../descriptions';
 
-export const description = updateDisplayOptions({ show: { resource: ['product'], operation: ['get'] } }, [
+export const properties = [
 	productLocator,
-]);
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readProductId(this, itemIndex);
 	return { records: [await apiRequest(this, 'productGet', { pathParams: { id }, itemIndex })] };
 }
 
-export const option: INodePropertyOptions = { name: 'Get', value: 'get', description: 'Get a product by its productId', action: 'Get a product' };
+export const option = { name: 'Get', description: 'Get a product by its productId', action: 'Get a product' };

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { compact, readDecimal, readLocatorId, readText, withCustomFields } from '../../helpers/parameters';
+import { compact, readLocatorId, readNumber, readText, withCustomFields } from '../../helpers/parameters';
 import { customFieldsOption as customFieldsFor } from '../../descriptions';
 
 /** Optional product fields, shared by Create (Additional Fields) and Update (Update Fields). */
@@ -43,7 +43,7 @@ export function productFields(ctx: IExecuteFunctions, collection: string, itemIn
 		compact({
 			name: readText(ctx, `${collection}.name`, itemIndex, { label: 'name' }),
 			// A price from an expression may arrive as text ("49.90"); anything that is not a decimal number is refused.
-			price: readDecimal(ctx, `${collection}.price`, itemIndex, { label: 'price', min: 0 }),
+			price: readNumber(ctx, `${collection}.price`, itemIndex, { label: 'price', min: 0 }),
 			sku: readText(ctx, `${collection}.sku`, itemIndex, { label: 'SKU' }),
 		}),
 	);

@@ -1,11 +1,11 @@
-import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { itemError } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 import { customFieldsOption, priceOption, productFields, readProductId, skuOption } from './shared';
 import { productLocator } from '../../descriptions';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	productLocator,
 	{
 		displayName: 'Update Fields',
@@ -29,11 +29,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['product'], operation: ['update'] } },
-	properties,
-);
-
 /** Writes to one product reach the service in input order, never overlapping. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
 	return readProductId(this, itemIndex);
@@ -48,9 +43,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 	return { records: [await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })] };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Update',
-		value: 'update',
 		description: 'Change some fields of a product',
 		action: 'Update a product',
 	};

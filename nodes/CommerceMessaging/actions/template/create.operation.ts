@@ -1,4 +1,4 @@
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { phoneField } from '../../descriptions';
 import { compact, itemError, phoneValue, readEntries, readOption, readText, textValue } from '../../helpers/parameters';
@@ -64,7 +64,7 @@ const BUTTON_TYPES = ['PHONE_NUMBER', 'QUICK_REPLY', 'URL'] as const;
 
 /** The buttons as the service takes them, from `additionalFields.buttons`; undefined when there are none. */
 function readButtons(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] | undefined {
-	const entries = readEntries(ctx, 'additionalFields.buttons', itemIndex, { label: 'Buttons', entry: 'button' });
+	const entries = readEntries(ctx, 'additionalFields.buttons', itemIndex, 'Buttons', 'button');
 	if (!entries.length) return undefined;
 	return entries.map((entry, position) => {
 		const button = `button ${position + 1}`;
@@ -89,7 +89,7 @@ function readButtons(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] |
 	});
 }
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -174,11 +174,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['create'] } },
-	properties,
-);
-
 const NAME_PATTERN = /^[a-z0-9_]+$/;
 const CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 const HEADER_TYPES = ['DOCUMENT', 'IMAGE', 'NONE', 'TEXT', 'VIDEO'] as const;
@@ -223,9 +218,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: [await apiRequest(this, 'templateCreate', { body, itemIndex })] };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Create Draft',
-		value: 'create',
 		description: 'Create a WhatsApp template (v2) as a DRAFT, to submit for review afterwards',
 		action: 'Create a template draft',
 	};

@@ -1,16 +1,16 @@
-import { type IExecuteFunctions, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { readTemplateId } from '../../helpers/template';
 import { apiRequest } from '../../../../transport/request';
 import { templateLocator } from '../../descriptions';
 
-export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['delete'] } }, [
+export const properties = [
 	{
 		...templateLocator,
 		description:
 			'The template to delete, in any state. It is removed from the service and from WhatsApp; this cannot be undone.',
 	},
-]);
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
@@ -19,9 +19,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: [{ id: answer.id ?? id, deleted: true }] };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Delete',
-		value: 'delete',
 		description: 'Delete a template in any state, from the service and from WhatsApp',
 		action: 'Delete a template',
 	};

@@ -1,21 +1,20 @@
-import { type IExecuteFunctions, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { readTemplateId } from '../../helpers/template';
 import { apiRequest } from '../../../../transport/request';
 import { templateLocator } from '../../descriptions';
 
-export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['get'] } }, [
+export const properties = [
 	{ ...templateLocator, description: 'The template to read, with its state (DRAFT, PENDING, APPROVED or REJECTED)' },
-]);
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
 	return { records: [await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex })] };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Get',
-		value: 'get',
 		description: 'Get a template with its state (DRAFT, PENDING, APPROVED or REJECTED)',
 		action: 'Get a template',
 	};

@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { compact, readListLimit, readOption } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport/pagination';
@@ -6,7 +6,7 @@ import { returnAllOrLimit } from '../../descriptions';
 
 const TEMPLATE_STATES = ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'] as const;
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
 	{
 		displayName: 'Filters',
@@ -32,8 +32,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['getAll'] } }, properties);
-
 /** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
 export const oneItemAtATime = true;
 
@@ -43,9 +41,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: await listRecords(this, 'templateList', { limit, qs: compact({ state }), itemIndex }) };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Get Many',
-		value: 'getAll',
 		description: 'Get many templates, optionally only those in one state',
 		action: 'Get many templates',
 	};

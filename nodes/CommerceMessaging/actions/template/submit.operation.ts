@@ -1,25 +1,24 @@
-import { type IExecuteFunctions, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { readTemplateId } from '../../helpers/template';
 import { apiRequest } from '../../../../transport/request';
 import { templateLocator } from '../../descriptions';
 
-export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['submit'] } }, [
+export const properties = [
 	{
 		...templateLocator,
 		description:
 			'The DRAFT template to submit for review by WhatsApp. It becomes PENDING; use Wait for Approval to continue once it is APPROVED.',
 	},
-]);
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
 	return { records: [await apiRequest(this, 'templateSubmit', { pathParams: { id }, itemIndex })] };
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Submit for Review',
-		value: 'submit',
 		description: 'Submit a DRAFT template for WhatsApp review; it becomes PENDING',
 		action: 'Submit a template for review',
 	};

@@ -1,9 +1,9 @@
-import { type IExecuteFunctions, type INodeProperties, type INodePropertyOptions, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { formatDuration } from '../../../../transport/format';
 import { apiRequest, pause } from '../../../../transport/request';
 import { templateLocator } from '../../descriptions';
-import { itemError, readDecimal, readOption } from '../../helpers/parameters';
+import { itemError, readNumber, readOption } from '../../helpers/parameters';
 import { readTemplateId, rejectionReason, templateTitle } from '../../helpers/template';
 
 /** Each wait is this much longer than the one before, up to MAX_INTERVAL_MS (review takes minutes to hours). */
@@ -13,7 +13,7 @@ const MAX_INTERVAL_MS = 60_000;
 /** The wait after `intervalMs`. */
 export const nextInterval = (intervalMs: number) => Math.min(intervalMs * GROWTH, MAX_INTERVAL_MS);
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		...templateLocator,
 		description: 'The submitted (PENDING) template to wait for',
@@ -66,18 +66,13 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['waitForApproval'] } },
-	properties,
-);
-
 /** Rule T3: poll the submitted template until the review is over, with growing intervals; a long wait per item, one at a time. */
 export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
-	const initialSeconds = readDecimal(this, 'initialInterval', itemIndex, { label: 'Initial Interval', min: 0, fallback: 2, required: true, description: 'Use a number of seconds above 0, e.g. 2.' });
-	const timeoutMinutes = readDecimal(this, 'timeout', itemIndex, { label: 'Timeout', min: 0, fallback: 60, required: true, description: 'Use a number of minutes of 0 or more, e.g. 60.' });
+	const initialSeconds = readNumber(this, 'initialInterval', itemIndex, { label: 'Initial Interval', min: 0, fallback: 2, required: true, description: 'Use a number of seconds above 0, e.g. 2.' });
+	const timeoutMinutes = readNumber(this, 'timeout', itemIndex, { label: 'Timeout', min: 0, fallback: 60, required: true, description: 'Use a number of minutes of 0 or more, e.g. 60.' });
 	const onRejection = readOption(this, 'options.onRejection', itemIndex, { label: 'On Rejection', values: ['error', 'outputItem'], fallback: 'error' });
 	if (initialSeconds === 0) {
 		throw itemError(this, itemIndex, 'the Initial Interval must be above 0', 'Wait at least a moment between checks, e.g. 2 seconds.');
@@ -119,9 +114,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	}
 }
 
-export const option: INodePropertyOptions = {
+export const option = {
 		name: 'Wait for Approval',
-		value: 'waitForApproval',
 		description: 'Check a submitted template until it is APPROVED or REJECTED, or a timeout is reached',
 		action: 'Wait for a template to be approved',
 	};
