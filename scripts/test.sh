@@ -18,6 +18,8 @@ lint_output="$(npm run --silent lint 2>&1)" || { printf '%s\n' "$lint_output"; e
 printf '%s\n' "$lint_output"
 # n8n-node lint fails on errors only; eslint's summary line ("✖ N problems") appears for a warning too.
 if grep -q '✖' <<<"$lint_output"; then echo "lint: warnings are findings too: fix them" >&2; exit 1; fi
+step "format (Prettier with n8n-node's config, every TypeScript file): npm run format fixes it"
+prettier --check --log-level warn "**/*.ts"
 step "the tarball (its files and size) and n8n's community-package verification scan (sources and packed tarball)"
 bash scripts/verify-package.sh
 results="$(mktemp -d)"

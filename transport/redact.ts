@@ -1,10 +1,8 @@
-import { redactDeep, redactError } from './walkTexts';
-
 /**
  * Rule A6: text from the service (or from an HTTP library quoting the request) that goes into an error, an error
  * item, an output or a log has the session's secrets replaced, so a service echoing the request cannot leak them: in
  * values and object keys, at any depth, in every form a service may write them (JSON escapes such as PHP's `\/` or
- * `\u002f`, URL encoding).
+ * `\u002f`, URL encoding), in any mix of forms.
  */
 export const REDACTED = '[redacted]';
 
@@ -14,56 +12,349 @@ const BEARER_VALUE = /(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
 /** Shorter values are not treated as secrets: replacing "ab" everywhere would garble every text. */
 const MIN_SECRET_LENGTH = 4;
 
-const JSON_SHORT_ESCAPES: Record<string, string> = { '"': '\\\\"', '\\': '\\\\\\\\', '/': '\\\\/', '\b': '\\\\b', '\f': '\\\\f', '\n': '\\\\n', '\r': '\\\\r', '\t': '\\\\t' };
+/** The work of every search so far (characters read, comparisons): tests bound it by the text's length. */
+export const searchWork = { steps: 0 };
 
-/** A hex digit in either case, for a regular expression (the rest of the secret keeps its case). */
-const hexDigits = (value: number, width: number) =>
-	[...value.toString(16).padStart(width, '0')].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
+/*
+ * How a secret is found in every form without a regular expression built from it (a long token overflows the regular
+ * expression compiler's stack) and in time linear in the text, whatever the secret:
+ * - Texts and secrets are compared as units. A "chunk", a JSON `\uXXXX` escape or a %-encoded UTF-8 character, is the
+ *   character it encodes; a control character reads as the letter of its JSON escape (`\n`: a backslash and an n);
+ *   `+` reads as a space. A backslash before a quote, a slash, a backslash or such a letter counts for nothing, since
+ *   it may be their escape or the secret's own: `\"`, `\/`, `\\` and a backslash as it is then read alike. A few
+ *   texts that no form spells are found too (`a+b` for `a b`, a stray backslash): harmless.
+ * - Whether a chunk starts at a place depends on the next characters alone, and whether a backslash counts on what
+ *   follows it, so the text is read from its end, once, each secret searched by KMP over its reversed units.
+ * - A secret may start inside a chunk, in text that is no JSON (`\u00` before a token starting "41"): per KMP state,
+ *   a table says in one step whether the secret without its first k units follows the chunk.
+ * - A secret that ends with the start of a chunk (`50%`) or with a backslash is searched without that end, which is
+ *   then compared in any form, or as written where what follows completes the chunk (`50%41`).
+ * - A secret holding chunks of its own (`%41` in a password) is searched with each decoded, as written, or JSON-escaped.
+ * - A secret of few units besides its backslashes is only taken where the text spells it with as many characters.
+ */
+
+const isHex = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+
+function hexAt(text: string, at: number, digits: number): number {
+	let value = 0;
+	for (let i = at; i < at + digits; i++) {
+		const code = text.charCodeAt(i);
+		if (!isHex(code)) return -1;
+		value = value * 16 + (code <= 57 ? code - 48 : (code | 32) - 87);
+	}
+	return value;
+}
+
+/** The chunk that starts at `at`, as its code point * 16 + its length (6, or 3 per byte), or -1. */
+function chunkAt(text: string, at: number): number {
+	const first = text.charCodeAt(at);
+	if (first === 92) {
+		const unit = text.charCodeAt(at + 1) === 117 ? hexAt(text, at + 2, 4) : -1;
+		return unit < 0 ? -1 : unit * 16 + 6;
+	}
+	const lead = first === 37 ? hexAt(text, at + 1, 2) : -1;
+	if (lead < 0x80) return lead < 0 ? -1 : lead * 16 + 3;
+	const bytes = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+	let codePoint = lead & (0x7f >> bytes);
+	for (let i = 1; i < bytes; i++) {
+		const byte = text.charCodeAt(at + 3 * i) === 37 ? hexAt(text, at + 3 * i + 1, 2) : -1;
+		if (byte < 0x80 || byte > 0xbf) return -1;
+		codePoint = codePoint * 64 + (byte & 0x3f);
+	}
+	return bytes > 0 && codePoint <= 0x10ffff ? codePoint * 16 + 3 * bytes : -1;
+}
+
+/** The chunk that ends at `end` (chunks never overlap, so there is at most one), or -1. */
+function chunkEndingAt(text: string, end: number): number {
+	if (text.charCodeAt(end - 3) !== 37) {
+		const chunk = text.charCodeAt(end - 5) === 117 ? chunkAt(text, end - 6) : -1;
+		return chunk % 16 === 6 ? chunk : -1;
+	}
+	for (let length = 3; length <= 12; length += 3) {
+		const chunk = chunkAt(text, end - length);
+		if (chunk % 16 === length) return chunk;
+	}
+	return -1;
+}
+
+/** The unit of each ASCII character: `+` is a space, a control character the letter of its JSON escape. */
+const ASCII_UNITS = Uint16Array.from({ length: 128 }, (_, code) => ({ 43: 32, 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 })[code] ?? code);
+
+/** The unit a character is compared as. */
+const unitOf = (code: number) => (code < 128 ? ASCII_UNITS[code] : code);
+
+/** A backslash before one of these counts for nothing: it may be their JSON escape (`\"`, `\\`, `\n`) or be itself. */
+const isEscaped = (unit: number) => unit === 92 || unit === 34 || unit === 47 || unit === 98 || unit === 102 || unit === 110 || unit === 114 || unit === 116;
 
 /**
- * A pattern for one secret in any of its written forms, character by character: as it is, as a JSON `\uXXXX` escape
- * or a short escape (`\/`), or URL-encoded (`%XX` per UTF-8 byte, `+` for a space).
+ * A text's units. `reading` says how to read each of its chunks: 0 character by character, 1 decoded, 2 decoded after
+ * a backslash (a secret's own `\u0041` in JSON: `\\u0041`).
  */
-function secretPattern(secret: string): string {
-	let pattern = '';
-	for (const character of secret) {
-		const forms = [character.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')];
-		forms.push([...Array(character.length).keys()].map((unit) => `\\\\u${hexDigits(character.charCodeAt(unit), 4)}`).join(''));
-		if (JSON_SHORT_ESCAPES[character]) forms.push(JSON_SHORT_ESCAPES[character]);
-		forms.push([...Buffer.from(character, 'utf8')].map((byte) => `%${hexDigits(byte, 2)}`).join(''));
-		if (character === ' ') forms.push('\\+');
-		pattern += `(?:${forms.join('|')})`;
+function unitsOf(text: string, reading: (index: number, isEscape: boolean) => number = () => 1): string {
+	const codePoints: number[] = [];
+	for (let at = 0, index = 0; at < text.length; ) {
+		const chunk = chunkAt(text, at);
+		const how = chunk >= 0 ? reading(index++, text[at] === '\\') : 0;
+		if (how === 2) codePoints.push(92);
+		codePoints.push(how ? chunk >> 4 : text.charCodeAt(at));
+		at += how ? chunk % 16 : 1;
 	}
-	return pattern;
+	return codePoints
+		.map((codePoint, i) => (codePoint === 92 && isEscaped(unitOf(codePoints[i + 1])) ? '' : String.fromCodePoint(unitOf(codePoint))))
+		.join('');
+}
+
+/**
+ * The ways a secret holding chunks of its own may be written: each chunk as it is, decoded or (`\uXXXX` ones) JSON-
+ * escaped. Past 16 ways, the ways of encoders only: all `\uXXXX` chunks one way, and all %-chunks one way.
+ */
+function readingsOf(secret: string): Array<(index: number, isEscape: boolean) => number> {
+	const ways: number[] = [];
+	unitsOf(secret, (_index, isEscape) => {
+		ways.push(isEscape ? 3 : 2);
+		return 0;
+	});
+	const count = ways.reduce((product, n) => product * n, 1);
+	if (count > 16) return [0, 1, 2, 3, 4, 5].map((n) => (_index, isEscape) => (isEscape ? n % 3 : Math.floor(n / 3)));
+	return [...Array(count).keys()].map((n) => (index) => Math.floor(n / ways.slice(0, index).reduce((product, way) => product * way, 1)) % ways[index]);
+}
+
+/**
+ * A secret's end that what follows it may change: the start of a chunk (`\u0`, `%`, `%4`, `%c3%a`), which it may
+ * complete, with a backslash before it (whether that counts depends on what follows it).
+ */
+const CHUNK_START_AT_END = /\\?(\\u[0-9a-fA-F]{0,3}|%[0-9a-fA-F]?|%[c-fC-F][0-9a-fA-F](%[89abAB][0-9a-fA-F]){0,2}(%[89abAB]?)?)$/;
+
+/** The longest start inside a chunk the tables look for: the tail of a 4-byte %-chunk after its first `%`. */
+const MAX_START_INSIDE = 11;
+
+/** One way to read a secret, searched from the text's end. */
+interface Pattern {
+	units: string;
+	reversed: string;
+	/** KMP's failure function of `reversed`. */
+	borders: Int32Array;
+	/** For a state (units matched), bit k is set when the secret's units but the first k (1 to 11) are matched. */
+	restMatched: Uint16Array;
+	state: number;
+	/** The secret's end searched as written (CHUNK_START_AT_END), and its units when it is written otherwise. */
+	tail: string;
+	tailUnits: string;
+	/** Where a chunk may start in the tail: the tail's units before that place (a last backslash left out), and the rest. */
+	tailSplits: Array<[string, string]>;
+	/** How far the tail's forms may reach, with those of the backslashes before it (a form is 6 characters at most). */
+	tailReach: number;
+	/** Backslashes a match takes in beyond its units: escapes of the secret's backslashes, `\"` before a quote. */
+	widenStart: number;
+	widenEnd: number;
+	/** A last backslash counts only before what follows it (not before a quote): a match needs one written after it. */
+	backslashAfter: boolean;
+	/** A secret with few units besides its backslashes is only where the text spells it with as many characters. */
+	minSpan: number;
+}
+
+/** The patterns of a secret: one per reading. */
+function patternsOf(secret: string): Pattern[] {
+	const whole = readingsOf(secret).map((reading) => unitsOf(secret, reading));
+	let tail = CHUNK_START_AT_END.exec(secret)?.[0] ?? '';
+	let tailUnits = unitsOf(tail, () => 0);
+	if (chunkAt(tail, /^\\*/.exec(tail)![0].length) >= 0 || whole.some((units) => units.length <= tailUnits.length)) tail = tailUnits = '';
+	// The units before the tail are read with it: whether a backslash counts depends on what follows it.
+	const readings = new Set(whole.map((units) => units.slice(0, units.length - tailUnits.length)));
+	const tailSplits = [...tail]
+		.map((_, at): [string, string] => [unitsOf(tail.slice(0, at), () => 0).replace(/\\$/, ''), tail.slice(at)])
+		.filter(([, rest]) => rest[0] === '%' || rest[0] === '\\');
+	const tailReach = 6 * (tail.length + /\\*$/.exec(secret.slice(0, secret.length - tail.length))![0].length) + 1;
+	const widenStart = 2 * /^\\*/.exec(secret)![0].length + (/^\\*["/\b\f\n\r\t]/.test(secret) ? 1 : 0);
+	const widenEnd = 2 * /\\*$/.exec(secret)![0].length;
+	return [...readings].map((reading) => {
+		const backslashAfter = !tail && reading.length > 1 && reading.endsWith('\\');
+		const units = backslashAfter ? reading.slice(0, -1) : reading;
+		const reversed = units.split('').reverse().join('');
+		const length = reversed.length;
+		const borders = new Int32Array(length);
+		for (let i = 1, border = 0; i < length; i++) {
+			while (border > 0 && reversed[i] !== reversed[border]) border = borders[border - 1];
+			if (reversed[i] === reversed[border]) border++;
+			borders[i] = border;
+		}
+		const restMatched = new Uint16Array(length + 1);
+		for (let state = 1; state <= length; state++) {
+			const skipped = length - state;
+			restMatched[state] = restMatched[borders[state - 1]] | (skipped >= 1 && skipped <= MAX_START_INSIDE ? 1 << skipped : 0);
+		}
+		const minSpan = length + tailUnits.length + Number(backslashAfter) < MIN_SECRET_LENGTH ? secret.length : 0;
+		return { units, reversed, borders, restMatched, state: 0, tail, tailUnits, tailSplits, tailReach, widenStart, widenEnd, backslashAfter, minSpan };
+	});
+}
+
+/** Where a match whose units end at `at` really ends: after its tail, in any form or as written; -1 if none follows. */
+function tailEnd(text: string, at: number, pattern: Pattern): number {
+	const { tailUnits, tailSplits } = pattern;
+	let longest = -1;
+	let read = '';
+	// A backslash read last counts or not depending on what follows it.
+	let backslash = false;
+	for (let end = at; end - at <= pattern.tailReach; ) {
+		searchWork.steps++;
+		if (!tailUnits.startsWith(read)) break;
+		if (read + (backslash ? '\\' : '') === tailUnits) longest = end;
+		// What follows may complete a chunk the tail starts (`50%` before `41`): from there the tail is as written.
+		for (const [before, rest] of tailSplits) {
+			if (before === read && text.startsWith(rest, end) && chunkAt(text, end) % 16 > rest.length) longest = Math.max(longest, end + rest.length);
+		}
+		if (end >= text.length) break;
+		const chunk = chunkAt(text, end);
+		const codePoint = chunk >= 0 ? chunk >> 4 : text.charCodeAt(end);
+		if (backslash && !isEscaped(unitOf(codePoint))) read += '\\';
+		backslash = codePoint === 92;
+		if (!backslash) read += String.fromCodePoint(unitOf(codePoint));
+		end += chunk >= 0 ? chunk % 16 : 1;
+	}
+	return longest;
+}
+
+/** The length of the backslash written at `at` (as it is, `\u005c` or `%5C`), or 0. */
+function backslashAt(text: string, at: number): number {
+	const chunk = chunkAt(text, at);
+	return chunk >= 0 && chunk >> 4 === 92 ? chunk % 16 : text.charCodeAt(at) === 92 ? 1 : 0;
+}
+
+function backslashEndingAt(text: string, end: number): number {
+	const chunk = chunkEndingAt(text, end);
+	return chunk >= 0 && chunk >> 4 === 92 ? chunk % 16 : text.charCodeAt(end - 1) === 92 ? 1 : 0;
+}
+
+/** Every place a secret is, in any form: [start, end] pairs, overlaps merged, rightmost first. */
+function findSecrets(text: string, patterns: Pattern[]): number[] {
+	const spans: number[] = [];
+	let steps = 0;
+	let read = 0;
+	// Where each of the last units read ends (a ring as long as the longest secret): where a match ends.
+	const ringMask = 2 ** Math.ceil(Math.log2(Math.max(...patterns.map((pattern) => pattern.units.length)) + 1)) - 1;
+	const unitEnds = new Int32Array(ringMask + 1);
+	const found = (pattern: Pattern, start: number, end: number) => {
+		if (pattern.tail) end = tailEnd(text, end, pattern);
+		const backslash = pattern.backslashAfter ? backslashAt(text, end) : 0;
+		if (end < 0 || (pattern.backslashAfter && !backslash)) return;
+		end += backslash;
+		for (let n = pattern.widenStart, length; n > 0 && (length = backslashEndingAt(text, start)) > 0; n--) start -= length;
+		for (let n = pattern.widenEnd, length; n > 0 && (length = backslashAt(text, end)) > 0; n--) end += length;
+		if (end - start < pattern.minSpan) return;
+		while (spans.length > 0 && end > spans[spans.length - 2] && start < spans[spans.length - 1]) {
+			end = Math.max(end, spans.pop()!);
+			start = Math.min(start, spans.pop()!);
+		}
+		spans.push(start, end);
+	};
+	const readUnit = (unit: number, start: number, end: number) => {
+		unitEnds[read & ringMask] = end;
+		steps += patterns.length;
+		for (let i = 0; i < patterns.length; i++) {
+			const pattern = patterns[i];
+			const { reversed, borders } = pattern;
+			let state = pattern.state;
+			while (state > 0 && reversed.charCodeAt(state) !== unit) {
+				state = borders[state - 1];
+				steps++;
+			}
+			if (reversed.charCodeAt(state) === unit && ++state === reversed.length) {
+				found(pattern, start, unitEnds[(read - state + 1) & ringMask]);
+				state = borders[state - 1];
+			}
+			pattern.state = state;
+		}
+		read++;
+	};
+	const startsInside = (chunkStart: number, end: number) => {
+		for (const pattern of patterns) {
+			const { units } = pattern;
+			const length = units.length;
+			const rest = pattern.restMatched[pattern.state];
+			for (let skipped = 1; skipped < end - chunkStart; skipped++) {
+				const at = end - skipped;
+				if (skipped < length ? !(rest & (1 << skipped)) : text.charCodeAt(at) !== units.charCodeAt(0)) continue;
+				let same = 0;
+				while (same < Math.min(skipped, length) && text.charCodeAt(at + same) === units.charCodeAt(same)) same++;
+				steps += same;
+				if (same === length) found(pattern, at, at + length);
+				else if (same === skipped) found(pattern, at, unitEnds[(read - length + skipped) & ringMask]);
+			}
+		}
+	};
+	for (const pattern of patterns) pattern.state = 0;
+	let next = -1;
+	// A chunk starts with the last `%` or backslash before its end: where there is none near, none is looked for.
+	let percent = text.lastIndexOf('%');
+	let backslash = text.lastIndexOf('\\');
+	for (let end = text.length; end > 0; ) {
+		steps++;
+		if (percent >= end) percent = text.lastIndexOf('%', end - 1);
+		if (backslash >= end) backslash = text.lastIndexOf('\\', end - 1);
+		let codePoint = text.charCodeAt(end - 1);
+		let start = end - 1;
+		const chunk = Math.max(percent, backslash) >= end - 12 && isHex(codePoint) ? chunkEndingAt(text, end) : -1;
+		if (chunk >= 0) {
+			start = end - (chunk % 16);
+			codePoint = chunk >> 4;
+			startsInside(start, end);
+		}
+		const unit = unitOf(codePoint);
+		if (codePoint > 0xffff) {
+			readUnit(0xdc00 + ((codePoint - 0x10000) & 0x3ff), start, end);
+			readUnit(0xd800 + ((codePoint - 0x10000) >> 10), start, end);
+		} else if (codePoint !== 92 || !isEscaped(next)) {
+			readUnit(unit, start, end);
+		}
+		next = unit;
+		end = start;
+	}
+	searchWork.steps += steps;
+	return spans;
+}
+
+function withRedactions(text: string, spans: number[]): string {
+	let redacted = '';
+	let at = 0;
+	for (let i = spans.length - 2; i >= 0; i -= 2) {
+		redacted += text.slice(at, spans[i]) + REDACTED;
+		at = spans[i + 1];
+	}
+	return at === 0 ? text : redacted + text.slice(at);
 }
 
 /** The secrets of one run: the credential's, and every token it held (an error may quote an old one). */
 export class SecretSet {
 	private readonly values = new Set<string>();
-	/** Longest first, so a secret that contains another is replaced whole. */
-	private ordered: string[] = [];
-	/** The secrets with a space, as URL encoding writes them (`+`): the only other form with no escape in it. */
-	private plusForms: string[] = [];
-	/** Every secret in every form, as one pattern: made when a text first needs it (a text rarely does). */
-	private anyForm?: RegExp;
+	/**
+	 * Per secret without escapes of its own, the start of its longest run of letters and digits (undefined for the
+	 * others): a letter or a digit is written as itself unless it is escaped (`\u0041`, `%41`), so a text that escapes
+	 * none holds the secret only if it holds that run. Short, since a native search for a long periodic string is slow.
+	 */
+	private anchors: Array<string | undefined> = [];
+	/** Made when a text first needs them (a text rarely does). */
+	private patterns?: Pattern[];
+	/** Secrets all tail (`\u0e9`) or all backslashes: what follows changes their units, so they are also looked for as written. */
+	private allTail: string[] = [];
 
 	add(...values: Array<string | undefined>): void {
 		const fresh = values.filter((value): value is string => !!value && value.length >= MIN_SECRET_LENGTH && !this.values.has(value));
 		if (fresh.length === 0) return;
 		for (const value of fresh) this.values.add(value);
-		this.ordered = [...this.values].sort((a, b) => b.length - a.length);
-		this.plusForms = this.ordered.filter((secret) => secret.includes(' ')).map((secret) => secret.replace(/ /g, '+'));
-		this.anyForm = undefined;
+		this.anchors = [...this.values].map((secret) => {
+			const runs = /[\\%]/.test(secret) ? [] : (secret.match(/[a-z\d]+/gi) ?? []);
+			return runs.length ? runs.reduce((longest, run) => (run.length > longest.length ? run : longest)).slice(0, 12) : undefined;
+		});
+		this.patterns = undefined;
+		this.allTail = [...this.values].filter((secret) => CHUNK_START_AT_END.exec(secret)?.[0] === secret || /^\\+$/.test(secret));
 	}
 
-	/** Every secret, in any form, replaced in one text. */
+	/** Every secret, in any form, replaced in one text; where secrets overlap, all of them. */
 	redactSecrets(text: string): string {
-		// A secret in another form than its own needs an escape or an encoded character (or a space written as +).
-		if (this.ordered.length === 0) return text;
-		const mayHold = /[\\%]/.test(text) || this.ordered.some((secret) => text.includes(secret)) || this.plusForms.some((form) => text.includes(form));
-		if (!mayHold) return text;
-		this.anyForm ??= new RegExp(this.ordered.map(secretPattern).join('|'), 'g');
-		return text.replace(this.anyForm, REDACTED);
+		if (this.values.size === 0) return text;
+		if (!/\\u00[3-7][\da-f]|%[3-7][\da-f]/i.test(text) && this.anchors.every((anchor) => anchor !== undefined && !text.includes(anchor))) return text;
+		this.patterns ??= [...this.values].flatMap(patternsOf);
+		return this.allTail.reduce((redacted, secret) => redacted.split(secret).join(REDACTED), withRedactions(text, findSecrets(text, this.patterns)));
 	}
 
 	/** Error texts: the secrets, and anything shaped like credentials (a bearer token, a URL's user:password@). */
@@ -71,8 +362,16 @@ export class SecretSet {
 		return this.redactSecrets(text).replace(USERINFO_IN_URL, `$1${REDACTED}@`).replace(BEARER_VALUE, `$1${REDACTED}`);
 	}
 
+	/** An error's message, description, stack, context and response body, in place, along its cause chain. */
 	redactError<E>(error: E): E {
-		return redactError(error, (text) => this.redactText(text));
+		const seen = new Set<unknown>();
+		for (let link: unknown = error; link && typeof link === 'object' && !seen.has(link); link = (link as { cause?: unknown }).cause) {
+			seen.add(link);
+			const target = link as Record<string, unknown>;
+			for (const key of ['message', 'description', 'stack']) if (typeof target[key] === 'string') assign(target, key, this.redactText(target[key] as string));
+			for (const key of ['context', 'errorResponse', 'messages']) if (target[key] !== undefined) target[key] = redactDeep(target[key], (text) => this.redactText(text));
+		}
+		return error;
 	}
 
 	/** An answer's data, redacted in place when its text as received holds a secret of the run in some form (outputs). */
@@ -86,4 +385,37 @@ export function redactText(text: string, secrets: readonly string[]): string {
 	const set = new SecretSet();
 	set.add(...secrets);
 	return set.redactText(text);
+}
+
+/**
+ * Every string inside a value, keys of plain objects included, redacted in place at any depth (a stack, cycles
+ * tolerated). Only plain objects and arrays are walked: an HTTP library's sockets and buffers are left alone.
+ */
+function redactDeep<T>(value: T, redact: (text: string) => string): T {
+	if (typeof value === 'string') return redact(value) as T;
+	const seen = new WeakSet<object>();
+	for (const stack: unknown[] = [value]; stack.length > 0; ) {
+		const container = stack.pop();
+		const walkable = !!container && typeof container === 'object' && (Array.isArray(container) || [Object.prototype, null].includes(Object.getPrototypeOf(container)));
+		if (!walkable || seen.has(container)) continue;
+		seen.add(container);
+		const record = container as Record<string, unknown>;
+		for (const key of Object.keys(record)) {
+			if (typeof record[key] === 'string') assign(record, key, redact(record[key] as string));
+			else stack.push(record[key]);
+			const redactedKey = Array.isArray(record) ? key : redact(key);
+			if (redactedKey === key) continue;
+			assign(record, redactedKey, record[key]);
+			delete record[key];
+		}
+	}
+	return value;
+}
+
+function assign(record: Record<string, unknown>, key: string, value: unknown) {
+	try {
+		if (record[key] !== value) record[key] = value;
+	} catch {
+		// A read-only property keeps its value.
+	}
 }
