@@ -231,9 +231,7 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		expect(arrivals).toHaveLength(52);
 		// 50 per second, counted from the start of a batch: the 51st send no sooner than a second after the run began.
 		expect(earlyArrivals(arrivals, runStart, { size: 50, intervalMs: 1000 })).toEqual([]);
-		// The documented default is 50 per batch: the 50th send goes with the first batch, the 51st waits for the next
-		// (sends of one batch arrive milliseconds apart; the wait is the interval less what the first batch took).
-		const sorted = [...arrivals].sort((a, b) => a - b);
-		expect(sorted[50] - sorted[49]).toBeGreaterThanOrEqual(100);
+		// That the batch is no smaller is shown by Message > Send WhatsApp's run, whose sends go out side by side: these
+		// go to one recipient, one after the other, at whatever pace the machine keeps.
 	});
 });
