@@ -1,30 +1,8 @@
-import type {
-	IAuthenticate,
-	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
-	ICredentialType,
-	IHttpRequestHelper,
-	IHttpRequestOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticate, ICredentialDataDecryptedObject, ICredentialTestRequest, ICredentialType, IHttpRequestHelper, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { assertCredentialFieldsUsable, assertHeaderValueSafe, isSealedFor, logIn, pluginHeaders, readCredentials, sealFor } from '../transport/auth';
 import { pageQuery } from '../transport/pagination';
 import { ROUTES } from '../transport/routes';
-
-/** Rule A6, for every request this credential signs (the node's, and n8n's HTTP Request node's): only to the Base URL's origin. */
-function assertSignsOwnService(baseUrl: string, requestOptions: IHttpRequestOptions): void {
-	const legacy = requestOptions as IHttpRequestOptions & { uri?: string | URL; baseUrl?: string };
-	const target = requestOptions.url ?? legacy.uri;
-	const base = requestOptions.baseURL ?? legacy.baseUrl;
-	const origin = URL.canParse(String(target), base || undefined) ? new URL(String(target), base || undefined).origin : undefined;
-	const own = new URL(baseUrl).origin;
-	if (origin !== own) {
-		throw new Error(
-			`The Commerce Messaging credential only signs requests to its own service (${own}); this request goes to ${origin ? new URL(origin).host : 'an address that is not a full URL'}, so it was not sent with the credential`,
-		);
-	}
-}
 
 const API_ACCESS_REFUSED =
 	'Login worked, but API access is disabled for this account: ask an administrator to enable "API access" (User.hasApiAccess) for this user';
@@ -45,7 +23,6 @@ export class CommerceMessagingApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://api.example.com',
-			description: 'Address of the service, without a trailing slash. Must be https (http only for localhost).',
 			hint: 'https:// only (http:// just for localhost), without a trailing slash',
 		},
 		{
@@ -55,8 +32,7 @@ export class CommerceMessagingApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'name@shop.com',
-			description: 'The account must have API access enabled (User.hasApiAccess) in the administration area',
-			hint: 'The account needs "API access" switched on in the service\'s administration area',
+			hint: 'The account needs "API access" (User.hasApiAccess) switched on in the service\'s administration area',
 		},
 		{ displayName: 'Password', name: 'password', type: 'string', typeOptions: { password: true }, default: '', required: true },
 		// Filled by preAuthentication; n8n renews it when it is empty or after a 401.
@@ -78,8 +54,7 @@ export class CommerceMessagingApi implements ICredentialType {
 			name: 'pluginIntegration',
 			type: 'boolean',
 			default: false,
-			description:
-				'Whether to send the e-commerce plugin secret-key headers (x-api-key, x-platform-type, x-base-uri). Required for products.',
+			description: 'Whether to send the shop plugin headers (needed for products)',
 		},
 		{
 			displayName: 'Plugin API Key',
@@ -122,19 +97,27 @@ export class CommerceMessagingApi implements ICredentialType {
 		// Every field is checked before the password leaves n8n.
 		assertCredentialFieldsUsable(credentials);
 		// The node's run hands its Timeout to the login on this same data object (transport/auth.ts LOGIN_LIMITS).
-		const sessionToken = await logIn(this, data);
-		return { sessionToken, loginReceivedAt: Date.now(), sessionTokenSeal: sealFor(credentials) };
+		return { sessionToken: await logIn(this, data), loginReceivedAt: Date.now(), sessionTokenSeal: sealFor(credentials) };
 	}
 
-	/** Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. */
-	authenticate: IAuthenticate = async (
-		data: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> => {
+	/**
+	 * Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. Rule A6, for
+	 * every request this credential signs (the node's, and n8n's HTTP Request node's): only to the Base URL's origin.
+	 */
+	authenticate: IAuthenticate = async (data, requestOptions) => {
 		const credentials = readCredentials(data);
 		assertCredentialFieldsUsable(credentials);
 		assertHeaderValueSafe('Session Token', credentials.sessionToken);
-		assertSignsOwnService(credentials.baseUrl, requestOptions);
+		const legacy = requestOptions as IHttpRequestOptions & { uri?: string | URL; baseUrl?: string };
+		const target = String(requestOptions.url ?? legacy.uri);
+		const base = (requestOptions.baseURL ?? legacy.baseUrl) || undefined;
+		const origin = URL.canParse(target, base) ? new URL(target, base).origin : undefined;
+		const own = new URL(credentials.baseUrl).origin;
+		if (origin !== own) {
+			throw new Error(
+				`The Commerce Messaging credential only signs requests to its own service (${own}); this request goes to ${origin ? new URL(origin).host : 'an address that is not a full URL'}, so it was not sent with the credential`,
+			);
+		}
 		if (!isSealedFor(data, credentials)) {
 			// A token issued before the credential was edited is never sent: failing the way a refused token does makes
 			// n8n log in again and sign anew first, whatever a service answers a request without a token (401 or 403).
@@ -142,8 +125,7 @@ export class CommerceMessagingApi implements ICredentialType {
 				response: { status: 401 },
 			});
 		}
-		const plugin = pluginHeaders(credentials);
-		requestOptions.headers = { ...(requestOptions.headers ?? {}), ...plugin, Authorization: `Bearer ${credentials.sessionToken}` };
+		requestOptions.headers = { ...requestOptions.headers, ...pluginHeaders(credentials), Authorization: `Bearer ${credentials.sessionToken}` };
 		// Never follow a redirect with these headers (n8n would re-send them to wherever it points), in both forms:
 		// n8n's httpRequest options and the legacy request options of the HTTP Request node.
 		return Object.assign(requestOptions, { disableFollowRedirect: true, followRedirect: false, followAllRedirects: false });

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { header } from './answers';
 import { formatCount } from './format';
 import type { Route } from './routes';
 import { MAX_URL_LENGTH } from './settings';
@@ -13,12 +14,13 @@ import { MAX_URL_LENGTH } from './settings';
 
 /** Input the transport refuses to send: a path parameter that would change the endpoint, an address too long. */
 export class RequestRefused extends Error {
+	name = 'RequestRefused';
+
 	constructor(
 		message: string,
 		readonly description: string,
 	) {
 		super(message);
-		this.name = 'RequestRefused';
 	}
 }
 
@@ -27,11 +29,6 @@ export class RequestRefused extends Error {
  * the steady state costs no extra request: a service's paths do not change between executions. Bound: 256 entries.
  */
 const learnedPaths = new Map<string, string>();
-
-export interface Refusal {
-	message: string;
-	description: string;
-}
 
 export class Address {
 	private path: string;
@@ -46,16 +43,17 @@ export class Address {
 		private readonly qs?: IDataObject,
 	) {
 		this.path = learnedPaths.get(this.key) ?? route.path;
-		// Checked at once: a bad id or an oversized address fails before any login or wait.
+		// Checked at once: a dot segment, a bad id or an oversized address fails before any login or wait.
+		assertPlainPath(route.path);
 		this.target();
 	}
 
-	private get key(): string {
+	private get key() {
 		return `${this.baseUrl} ${this.route.method} ${this.route.path}`;
 	}
 
 	/** The absolute URL and query string of the next attempt. */
-	target(): { url: string; qs?: IDataObject } {
+	target() {
 		const target = this.redirectedTo
 			? { url: this.redirectedTo, qs: new URL(this.redirectedTo).search ? undefined : this.qs }
 			: { url: `${this.baseUrl}${buildPath(this.path, this.pathParams)}`, qs: this.qs };
@@ -71,14 +69,14 @@ export class Address {
 	}
 
 	/** The other reading of the path, if the route has one and it was not tried yet. */
-	private otherReading(): string | undefined {
+	private otherReading() {
 		const { alternatePath, path } = this.route;
 		if (!alternatePath || this.moved) return undefined;
 		return this.path === path ? alternatePath : path;
 	}
 
 	/** A 404: true when the other reading of the path is tried next (once). */
-	notFound(): boolean {
+	notFound() {
 		const other = this.otherReading();
 		if (other === undefined) return false;
 		this.path = other;
@@ -86,9 +84,19 @@ export class Address {
 		return true;
 	}
 
+	/**
+	 * What an answer means for the address: true when the request goes again (a 404 to the path's other reading, a
+	 * redirect followed), a refusal for a redirect not followed, false when the answer stands.
+	 */
+	reroute(status: number, headers: Record<string, unknown>, follow?: boolean) {
+		if (status === 404) return this.notFound();
+		if (status < 300 || status >= 400 || status === 304) return false;
+		return this.redirected(status, header(headers, 'location'), follow) ?? true;
+	}
+
 	/** A 3xx: undefined when the request goes on at the new address, else why not. `follow` false: only the other reading (the login). */
-	redirected(status: number, location: string | undefined, follow = true): Refusal | undefined {
-		const refuse = (where: string, why: string): Refusal => ({
+	redirected(status: number, location: string | undefined, follow = true) {
+		const refuse = (where: string, why: string) => ({
 			message: `The service answered HTTP ${status} with a redirect ${where}; it was not followed`,
 			description: `${why} Nothing was sent to the redirect target. If the service has moved, change the Base URL of the Commerce Messaging credential.`,
 		});
@@ -120,7 +128,7 @@ export class Address {
 	}
 
 	/** The service answered: remember which reading of the path it serves. */
-	served(): void {
+	served() {
 		if (!this.route.alternatePath || this.redirectedTo) return;
 		learnedPaths.delete(this.key);
 		if (this.path !== this.route.path) learnedPaths.set(this.key, this.path);
@@ -132,7 +140,7 @@ export class Address {
  * Fills `{id}` placeholders. Each value is one path segment: URI-encoded, and refused when empty, `.` or `..` (which
  * a URL resolves into another endpoint: `DELETE /api/v1/products/..` would be `DELETE /api/v1/`).
  */
-export function buildPath(path: string, params: Record<string, string | number> = {}): string {
+function buildPath(path: string, params: Record<string, string | number>) {
 	return path.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = String(params[name] ?? '');
 		if (value.trim() === '' || value === '.' || value === '..') {
@@ -145,8 +153,11 @@ export function buildPath(path: string, params: Record<string, string | number> 
 	});
 }
 
-/** A path given by the user: no `.` or `..` segments (also percent-encoded), which would name another address. */
-export function assertPlainPath(path: string): void {
+/**
+ * A route's path (one a user gave too): no `.` or `..` segments (also percent-encoded), which would name
+ * another address.
+ */
+function assertPlainPath(path: string) {
 	const dotted = path.split(/[?#]/)[0].split('/').find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 	if (dotted !== undefined) {
 		throw new RequestRefused(

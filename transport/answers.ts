@@ -30,7 +30,7 @@ export function readEnvelope(status: number, headers: Record<string, unknown>, b
 	return { ok: true, data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined, message };
 }
 
-export function header(headers: Record<string, unknown>, name: string): string | undefined {
+export function header(headers: Record<string, unknown>, name: string) {
 	const value = [headers[name]].flat()[0];
 	return value === undefined || value === null ? undefined : String(value);
 }
@@ -52,7 +52,7 @@ export interface ListPage {
 	total?: number;
 }
 
-function readTotal(object: unknown): number | undefined {
+function readTotal(object: unknown) {
 	if (!isObject(object)) return undefined;
 	const value = object.total ?? object.totalItems ?? object.total_count ?? object.count;
 	const total = value === null || value === '' ? NaN : Number(value);

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 
 import { Address } from './address';
-import { header, isObject, readEnvelope } from './answers';
+import { isObject, readEnvelope } from './answers';
 import { LoginFailure } from './failures';
 import { formatCount, formatDuration } from './format';
 import { exchange } from './http';
@@ -32,26 +32,9 @@ export function readCredentials(data: ICredentialDataDecryptedObject) {
 	};
 }
 
-export type CommerceMessagingCredentials = ReturnType<typeof readCredentials>;
+type CommerceMessagingCredentials = ReturnType<typeof readCredentials>;
 
 export const normalizeBaseUrl = (url: string) => url.trim().replace(/\/+$/, '');
-
-/** The local emulator's hosts: the only ones where plain http is allowed. */
-const isLoopbackHost = (hostname: string) => ['localhost', '[::1]', '::1'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-
-/**
- * The token and the password travel to this URL: https only (plain http for loopback hosts). A `user:pass@` part is
- * refused, never repeated in the message: it would go along as Basic auth and show wherever the URL is.
- */
-function assertSafeBaseUrl(baseUrl: string) {
-	if (!URL.canParse(baseUrl)) throw new Error('The Base URL is not a valid URL. Use the form https://api.example.com');
-	const parsed = new URL(baseUrl);
-	if (parsed.username || parsed.password) {
-		throw new Error('The Base URL must not contain a user name or password (user:pass@host). Put the username and password in their own fields.');
-	}
-	if (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) return;
-	throw new Error(`The Base URL must use https (got "${parsed.protocol}//${parsed.host}"). Plain http is only allowed for localhost.`);
-}
 
 /** A header value is one line of ISO-8859-1: a CR or LF would inject headers, and clients mangle the rest. */
 export function assertHeaderValueSafe(fieldLabel: string, value: string) {
@@ -68,20 +51,30 @@ const PLUGIN_FIELDS = [
 	{ header: 'x-base-uri', key: 'pluginBaseUri', label: 'Shop Base URI' },
 ] as const;
 
-/** Every field checked before any login (rule A6): an Error naming the field, never repeating a secret. */
+/**
+ * Every field checked before any login (rule A6): an Error naming the field, never repeating a secret. The token and
+ * the password travel to the Base URL: https only (plain http for loopback hosts, the local emulator's). A
+ * `user:pass@` part is refused, never repeated in the message: it would go along as Basic auth and show wherever the
+ * URL is.
+ */
 export function assertCredentialFieldsUsable(credentials: CommerceMessagingCredentials) {
-	assertSafeBaseUrl(credentials.baseUrl);
-	if (!credentials.pluginIntegration) return;
-	for (const field of PLUGIN_FIELDS) assertHeaderValueSafe(field.label, credentials[field.key].trim());
+	if (!URL.canParse(credentials.baseUrl)) throw new Error('The Base URL is not a valid URL. Use the form https://api.example.com');
+	const { username, password, protocol, hostname, host } = new URL(credentials.baseUrl);
+	if (username || password) {
+		throw new Error('The Base URL must not contain a user name or password (user:pass@host). Put the username and password in their own fields.');
+	}
+	const loopback = ['localhost', '[::1]', '::1'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+	if (protocol !== 'https:' && !(protocol === 'http:' && loopback)) {
+		throw new Error(`The Base URL must use https (got "${protocol}//${host}"). Plain http is only allowed for localhost.`);
+	}
+	if (credentials.pluginIntegration) for (const field of PLUGIN_FIELDS) assertHeaderValueSafe(field.label, credentials[field.key].trim());
 }
 
 /** The plugin secret-key headers (rule A5): those filled in, when Plugin Integration is on. */
-export function pluginHeaders(credentials: CommerceMessagingCredentials): IDataObject {
-	const headers: IDataObject = {};
-	if (!credentials.pluginIntegration) return headers;
-	for (const field of PLUGIN_FIELDS) if (credentials[field.key].trim()) headers[field.header] = credentials[field.key].trim();
-	return headers;
-}
+export const pluginHeaders = (credentials: CommerceMessagingCredentials) =>
+	Object.fromEntries(
+		credentials.pluginIntegration ? PLUGIN_FIELDS.map((field) => [field.header, credentials[field.key].trim()]).filter(([, value]) => value) : [],
+	);
 
 /** The credential fields a plugin-header refusal asks for: the switch when it is off, and the fields still empty. */
 export function missingPluginFields(credentials: CommerceMessagingCredentials) {
@@ -129,9 +122,8 @@ export function readTokenTimes(token: string): { expiresAt?: number; issuedAt?: 
  * request. `iat` has whole seconds: where the two clocks agree, the token was up to that old on arrival.
  */
 export function tokenNeedsRenewal(data: ICredentialDataDecryptedObject, now = Date.now()) {
-	const token = typeof data.sessionToken === 'string' ? data.sessionToken : '';
-	if (!token) return true;
-	const { expiresAt, issuedAt } = readTokenTimes(token);
+	if (typeof data.sessionToken !== 'string' || !data.sessionToken) return true;
+	const { expiresAt, issuedAt } = readTokenTimes(data.sessionToken);
 	if (expiresAt === undefined) return false;
 	const receivedAt = typeof data.loginReceivedAt === 'number' && data.loginReceivedAt > 0 ? data.loginReceivedAt : undefined;
 	// No lifetime to measure, or no local time of receipt: the only clue left is exp against the local clock.
@@ -154,61 +146,51 @@ export const LOGIN_LIMITS = Symbol.for('n8n-nodes-commerce-messaging.loginLimits
  * first real call reports it, so a login costs one request. Throws a LoginFailure.
  */
 export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
-	const credentials = readCredentials(data);
+	const { baseUrl, username, password } = readCredentials(data);
 	const limits = (data as { [LOGIN_LIMITS]?: { timeoutMs: number; cancel?: AbortSignal; timeoutName?: string } })[LOGIN_LIMITS] ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };
-	const redact = (text: string) => redactText(text, [credentials.password]);
-	const address = new Address(credentials.baseUrl, ROUTES.login);
-	const body = JSON.stringify({ username: credentials.username, password: credentials.password });
+	const redact = (text: string) => redactText(text, [password]);
+	const address = new Address(baseUrl, ROUTES.login);
+	const body = JSON.stringify({ username, password });
 	for (;;) {
-		const answer = await exchange(async (options) => await helper.helpers.httpRequest(options), { method: 'POST', url: address.target().url, body }, {
-			timeoutMs: limits.timeoutMs,
-			maxAnswerBytes: MAX_LOGIN_ANSWER_BYTES,
-			cancel: limits.cancel,
-		});
+		const answer = await exchange(async (options) => await helper.helpers.httpRequest(options), { method: 'POST', url: address.target().url, body }, { ...limits, maxAnswerBytes: MAX_LOGIN_ANSWER_BYTES });
 		if (answer.kind === 'network' && answer.timedOut) {
 			throw new LoginFailure('timeout', `the service did not answer within ${formatDuration(answer.waitedMs)}${limits.timeoutName ? ` (${limits.timeoutName})` : ''}`);
 		}
-		if (answer.kind === 'tooLarge') throw new LoginFailure('badAnswer', `the answer is larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB, which no login answer is`);
-		if (answer.kind === 'tooDeep') throw new LoginFailure('badAnswer', `the answer is nested more than ${answer.limit} levels deep, which no login answer is`);
+		if (answer.kind === 'tooLarge' || answer.kind === 'tooDeep') {
+			const size = answer.kind === 'tooLarge' ? `larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB` : `nested more than ${answer.limit} levels deep`;
+			throw new LoginFailure('badAnswer', `the answer is ${size}, which no login answer is`);
+		}
 		if (answer.kind === 'cancelled') throw new LoginFailure('cancelled', 'the execution was cancelled');
 		if (answer.kind !== 'answer') {
 			const reason = answer.kind === 'network' ? answer.reason : ((answer.kind === 'thrown' ? answer.error : answer.failure) as Error | undefined)?.message;
 			throw new LoginFailure('unreachable', `the service could not be reached (${redact(reason ?? 'network error')})`);
 		}
-		if (answer.status >= 300 && answer.status < 400 && answer.status !== 304) {
-			const refusal = address.redirected(answer.status, header(answer.headers, 'location'), false);
-			if (!refusal) continue;
-			throw new LoginFailure('redirect', `${refusal.message}. ${refusal.description}`);
-		}
-		if (answer.status === 404 && address.notFound()) continue;
+		const rerouted = address.reroute(answer.status, answer.headers, false);
+		if (rerouted === true) continue;
+		if (rerouted) throw new LoginFailure('redirect', `${rerouted.message}. ${rerouted.description}`);
 		const envelope = readEnvelope(answer.status, answer.headers, answer.text);
 		if (!envelope.ok) {
 			const { message, code, httpStatus } = envelope.failure;
-			const details = `${code ? `code ${code}, ` : ''}HTTP ${httpStatus}`;
-			throw new LoginFailure(httpStatus >= 500 || httpStatus === 429 ? 'busy' : 'refused', redact(`${message} (${details})`));
+			throw new LoginFailure(httpStatus >= 500 || httpStatus === 429 ? 'busy' : 'refused', redact(`${message} (${code ? `code ${code}, ` : ''}HTTP ${httpStatus})`));
 		}
 		address.served();
-		return checkedToken(tokenIn(envelope.data) ?? tokenIn(JSON.parse(answer.text || '{}')));
+		const token = tokenIn(envelope.data) ?? tokenIn(JSON.parse(answer.text || '{}'));
+		if (!token) throw new LoginFailure('badAnswer', 'the answer contained no token');
+		if (token.length > MAX_TOKEN_LENGTH) {
+			throw new LoginFailure(
+				'badAnswer',
+				`the token in the answer is ${formatCount(token.length)} characters long; a session token must fit in a header (at most ${formatCount(MAX_TOKEN_LENGTH)})`,
+			);
+		}
+		if (/[^\x20-\xff]/.test(token)) {
+			throw new LoginFailure('badAnswer', 'the token in the answer contains characters that cannot be sent in a header (a line break or a non-ISO-8859-1 character)');
+		}
+		return token;
 	}
 }
 
 /** The login answer's shape is not shown: the usual places a JWT is put. */
-function tokenIn(body: unknown) {
-	if (!isObject(body)) return undefined;
-	const data = isObject(body.data) ? body.data : {};
-	return [body.token, body.access_token, body.jwt, data.token, data.access_token, data.jwt].find((token): token is string => typeof token === 'string' && token.length > 0);
-}
-
-function checkedToken(token: string | undefined) {
-	if (!token) throw new LoginFailure('badAnswer', 'the answer contained no token');
-	if (token.length > MAX_TOKEN_LENGTH) {
-		throw new LoginFailure(
-			'badAnswer',
-			`the token in the answer is ${formatCount(token.length)} characters long; a session token must fit in a header (at most ${formatCount(MAX_TOKEN_LENGTH)})`,
-		);
-	}
-	if (/[^\x20-\xff]/.test(token)) {
-		throw new LoginFailure('badAnswer', 'the token in the answer contains characters that cannot be sent in a header (a line break or a non-ISO-8859-1 character)');
-	}
-	return token;
-}
+const tokenIn = (body: unknown) =>
+	[body, isObject(body) && body.data]
+		.flatMap((place) => (isObject(place) ? [place.token, place.access_token, place.jwt] : []))
+		.find((token): token is string => typeof token === 'string' && token.length > 0);

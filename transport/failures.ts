@@ -9,21 +9,19 @@ import type { RetrySettings } from './settings';
  * headers) is the message of a 401 or 403 read for it. The wording the user sees is messages.ts.
  */
 
-export type FailureKind =
-	| 'rateLimit'
-	/** Any refusal of the token itself: expired, revoked, signed with a rotated key, missing (rule A3). */
-	| 'tokenRefused'
-	| 'apiAccess'
-	/** The products area's plugin headers are missing or wrong (rule A5). */
-	| 'pluginAuth'
-	| 'validation'
-	| 'templateNotApproved'
-	/** HTTP 5xx: a failure on the service's side that may pass. */
-	| 'unavailable'
-	| 'service';
-
 export interface ServiceFailure {
-	kind: FailureKind;
+	kind:
+		| 'rateLimit'
+		/** Any refusal of the token itself: expired, revoked, signed with a rotated key, missing (rule A3). */
+		| 'tokenRefused'
+		| 'apiAccess'
+		/** The products area's plugin headers are missing or wrong (rule A5). */
+		| 'pluginAuth'
+		| 'validation'
+		| 'templateNotApproved'
+		/** HTTP 5xx: a failure on the service's side that may pass. */
+		| 'unavailable'
+		| 'service';
 	httpStatus: number;
 	message: string;
 	code?: string;
@@ -44,11 +42,10 @@ export function readFailure(httpStatus: number, envelope: IDataObject | undefine
 	const ok = httpStatus >= 200 && httpStatus < 300;
 	if (!envelope) {
 		const plain = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-		const looks = /^\s*</.test(body) ? 'an HTML page' : 'a body that is not JSON';
 		return {
 			kind: httpStatus === 429 ? 'rateLimit' : httpStatus >= 500 ? 'unavailable' : 'service',
 			httpStatus,
-			message: ok ? 'The service answered with a body that is not valid JSON' : `The service answered HTTP ${httpStatus} with ${looks}${plain ? `: "${plain.slice(0, 120)}"` : ''}`,
+			message: ok ? 'The service answered with a body that is not valid JSON' : `The service answered HTTP ${httpStatus} with ${/^\s*</.test(body) ? 'an HTML page' : 'a body that is not JSON'}${plain ? `: "${plain.slice(0, 120)}"` : ''}`,
 			retryAfterMs,
 		};
 	}
@@ -57,20 +54,21 @@ export function readFailure(httpStatus: number, envelope: IDataObject | undefine
 		text(envelope.message) ??
 		text((envelope.error as IDataObject | undefined)?.message) ??
 		(ok ? `The service reported status "${String(envelope.status)}"` : `The service answered HTTP ${httpStatus}`);
-	const kind = classify(httpStatus, (code ?? '').toUpperCase(), message, envelope.data);
+	const { data } = envelope;
+	const kind = classify(httpStatus, (code ?? '').toUpperCase(), message, data);
 	return {
 		kind,
 		httpStatus,
 		message,
 		code,
-		data: envelope.data,
+		data,
 		retryAfterMs,
-		fields: kind === 'validation' ? validationFields(envelope.data) : undefined,
-		state: kind === 'templateNotApproved' ? (stateOf(envelope.data) ?? /\b(DRAFT|PENDING|REJECTED|APPROVED)\b/.exec(message)?.[1]) : undefined,
+		fields: kind === 'validation' ? validationFields(data) : undefined,
+		state: kind === 'templateNotApproved' ? (stateOf(data) ?? /\b(DRAFT|PENDING|REJECTED|APPROVED)\b/.exec(message)?.[1]) : undefined,
 	};
 }
 
-function classify(httpStatus: number, code: string, message: string, data: unknown): FailureKind {
+function classify(httpStatus: number, code: string, message: string, data: unknown) {
 	const refusal = httpStatus === 401 || httpStatus === 403 || code === '401' || code === '403';
 	if (httpStatus === 429 || code === '429' || /RATE_?LIMIT|TOO_MANY/.test(code)) return 'rateLimit';
 	if (code === 'API_ACCESS_DISABLED' || (refusal && /api.?access/i.test(message))) return 'apiAccess';
@@ -84,7 +82,7 @@ function classify(httpStatus: number, code: string, message: string, data: unkno
 }
 
 /** Field names from the likely validation shapes: violations[], errors{} / errors[], fields, or a plain map. */
-export function validationFields(data: unknown): string[] {
+export function validationFields(data: unknown) {
 	if (!data || typeof data !== 'object') return [];
 	const source = data as IDataObject;
 	const fromList = (list: unknown[]) =>
@@ -101,7 +99,7 @@ export function validationFields(data: unknown): string[] {
 }
 
 /** Retry-After: delay-seconds (digits only) or an HTTP date; anything else ("-5", "12, 13") is ignored. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(value: string | undefined, now = Date.now()) {
 	const trimmed = value?.trim() ?? '';
 	if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
 	if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /.test(trimmed)) return undefined;
@@ -109,73 +107,78 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Why the login failed, as a kind the transport decides on. */
-export type LoginFailureKind = 'unreachable' | 'timeout' | 'busy' | 'refused' | 'redirect' | 'badAnswer' | 'cancelled';
-
-/** A failed login; its message is worded for the user and never holds the password (rule A6). */
+/**
+ * A failed login, and why as a kind the transport decides on; its message is worded for the user and never holds the
+ * password (rule A6).
+ */
 export class LoginFailure extends Error {
+	name = 'LoginFailure';
+
 	constructor(
-		readonly kind: LoginFailureKind,
+		readonly kind: 'unreachable' | 'timeout' | 'busy' | 'refused' | 'redirect' | 'badAnswer' | 'cancelled',
 		reason: string,
 	) {
 		super(`Login to the Commerce Messaging service failed: ${reason}`);
-		this.name = 'LoginFailure';
 	}
 
 	/** No connection, or a busy service: a later item of the run tries again. Any other failure answers them all. */
-	get isTransient(): boolean {
+	get isTransient() {
 		return this.kind === 'unreachable' || this.kind === 'busy';
 	}
 }
 
-/** Along an error's `cause` chain, the first link `pick` finds something in. */
-function alongCauses<T>(error: unknown, pick: (link: { name?: unknown; kind?: unknown; code?: unknown }) => T | undefined): T | undefined {
-	const seen = new Set<unknown>();
-	for (let link = error; link && typeof link === 'object' && !seen.has(link); link = (link as { cause?: unknown }).cause) {
-		seen.add(link);
-		const found = pick(link as { name?: unknown });
-		if (found !== undefined) return found;
-	}
-	return undefined;
+/** An error and the links of its `cause` chain, each once. */
+function causes(error: unknown) {
+	const links = new Set<{ name?: unknown; kind?: unknown; code?: unknown; cause?: unknown }>();
+	for (let link = error; link && typeof link === 'object' && !links.has(link); link = (link as { cause?: unknown }).cause) links.add(link);
+	return [...links];
 }
 
 /** The login failure behind an error n8n's helper threw; by shape too, as a credential may load its own copy of the class. */
-export const findLoginFailure = (error: unknown) =>
-	alongCauses(error, (link) => (link.name === 'LoginFailure' && typeof link.kind === 'string' ? (link as LoginFailure) : undefined));
+export const findLoginFailure = (error: unknown) => causes(error).find((link) => link.name === 'LoginFailure' && typeof link.kind === 'string') as LoginFailure | undefined;
 
 /**
  * A network failure: its system code wherever n8n or the HTTP library put it; `timedOut`; `notSent`: no connection was
  * made (the service never saw the request, so any method may be tried again).
  */
-export function networkFailure(error: unknown): { code: string; timedOut: boolean; notSent: boolean } | undefined {
+export function networkFailure(error: unknown) {
 	const message = (error as Error | undefined)?.message ?? '';
 	const code =
-		alongCauses(error, (link) => (typeof link.code === 'string' && /^E[A-Z_]+$/.test(link.code) ? link.code : undefined)) ??
+		causes(error)
+			.map((link) => link.code)
+			.find((code): code is string => typeof code === 'string' && /^E[A-Z_]+$/.test(code)) ??
 		(/socket hang up/i.test(message) ? 'ECONNRESET' : /timeout of \d+ms exceeded|timed out/i.test(message) ? 'ETIMEDOUT' : undefined);
 	return code === undefined ? undefined : { code, timedOut: ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT'].includes(code), notSent: ['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND'].includes(code) };
 }
 
 /** Largest random wait added to a Retry-After: several executions of one account do not come back in the same millisecond. */
-export const RETRY_AFTER_JITTER_MS = 100;
-
-export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
+const RETRY_AFTER_JITTER_MS = 100;
 
 /**
  * @param failures the failed attempts so far (a re-login or a followed redirect is not one)
  * @param elapsedMs how long the request has taken, attempts and waits
  * @param retryAfterMs the service's Retry-After: never sooner, however long
  */
-export function decideRetry(settings: RetrySettings, failures: number, elapsedMs: number, retryAfterMs: number | undefined, random = Math.random): RetryDecision {
+export function decideRetry(
+	settings: RetrySettings,
+	failures: number,
+	elapsedMs: number,
+	retryAfterMs: number | undefined,
+	random = Math.random,
+): { retry: true; delayMs: number } | { retry: false; reason: string } {
 	if (failures >= settings.maxAttempts) return { retry: false, reason: `gave up after ${failures} attempts` };
 	// Equal jitter: half of the exponential step fixed (never near zero), half random (clients do not move in lockstep).
 	const step = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (failures - 1));
 	const delayMs = retryAfterMs !== undefined ? retryAfterMs + Math.floor(random() * Math.min(RETRY_AFTER_JITTER_MS, step)) : Math.ceil(step / 2 + random() * (step / 2));
 	const budgetLeft = settings.maxTotalWaitMs - elapsedMs;
 	const budget = formatDuration(settings.maxTotalWaitMs);
-	if (budgetLeft <= 0) return { retry: false, reason: `the ${budget} retry budget is used up` };
-	if (retryAfterMs !== undefined && retryAfterMs > budgetLeft) {
-		return { retry: false, reason: `the service asked to wait ${formatDuration(retryAfterMs)}, more than the ${formatDuration(budgetLeft)} of retry budget left` };
-	}
-	if (delayMs >= budgetLeft) return { retry: false, reason: `the ${budget} retry budget would be used up before the next attempt` };
-	return { retry: true, delayMs };
+	const reason =
+		budgetLeft <= 0
+			? `the ${budget} retry budget is used up`
+			: retryAfterMs !== undefined && retryAfterMs > budgetLeft
+				? `the service asked to wait ${formatDuration(retryAfterMs)}, more than the ${formatDuration(budgetLeft)} of retry budget left`
+				: delayMs >= budgetLeft
+					? `the ${budget} retry budget would be used up before the next attempt`
+					: undefined;
+	return reason === undefined ? { retry: true, delayMs } : { retry: false, reason };
 }

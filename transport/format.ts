@@ -1,7 +1,7 @@
 /** How messages write durations, sizes and counts: one way each, for the transport and the nodes. */
 
 /** 0.12 s, 1.5 s, 30 s, 2 min, 12 min 3 s, 1 h, 2 h 5 min. */
-export function formatDuration(ms: number): string {
+export function formatDuration(ms: number) {
 	const seconds = Math.max(0, ms) / 1000;
 	if (seconds < 10) return `${Number(seconds.toFixed(seconds < 1 ? 2 : 1))} s`;
 	if (seconds < 60) return `${Math.round(seconds)} s`;
@@ -17,7 +17,7 @@ export const formatMegabytes = (bytes: number) => `${formatCount(Number((bytes /
 export const formatCount = (count: number) => count.toLocaleString('en-US');
 
 /** A service's text for a log line or a hint: quoted, on one line (control characters escaped), cut after `max` characters. */
-export function formatQuoted(value: unknown, max = 80): string {
+export function formatQuoted(value: unknown, max = 80) {
 	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 	const quoted = JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
 	// JSON leaves DEL, the C1 controls (NEL among them), U+2028 and U+2029 as they are: a log reader may break lines at them.

@@ -1,4 +1,4 @@
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { findLoginFailure, networkFailure, type LoginFailure } from './failures';
 import { MAX_ANSWER_DEPTH, MAX_WAIT_MS } from './settings';
@@ -29,7 +29,7 @@ export type Exchange =
  */
 export async function exchange(
 	send: (options: IHttpRequestOptions) => Promise<unknown>,
-	request: { method: IHttpRequestMethods; url: string; qs?: IDataObject; body?: string; formData?: () => FormData },
+	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'qs'> & { body?: string; formData?: () => FormData },
 	limits: { timeoutMs: number; maxAnswerBytes: number; cancel?: AbortSignal; startedAt?: () => number | undefined },
 ): Promise<Exchange> {
 	const begun = Date.now();

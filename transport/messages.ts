@@ -2,6 +2,7 @@ import { type IDataObject, type INode, type JsonObject, NodeApiError, NodeOperat
 
 import type { ServiceFailure } from './failures';
 import { formatCount, formatDuration, formatMegabytes } from './format';
+import type { Exchange } from './http';
 import type { SettingNames } from './settings';
 
 /**
@@ -23,13 +24,13 @@ export interface ErrorContext {
 }
 
 /** Puts the given parts of the context on an n8n error (its `context` travels with it into the execution). */
-export function withContext<E extends { context: IDataObject }>(error: E, context: ErrorContext): E {
+export function withContext<E extends { context: IDataObject }>(error: E, context: ErrorContext) {
 	for (const [key, value] of Object.entries(context)) if (value !== undefined) error.context[key] = value;
 	return error;
 }
 
 /** What a failed request went through, for its error's description. */
-export interface RequestNotes {
+interface RequestNotes {
 	/** Attempts sent; waits between its own attempts and before its turn for the service's rate limit (ms). */
 	attempts?: number;
 	backoffMs?: number;
@@ -42,89 +43,87 @@ export interface RequestNotes {
 }
 
 /** "It was sent 3 times, with 3 s of backoff between attempts; gave up after 3 attempts." */
-function historyNote(notes: RequestNotes): string {
+function historyNote(notes: RequestNotes) {
 	if (!notes.gaveUp) return '';
 	const { attempts = 1, backoffMs = 0, rateLimitWaitMs = 0 } = notes;
-	const sent = attempts <= 1 ? 'It was sent once' : `It was sent ${attempts} times`;
-	const backoff = backoffMs >= 1_000 ? `, with ${formatDuration(backoffMs)} of backoff between attempts` : '';
-	const rateLimit = rateLimitWaitMs >= 1_000 ? `, after waiting ${formatDuration(rateLimitWaitMs)} in all for the service's rate limit` : '';
-	return `${sent}${backoff}${rateLimit}; ${notes.gaveUp}.`;
+	return (
+		(attempts <= 1 ? 'It was sent once' : `It was sent ${attempts} times`) +
+		(backoffMs >= 1_000 ? `, with ${formatDuration(backoffMs)} of backoff between attempts` : '') +
+		(rateLimitWaitMs >= 1_000 ? `, after waiting ${formatDuration(rateLimitWaitMs)} in all for the service's rate limit` : '') +
+		`; ${notes.gaveUp}.`
+	);
 }
 
 /** " To wait longer, raise <the settings as the node names them>." */
-function raiseHint(names: SettingNames | undefined, ...keys: Array<keyof SettingNames>): string {
+function raiseHint(names: SettingNames | undefined, ...keys: Array<keyof SettingNames>) {
 	const named = keys.map((key) => names?.[key]).filter(Boolean);
 	return named.length ? ` To wait longer, raise ${named.join(' or ')}.` : '';
 }
 
-function describeData(data: unknown): string | undefined {
-	if (data === undefined || data === null) return undefined;
-	return typeof data === 'string' ? data : `Details: ${JSON.stringify(data)}`;
-}
+const describeData = (data: unknown) => (data === undefined || data === null ? undefined : typeof data === 'string' ? data : `Details: ${JSON.stringify(data)}`);
 
-function explain(failure: ServiceFailure, notes: RequestNotes): { message: string; description?: string } {
+function explain(failure: ServiceFailure, notes: RequestNotes) {
+	const { message, httpStatus, data, fields } = failure;
 	const note = historyNote(notes);
 	switch (failure.kind) {
 		case 'apiAccess':
 			return {
-				message: `API access is disabled for this account: ${failure.message}`,
+				message: `API access is disabled for this account: ${message}`,
 				description:
 					'The login worked, but the service refuses API calls for this user. Ask an administrator to enable "API access" (User.hasApiAccess) for the user in the service\'s administration area, then run the workflow again.',
 			};
 		case 'pluginAuth': {
 			// The fields to fill go in the message itself: a picker or a trigger shows only the message.
-			const missing = notes.missingPluginFields ?? [];
+			const missing = notes.missingPluginFields?.join(', ');
 			const fill = `in the Commerce Messaging credential`;
 			return {
-				message: `The service requires the shop plugin headers for this call (${missing.length ? `fill in ${missing.join(', ')} ${fill}` : `check the Plugin API Key, Platform Type and Shop Base URI ${fill}`}): ${failure.message}`,
-				description: missing.length
-					? `Fill in ${missing.join(', ')} ${fill} (sent as x-api-key, x-platform-type and x-base-uri).`
+				message: `The service requires the shop plugin headers for this call (${missing ? `fill in ${missing} ${fill}` : `check the Plugin API Key, Platform Type and Shop Base URI ${fill}`}): ${message}`,
+				description: missing
+					? `Fill in ${missing} ${fill} (sent as x-api-key, x-platform-type and x-base-uri).`
 					: 'The credential sends the plugin headers, but the service refused them: check their values.',
 			};
 		}
 		case 'validation':
 			return {
-				message: `The service rejected the data${failure.fields?.length ? ` (field: ${failure.fields.join(', ')})` : ''}: ${failure.message}`,
-				description: describeData(failure.data),
+				message: `The service rejected the data${fields?.length ? ` (field: ${fields.join(', ')})` : ''}: ${message}`,
+				description: describeData(data),
 			};
 		case 'templateNotApproved': {
-			const reason = (failure.data as IDataObject | undefined)?.reason;
+			const reason = (data as IDataObject | undefined)?.reason;
 			return {
 				message: `The template cannot be sent: it is ${failure.state ?? 'not APPROVED'}, and only APPROVED templates can be sent`,
-				description: `Service message: ${failure.message}.${typeof reason === 'string' ? ` Rejection reason: ${reason}.` : ''} Submit the template for review and send it once it is APPROVED.`,
+				description: `Service message: ${message}.${typeof reason === 'string' ? ` Rejection reason: ${reason}.` : ''} Submit the template for review and send it once it is APPROVED.`,
 			};
 		}
 		case 'rateLimit':
 			return {
-				message: `Rate limited by the service: ${failure.message}`,
+				message: `Rate limited by the service: ${message}`,
 				description: note ? `${note}${raiseHint(notes.names, 'retryBudget', 'maxAttempts')}${notes.names?.sendLess ? ` Or send less at once: ${notes.names.sendLess}.` : ''}` : undefined,
 			};
 		case 'tokenRefused':
 			return {
-				message: `The service refused the session token right after a fresh login: ${failure.message}`,
+				message: `The service refused the session token right after a fresh login: ${message}`,
 				description:
 					'The login worked, but the next call was refused with HTTP 401. The service may be rejecting the tokens it issues (a signing-key or configuration problem on its side), or the account is being logged out. The node logged in once and retried once; it does not loop.',
 			};
 		case 'unavailable':
 			return {
-				message: [502, 503, 504].includes(failure.httpStatus)
-					? `The service is unavailable (HTTP ${failure.httpStatus}): ${failure.message}`
-					: `The service failed with HTTP ${failure.httpStatus}: ${failure.message}`,
+				message: [502, 503, 504].includes(httpStatus)
+					? `The service is unavailable (HTTP ${httpStatus}): ${message}`
+					: `The service failed with HTTP ${httpStatus}: ${message}`,
 				description: note || undefined,
 			};
 		default:
-			return { message: failure.message, description: describeData(failure.data) };
+			return { message, description: describeData(data) };
 	}
 }
 
 /** A service failure as the NodeApiError the user sees: its message and code (rule E2), and what to do about it. */
-export function serviceError(node: INode, failure: ServiceFailure, itemIndex?: number, notes: RequestNotes = {}): NodeApiError {
+export function serviceError(node: INode, failure: ServiceFailure, itemIndex?: number, notes: RequestNotes = {}) {
 	const { message, description } = explain(failure, notes);
-	const body: JsonObject = { message: failure.message, httpStatus: failure.httpStatus };
-	if (failure.code) body.code = failure.code;
-	if (failure.data !== undefined) body.data = failure.data as JsonObject;
-	const error = new NodeApiError(node, body, { message: `${message}${failure.code ? ` [${failure.code}]` : ''}`, description, httpCode: String(failure.httpStatus), itemIndex });
-	return withContext(error, { serviceMessage: failure.message, serviceCode: failure.code, fields: failure.fields?.length ? failure.fields : undefined, state: failure.state || undefined });
+	const { code, data, httpStatus } = failure;
+	const body = { message: failure.message, httpStatus, ...(code ? { code } : {}), ...(data !== undefined ? { data: data as JsonObject } : {}) };
+	return withContext(new NodeApiError(node, body, { message: `${message}${code ? ` [${code}]` : ''}`, description, httpCode: String(httpStatus), itemIndex }), { serviceMessage: failure.message, serviceCode: code, fields: failure.fields?.length ? failure.fields : undefined, state: failure.state || undefined });
 }
 
 /** A connection that failed, or an attempt past its deadline: the time it really waited, and what it went through. */
@@ -132,64 +131,68 @@ export function networkError(
 	node: INode,
 	failure: { code?: string; reason: string; timedOut: boolean; waitedMs: number },
 	notes: RequestNotes & { itemIndex?: number; maybeApplied: boolean },
-): NodeApiError {
+) {
 	const note = historyNote(notes);
-	const timeoutName = notes.names?.timeout ? ` (${notes.names.timeout})` : '';
-	const error = new NodeApiError(
-		node,
-		{ message: failure.reason, networkErrorCode: failure.code ?? 'NETWORK_ERROR' },
+	// The message is set after construction: n8n rewrites messages that mention a network error code into generic text.
+	return Object.assign(
+		new NodeApiError(
+			node,
+			{ message: failure.reason, networkErrorCode: failure.code ?? 'NETWORK_ERROR' },
+			{
+				description: notes.maybeApplied
+					? 'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.'
+					: failure.timedOut
+						? `An attempt may take as long as the Timeout${notes.names?.timeout ? ` (${notes.names.timeout})` : ''}, from connecting to the last byte of the answer.${note ? ` ${note}` : ''}${raiseHint(notes.names, 'timeout')}`
+						: `Check the Base URL and that the service is reachable.${note ? ` ${note}` : ''}`,
+				itemIndex: notes.itemIndex,
+			},
+		),
 		{
-			description: notes.maybeApplied
-				? 'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.'
-				: failure.timedOut
-					? `An attempt may take as long as the Timeout${timeoutName}, from connecting to the last byte of the answer.${note ? ` ${note}` : ''}${raiseHint(notes.names, 'timeout')}`
-					: `Check the Base URL and that the service is reachable.${note ? ` ${note}` : ''}`,
-			itemIndex: notes.itemIndex,
+			message: failure.timedOut
+				? `The service did not answer in time: the request timed out after ${formatDuration(failure.waitedMs)} (${failure.code ?? 'ETIMEDOUT'})`
+				: `The connection to the service failed (${failure.reason})`,
 		},
 	);
-	// Set after construction: n8n rewrites messages that mention a network error code into generic text.
-	error.message = failure.timedOut
-		? `The service did not answer in time: the request timed out after ${formatDuration(failure.waitedMs)} (${failure.code ?? 'ETIMEDOUT'})`
-		: `The connection to the service failed (${failure.reason})`;
-	return error;
 }
 
 /** An error with a message and a description of our own: a refused login, a redirect, an answer too large. */
-export function plainApiError(node: INode, message: string, description: string, itemIndex?: number, httpCode?: string): NodeApiError {
-	return new NodeApiError(node, { message, ...(httpCode ? { httpCode } : {}) }, { message, description, itemIndex, httpCode });
+export const plainApiError = (node: INode, message: string, description: string, itemIndex?: number, httpCode?: string) =>
+	new NodeApiError(node, { message, ...(httpCode ? { httpCode } : {}) }, { message, description, itemIndex, httpCode });
+
+/** An exchange that brought no answer and is not tried again. */
+export function exchangeError(node: INode, outcome: Exclude<Exchange, { kind: 'answer' | 'network' }>, itemIndex?: number) {
+	switch (outcome.kind) {
+		case 'tooLarge':
+			return plainApiError(
+				node,
+				`The service's answer is larger than ${formatMegabytes(outcome.limitBytes)}, the most this node reads in one answer`,
+				'For a list, ask smaller pages (a Limit, or paging of your own). Nothing of the answer was used.',
+				itemIndex,
+			);
+		case 'tooDeep':
+			return plainApiError(node, `The service's answer is nested more than ${outcome.limit} levels deep, more than n8n can store and show`, 'Nothing of the answer was used. Ask the service for a flatter answer.', itemIndex);
+		case 'cancelled':
+			return new NodeOperationError(node, 'The execution was cancelled while a request was under way', { itemIndex });
+		case 'loginFailed':
+			return plainApiError(node, outcome.failure.message, 'Check the username, password and Base URL of the Commerce Messaging credential.', itemIndex);
+		default:
+			return networkError(node, { reason: (outcome.error as Error)?.message ?? 'unknown network error', timedOut: false, waitedMs: 0 }, { itemIndex, maybeApplied: false });
+	}
 }
 
-export const loginError = (node: INode, message: string, itemIndex?: number) =>
-	plainApiError(node, message, 'Check the username, password and Base URL of the Commerce Messaging credential.', itemIndex);
-
-export const answerTooLargeError = (node: INode, limitBytes: number, itemIndex?: number) =>
-	plainApiError(
-		node,
-		`The service's answer is larger than ${formatMegabytes(limitBytes)}, the most this node reads in one answer`,
-		'For a list, ask smaller pages (a Limit, or paging of your own). Nothing of the answer was used.',
-		itemIndex,
-	);
-
-export const answerTooDeepError = (node: INode, limit: number, itemIndex?: number) =>
-	plainApiError(node, `The service's answer is nested more than ${limit} levels deep, more than n8n can store and show`, 'Nothing of the answer was used. Ask the service for a flatter answer.', itemIndex);
-
-export const cancelledError = (node: INode, itemIndex?: number) => new NodeOperationError(node, 'The execution was cancelled while a request was under way', { itemIndex });
-
 /** A whole-list read past one of its ceilings; `name` is how the node names the setting, if it does. */
-export function listCeilingError(node: INode, ceiling: string, name: string | undefined, itemIndex?: number): NodeApiError {
-	return plainApiError(
+export const listCeilingError = (node: INode, ceiling: string, name: string | undefined, itemIndex?: number) =>
+	plainApiError(
 		node,
 		`The list goes on beyond ${ceiling}, the most read in one go${name ? ` (${name})` : ''}`,
 		`Nothing was output, so no partial list is taken for the whole. If the list really is that long${name ? `, raise ${name}` : ''}; otherwise use Limit, or a filter, to read a part of it.`,
 		itemIndex,
 	);
-}
 
-export function repeatedPageError(node: INode, page: number, earlier: number, total: number, before: number, itemIndex?: number): NodeApiError {
-	return plainApiError(
+export const repeatedPageError = (node: INode, page: number, earlier: number, total: number, before: number, itemIndex?: number) =>
+	plainApiError(
 		node,
 		`The service returned the same records for page ${page} as for page ${earlier}: it seems to ignore the page parameter, so paging was stopped`,
 		`The list says it holds ${formatCount(total)} records; ${formatCount(before)} came before the repeated page.`,
 		itemIndex,
 	);
-}

@@ -8,7 +8,7 @@ import type { ListRouteName } from './routes';
 import { MAX_ANSWER_BYTES, MAX_PAGES_SIDE_BY_SIDE, PAGE_SIZE, RETURN_ALL_PAGE_SIZE } from './settings';
 
 /** Rule L3: both page names carry the same 1-based number (the document names both, and not which one is read). */
-export const pageQuery = (page: number, limit: number): IDataObject => ({ currentPage: page, page, limit });
+export const pageQuery = (page: number, limit: number) => ({ currentPage: page, page, limit });
 
 export interface ListOptions extends Pick<RequestSpec, 'qs' | 'itemIndex'> {
 	/** Stop after this many records; undefined: the whole list. */
@@ -19,9 +19,8 @@ export interface ListOptions extends Pick<RequestSpec, 'qs' | 'itemIndex'> {
 }
 
 /** One page of a list by its number, and the bytes of its answer. */
-export async function readPage(ctx: ApiContext, route: ListRouteName | CustomRoute, page: number, pageSize: number, options: ListOptions = {}): Promise<ListPage & { bytes: number }> {
-	const listRoute = typeof route === 'string' ? route : { ...route, parse: readListPage };
-	const { value, bytes } = await sendAndRead(ctx, listRoute, { ...options, qs: { ...options.qs, ...pageQuery(page, pageSize) } });
+export async function readPage(ctx: ApiContext, route: ListRouteName | CustomRoute, page: number, pageSize: number, options: ListOptions = {}) {
+	const { value, bytes } = await sendAndRead(ctx, typeof route === 'string' ? route : { ...route, parse: readListPage }, { ...options, qs: { ...options.qs, ...pageQuery(page, pageSize) } });
 	activityOf(ctx).pagesRead++;
 	return { ...(value as ListPage), bytes };
 }
@@ -38,7 +37,7 @@ const recordId = (record: IDataObject) => (record?.id === undefined || record.id
  * List Size, which counts the pages in flight too: with a total known, pages are asked `concurrency` at a time, but
  * never more than the bytes left under the ceiling could hold at the largest answer, plus one.
  */
-export async function* iteratePages(ctx: ApiContext, route: ListRouteName | CustomRoute, options: ListOptions = {}): AsyncGenerator<IDataObject[]> {
+export async function* iteratePages(ctx: ApiContext, route: ListRouteName | CustomRoute, options: ListOptions = {}) {
 	const { maxRecords, maxListBytes, names } = settingsOf(ctx);
 	const { limit, itemIndex, concurrency = 1 } = options;
 	const pageSize = Math.max(1, Math.floor(Math.min(options.pageSize ?? PAGE_SIZE, limit ?? Infinity)));
@@ -66,8 +65,10 @@ export async function* iteratePages(ctx: ApiContext, route: ListRouteName | Cust
 			const fresh = records.filter((record) => !pageOfId.has(recordId(record) ?? ''));
 			// Records without an id cannot be told apart one by one: then the whole page decides.
 			if (fresh.length === 0 || (pageOfFingerprint.has(fingerprint) && fresh.every((record) => recordId(record) === undefined))) {
-				const earlier = pageOfFingerprint.get(fingerprint) ?? pageOfId.get(recordId(records[0]) ?? '') ?? page + k - 1;
-				if (read.value.total !== undefined && served < read.value.total) throw repeatedPageError(ctx.getNode(), page + k, earlier, read.value.total, served, itemIndex);
+				if (read.value.total !== undefined && served < read.value.total) {
+					const earlier = pageOfFingerprint.get(fingerprint) ?? pageOfId.get(recordId(records[0]) ?? '') ?? page + k - 1;
+					throw repeatedPageError(ctx.getNode(), page + k, earlier, read.value.total, served, itemIndex);
+				}
 				return;
 			}
 			pageOfFingerprint.set(fingerprint, page + k);
@@ -78,12 +79,11 @@ export async function* iteratePages(ctx: ApiContext, route: ListRouteName | Cust
 				throw listCeilingError(ctx.getNode(), `${formatCount(maxRecords)} records`, names.maxRecords, itemIndex);
 			}
 			total = read.value.total;
-			const taken = fresh.length > wanted ? fresh.slice(0, wanted) : fresh;
+			const taken = fresh.slice(0, wanted);
 			wanted -= taken.length;
 			yield taken;
-			const last = total !== undefined ? served >= total : records.length < longest;
+			if (total !== undefined ? served >= total : records.length < longest) return;
 			longest = Math.max(longest, records.length);
-			if (last) return;
 			if (wanted <= 0) {
 				activityOf(ctx).listsCutAtLimit++;
 				return;
@@ -94,7 +94,7 @@ export async function* iteratePages(ctx: ApiContext, route: ListRouteName | Cust
 }
 
 /** A whole list (Return All), or its first `limit` records, read in the largest pages, several at a time. */
-export async function listRecords(ctx: ApiContext, route: ListRouteName | CustomRoute, options: ListOptions = {}): Promise<IDataObject[]> {
+export async function listRecords(ctx: ApiContext, route: ListRouteName | CustomRoute, options: ListOptions = {}) {
 	const all: IDataObject[] = [];
 	const concurrency = options.concurrency ?? Math.min(settingsOf(ctx).concurrency, MAX_PAGES_SIDE_BY_SIDE);
 	for await (const records of iteratePages(ctx, route, { pageSize: RETURN_ALL_PAGE_SIZE, ...options, concurrency })) all.push(...records);

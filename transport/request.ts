@@ -1,22 +1,22 @@
 import { type ICredentialDataDecryptedObject, type IDataObject, type IExecuteFunctions, type IHookFunctions, type ILoadOptionsFunctions, type INode, type IPollFunctions, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { Address, assertPlainPath, RequestRefused } from './address';
-import { header, readEnvelope } from './answers';
+import { Address, RequestRefused } from './address';
+import { readEnvelope } from './answers';
 import { accountKey, assertCredentialFieldsUsable, CREDENTIAL_TYPE, credentialSecrets, isSealedFor, LOGIN_LIMITS, missingPluginFields, readCredentials, sealFor, tokenNeedsRenewal } from './auth';
-import { decideRetry, type LoginFailure, type ServiceFailure } from './failures';
+import { decideRetry, type LoginFailure } from './failures';
 import { formatMegabytes } from './format';
 import { exchange, type Exchange } from './http';
-import { answerTooDeepError, answerTooLargeError, cancelledError, loginError, networkError, plainApiError, serviceError, type RequestNotes } from './messages';
+import { exchangeError, networkError, plainApiError, serviceError } from './messages';
 import { SecretSet } from './redact';
 import { isRetrySafe, ROUTES, type Route, type RouteAnswer, type RouteName } from './routes';
 import { DEFAULT_RUN_SETTINGS, MAX_ANSWER_BYTES, MAX_BODY_BYTES, type RetrySettings, type RunSettings } from './settings';
 
 /**
- * One API call, read top to bottom in `send`: the run's session (its credential read once, its token, its pacing), the
- * address (address.ts), then attempts until one is answered or one fails for good: wait for the run's turn and a
- * usable token (n8n's helper logs in on the way when the token field is empty: auth.ts), one bounded exchange
- * (http.ts), what the answer means (answers.ts, failures.ts) and whether to try again. Every request of the nodes goes
- * through here; the only other request the package sends is the login.
+ * One API call, read top to bottom in `sendAndRead`: the run's session (its credential read once, its token, its
+ * pacing), the address (address.ts), then attempts until one is answered or one fails for good: wait for the run's
+ * turn and a usable token (n8n's helper logs in on the way when the token field is empty: auth.ts), one bounded
+ * exchange (http.ts), what the answer means (answers.ts, failures.ts) and whether to try again. Every request of the
+ * nodes goes through here; the only other request the package sends is the login.
  */
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
@@ -61,7 +61,7 @@ export function startRun(ctx: ApiContext, settings: RunSettings) {
 	return run.activity;
 }
 
-function runOf(ctx: object): Run {
+function runOf(ctx: object) {
 	if (!runs.has(ctx)) startRun(ctx as ApiContext, { ...DEFAULT_RUN_SETTINGS, concurrency: 1 });
 	return runs.get(ctx)!;
 }
@@ -131,9 +131,9 @@ export class RunPacer {
 }
 
 /**
- * A run's view of the service: its credential data (a copy, read once: n8n logs in through it and writes the new token
- * into it), the secrets to redact, the pacing, and its token: present, sealed for the account the credential names
- * now, and not near its end before each request, renewed once at a time.
+ * A run's view of the service: its credential data (a copy, read once and its fields checked: n8n logs in through it
+ * and writes the new token into it), the secrets to redact, the pacing, and its token: present, sealed for the account
+ * the credential names now, and not near its end before each request, renewed once at a time.
  */
 class Session {
 	readonly credentials;
@@ -158,6 +158,11 @@ class Session {
 		this.account = accountKey(this.credentials);
 		this.secrets.add(...credentialSecrets(this.credentials));
 		Object.defineProperty(data, LOGIN_LIMITS, { value: { timeoutMs: run.settings.retry.timeoutMs, cancel, timeoutName: run.settings.names.timeout } });
+		try {
+			assertCredentialFieldsUsable(this.credentials);
+		} catch (error) {
+			throw new NodeOperationError(node, (error as Error).message, { description: 'Fix this field in the Commerce Messaging credential.' });
+		}
 	}
 
 	get token() {
@@ -168,7 +173,7 @@ class Session {
 	 * Waits for the run's turn and a usable token: another lane's login, another execution's renewal (whose token it
 	 * takes). Answers whether the request logs in on its way; a login of this run that failed for good answers all.
 	 */
-	async ready(ctx: ApiContext): Promise<{ logsIn?: boolean; failure?: LoginFailure; rateLimitWaitMs: number }> {
+	async ready(ctx: ApiContext) {
 		let rateLimitWaitMs = 0;
 		for (;;) {
 			if (this.loginRefusal) return { failure: this.loginRefusal, rateLimitWaitMs };
@@ -191,7 +196,7 @@ class Session {
 				this.login = { done: new Promise<void>((resolve) => (finish = resolve)), finish };
 				this.data.sessionToken = '';
 				accounts.delete(this.account);
-				accounts.set(this.account, { token: shared?.token ?? '', receivedAt: shared?.receivedAt ?? 0, renewal: this.login.done });
+				accounts.set(this.account, { token: '', receivedAt: 0, ...shared, renewal: this.login.done });
 				if (accounts.size > 256) accounts.delete(accounts.keys().next().value!);
 				return { logsIn: true, rateLimitWaitMs };
 			}
@@ -201,8 +206,7 @@ class Session {
 	/** After a request that logged in on its way: its new token, or the failure that answers the rest of the run. */
 	afterLogin(outcome: Exchange) {
 		if (outcome.kind === 'loginFailed' && !outcome.failure.isTransient) this.loginRefusal = outcome.failure;
-		const receivedAt = Number(this.data.loginReceivedAt) || Date.now();
-		accounts.set(this.account, this.token ? { token: this.token, receivedAt } : { ...accounts.get(this.account)!, renewal: undefined });
+		accounts.set(this.account, this.token ? { token: this.token, receivedAt: Number(this.data.loginReceivedAt) || Date.now() } : { ...accounts.get(this.account)!, renewal: undefined });
 		this.secrets.add(this.token);
 		this.login?.finish();
 		this.login = undefined;
@@ -218,17 +222,9 @@ class Session {
 /** The run's session, opened at its first request (a bad credential field fails that request, not the run). */
 async function sessionOf(ctx: ApiContext) {
 	const run = runOf(ctx);
-	run.session ??= (async () => {
-		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
-		// A copy: the token n8n writes into it must not reach other runs' objects.
-		const session = new Session(ctx.getNode(), { ...(await ctx.getCredentials(CREDENTIAL_TYPE)) }, run, cancel);
-		try {
-			assertCredentialFieldsUsable(session.credentials);
-		} catch (error) {
-			throw new NodeOperationError(session.node, (error as Error).message, { description: 'Fix this field in the Commerce Messaging credential.' });
-		}
-		return session;
-	})();
+	// A copy of the credential data: the token n8n writes into it must not reach other runs' objects.
+	run.session ??= (async () =>
+		new Session(ctx.getNode(), { ...(await ctx.getCredentials(CREDENTIAL_TYPE)) }, run, 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined))();
 	// A failed open (a bad Base URL) is tried again at the next request.
 	run.session.catch(() => (run.session = undefined));
 	return await run.session;
@@ -242,146 +238,123 @@ export async function apiRequest<R extends RouteName | CustomRoute>(ctx: ApiCont
 	return (await sendAndRead(ctx, route, spec)).value as R extends RouteName ? RouteAnswer<R> : R extends CustomRoute<infer T> ? T : never;
 }
 
-/** apiRequest, with the size of the answer's text in bytes (a whole-list read counts them). */
-export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRoute, spec: RequestSpec) {
-	const session = await sessionOf(ctx);
-	try {
-		if (typeof route !== 'string') assertPlainPath(route.path);
-		const target: Route = typeof route === 'string' ? ROUTES[route] : { parse: (data) => data, ...route };
-		const { data, message, text } = await send(ctx, session, target, typeof route === 'string' ? route : 'custom', spec);
-		const value = spec.fullEnvelope ? { status: 'success', ...(message ? { message } : {}), data: data ?? null } : data;
-		// Rule A6 for outputs: an answer that echoes a secret of this session, in any form, has it redacted.
-		return { value: target.parse(session.secrets.redactAnswer(value, text)), bytes: Buffer.byteLength(text) };
-	} catch (error) {
-		const thrown = error instanceof RequestRefused ? new NodeOperationError(session.node, error.message, { description: error.description, itemIndex: spec.itemIndex }) : error;
-		// Rule A6: whatever the service or the HTTP library wrote, no secret of this session leaves in an error.
-		throw session.secrets.redactError(thrown);
-	}
-}
-
 /** How long the next attempt may take: its Timeout, cut to the budget left (at least a second); a budget of 0: no retries. */
 export const attemptTimeoutMs = (settings: RetrySettings, elapsedMs: number) =>
 	settings.maxTotalWaitMs === 0 ? settings.timeoutMs : Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
 
-/** A failed attempt: the error it gives, and why trying again could help (`always`: the service did nothing yet). */
-interface Failure {
-	retry?: RetryKind;
-	always?: boolean;
-	retryAfterMs?: number;
-	error: (gaveUp?: string) => Error;
-}
-
-/** Attempts until one is answered, one fails for good, or the retry budget is used up. */
-async function send(ctx: ApiContext, session: Session, route: Route, routeName: string, spec: RequestSpec) {
-	const { node, pacer, run } = session;
-	const { activity, settings } = run;
+/**
+ * apiRequest, with the size of the answer's text in bytes (a whole-list read counts them): attempts until one is
+ * answered, one fails for good, or the retry budget is used up.
+ */
+export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRoute, spec: RequestSpec) {
+	const session = await sessionOf(ctx);
+	const { node, pacer, run: { activity, settings } } = session;
 	const { itemIndex } = spec;
-	const address = new Address(session.credentials.baseUrl, route, spec.pathParams, spec.qs);
-	const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-	if (body && Buffer.byteLength(body) > MAX_BODY_BYTES) {
-		throw new RequestRefused(
-			`The request body is ${formatMegabytes(Buffer.byteLength(body))}, over the limit of ${formatMegabytes(MAX_BODY_BYTES)}`,
-			'Services refuse bodies this large. Send the data in several smaller requests.',
-		);
+	const [routeName, target]: [string, Route] = typeof route === 'string' ? [route, ROUTES[route]] : ['custom', { parse: (data) => data, ...route }];
+	try {
+		const address = new Address(session.credentials.baseUrl, target, spec.pathParams, spec.qs);
+		const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+		if (body && Buffer.byteLength(body) > MAX_BODY_BYTES) {
+			throw new RequestRefused(
+				`The request body is ${formatMegabytes(Buffer.byteLength(body))}, over the limit of ${formatMegabytes(MAX_BODY_BYTES)}`,
+				'Services refuse bodies this large. Send the data in several smaller requests.',
+			);
+		}
+		const started = Date.now();
+		const notes = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, names: settings.names };
+		let failures = 0;
+		let reLoggedIn = false;
+		let retriedAfterError = false;
+		for (;;) {
+			const turn = await session.ready(ctx);
+			notes.rateLimitWaitMs += turn.rateLimitWaitMs;
+			const attemptStarted = Date.now();
+			// Taken before sending (another lane may replace it meanwhile), or after a login on the way: the token it got.
+			let tokenSent = session.token;
+			const outcome: Exchange = turn.failure
+				? { kind: 'loginFailed', failure: turn.failure }
+				: await exchange(
+						async (options) =>
+							await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data } }),
+						{ method: target.method, ...address.target(), body, formData: spec.formData },
+						{
+							timeoutMs: attemptTimeoutMs(settings.retry, attemptStarted - started),
+							maxAnswerBytes: MAX_ANSWER_BYTES,
+							cancel: session.cancel,
+							// A login on the way has a Timeout of its own; the request's counts from the token's arrival.
+							startedAt: turn.logsIn ? () => (Number(session.data.loginReceivedAt) >= attemptStarted ? Number(session.data.loginReceivedAt) : undefined) : undefined,
+						},
+					);
+			if (turn.logsIn) {
+				session.afterLogin(outcome);
+				tokenSent = session.token;
+			}
+			notes.attempts++;
+			// One line per attempt in n8n's log at debug level: the route's name, never its address, body or headers.
+			const status = outcome.kind === 'answer' ? outcome.status : outcome.kind;
+			ctx.logger?.debug(`Commerce Messaging: ${target.method} ${routeName} -> ${status}`, { node: node.name, method: target.method, route: routeName, status, attempt: notes.attempts, durationMs: Date.now() - attemptStarted, itemIndex });
+
+			/**
+			 * Rule L1: a failed attempt is retried only when it can help, is safe (a write the service may have acted on is
+			 * not), and fits the budget; Max Attempts counts failed attempts only. Here: why it is retried, and its error.
+			 */
+			let failure: { retry: RetryKind; retryAfterMs?: number; error: (gaveUp?: string) => Error };
+			if (outcome.kind === 'answer') {
+				const { headers, text } = outcome;
+				const rerouted = address.reroute(outcome.status, headers);
+				if (rerouted === true) continue;
+				if (rerouted) throw plainApiError(node, rerouted.message, rerouted.description, itemIndex, String(status));
+				const envelope = readEnvelope(outcome.status, headers, text);
+				if (envelope.ok) {
+					pacer.countAccepted();
+					if (retriedAfterError) activity.retriedThenDone++;
+					address.served();
+					const { data, message } = envelope;
+					const value = spec.fullEnvelope ? { status: 'success', ...(message ? { message } : {}), data: data ?? null } : data;
+					// Rule A6 for outputs: an answer that echoes a secret of this session, in any form, has it redacted.
+					return { value: target.parse(session.secrets.redactAnswer(value, text)), bytes: Buffer.byteLength(text) };
+				}
+				const refused = envelope.failure;
+				if (refused.kind === 'tokenRefused') {
+					// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
+					if (reLoggedIn) throw serviceError(node, refused, itemIndex);
+					reLoggedIn = true;
+					activity.reLogins++;
+					session.tokenRefused(tokenSent);
+					continue;
+				}
+				if (refused.kind === 'pluginAuth') throw serviceError(node, refused, itemIndex, { missingPluginFields: missingPluginFields(session.credentials) });
+				// A rate limit is always tried again (the service did nothing), a 5xx only when that is safe; any other
+				// refusal never.
+				if (refused.kind !== 'rateLimit' && (refused.kind !== 'unavailable' || !isRetrySafe(target))) throw serviceError(node, refused, itemIndex);
+				failure = { retry: refused.kind === 'rateLimit' ? 'rate limit' : 'service error', retryAfterMs: refused.retryAfterMs, error: (gaveUp) => serviceError(node, refused, itemIndex, { ...notes, gaveUp }) };
+			} else if (outcome.kind === 'network') {
+				// A request that never left is always safe to send again.
+				const maybeApplied = !outcome.notSent && !isRetrySafe(target);
+				failure = { retry: outcome.timedOut ? 'timeout' : 'connection', error: (gaveUp) => networkError(node, outcome, { ...notes, gaveUp, itemIndex, maybeApplied }) };
+				if (maybeApplied) throw failure.error();
+			} else {
+				throw exchangeError(node, outcome, itemIndex);
+			}
+
+			const decision = decideRetry(settings.retry, ++failures, Date.now() - started, failure.retryAfterMs);
+			if (!decision.retry) throw failure.error(decision.reason);
+			activity.retries[failure.retry] = (activity.retries[failure.retry] ?? 0) + 1;
+			if (failure.retry !== 'rate limit' && !retriedAfterError) {
+				retriedAfterError = true;
+				activity.retriedRequests++;
+			}
+			if (failure.retryAfterMs !== undefined) {
+				// A Retry-After holds every lane of the run.
+				pacer.holdAllUntil(Date.now() + decision.delayMs);
+			} else {
+				await pause(ctx, decision.delayMs);
+				notes.backoffMs += decision.delayMs;
+			}
+		}
+	} catch (error) {
+		const thrown = error instanceof RequestRefused ? new NodeOperationError(node, error.message, { description: error.description, itemIndex }) : error;
+		// Rule A6: whatever the service or the HTTP library wrote, no secret of this session leaves in an error.
+		throw session.secrets.redactError(thrown);
 	}
-	const started = Date.now();
-	const notes = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, names: settings.names };
-	let failures = 0;
-	let reLoggedIn = false;
-	let retriedAfterError = false;
-	for (;;) {
-		const turn = await session.ready(ctx);
-		notes.rateLimitWaitMs += turn.rateLimitWaitMs;
-		const attemptStarted = Date.now();
-		// Taken before sending (another lane may replace it meanwhile), or after a login on the way: the token it got.
-		let tokenSent = session.token;
-		const outcome: Exchange = turn.failure
-			? { kind: 'loginFailed', failure: turn.failure }
-			: await exchange(
-					async (options) =>
-						await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data } }),
-					{ method: route.method, ...address.target(), body, formData: spec.formData },
-					{
-						timeoutMs: attemptTimeoutMs(settings.retry, attemptStarted - started),
-						maxAnswerBytes: MAX_ANSWER_BYTES,
-						cancel: session.cancel,
-						// A login on the way has a Timeout of its own; the request's counts from the token's arrival.
-						startedAt: turn.logsIn ? () => (Number(session.data.loginReceivedAt) >= attemptStarted ? Number(session.data.loginReceivedAt) : undefined) : undefined,
-					},
-				);
-		if (turn.logsIn) {
-			session.afterLogin(outcome);
-			tokenSent = session.token;
-		}
-		notes.attempts++;
-		// One line per attempt in n8n's log at debug level: the route's name, never its address, body or headers.
-		const status = outcome.kind === 'answer' ? outcome.status : outcome.kind;
-		const httpStatus = Number(status);
-		ctx.logger?.debug(`Commerce Messaging: ${route.method} ${routeName} -> ${status}`, { node: node.name, method: route.method, route: routeName, status, attempt: notes.attempts, durationMs: Date.now() - attemptStarted, itemIndex });
-
-		let failure: Failure;
-		if (outcome.kind === 'answer') {
-			const { headers, text } = outcome;
-			if (httpStatus >= 300 && httpStatus < 400 && httpStatus !== 304) {
-				const refusal = address.redirected(outcome.status, header(headers, 'location'));
-				if (!refusal) continue;
-				throw plainApiError(node, refusal.message, refusal.description, itemIndex, String(status));
-			}
-			if (httpStatus === 404 && address.notFound()) continue;
-			const envelope = readEnvelope(outcome.status, headers, text);
-			if (envelope.ok) {
-				pacer.countAccepted();
-				if (retriedAfterError) activity.retriedThenDone++;
-				address.served();
-				return { ...envelope, text };
-			}
-			if (envelope.failure.kind === 'tokenRefused') {
-				// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
-				if (reLoggedIn) throw serviceError(node, envelope.failure, itemIndex);
-				reLoggedIn = true;
-				activity.reLogins++;
-				session.tokenRefused(tokenSent);
-				continue;
-			}
-			failure = serviceFailure(session, envelope.failure, notes, itemIndex);
-		} else if (outcome.kind === 'network') {
-			const maybeApplied = !outcome.notSent && !isRetrySafe(route);
-			failure = { retry: outcome.timedOut ? 'timeout' : 'connection', always: outcome.notSent, error: (gaveUp) => networkError(node, outcome, { ...notes, gaveUp, itemIndex, maybeApplied }) };
-		} else {
-			failure = { error: () => exchangeError(node, outcome, itemIndex) };
-		}
-
-		// Rule L1: retried only when it can help, is safe (a write the service may have acted on is not), and fits the
-		// budget; Max Attempts counts failed attempts only.
-		if (!failure.retry || !(failure.always || isRetrySafe(route))) throw failure.error();
-		const decision = decideRetry(settings.retry, ++failures, Date.now() - started, failure.retryAfterMs);
-		if (!decision.retry) throw failure.error(decision.reason);
-		activity.retries[failure.retry] = (activity.retries[failure.retry] ?? 0) + 1;
-		if (failure.retry !== 'rate limit' && !retriedAfterError) activity.retriedRequests++;
-		retriedAfterError ||= failure.retry !== 'rate limit';
-		if (failure.retryAfterMs !== undefined) {
-			// A Retry-After holds every lane of the run.
-			pacer.holdAllUntil(Date.now() + decision.delayMs);
-		} else {
-			await pause(ctx, decision.delayMs);
-			notes.backoffMs += decision.delayMs;
-		}
-	}
-}
-
-/** A refusal of the service, its token aside: a rate limit is always tried again, a 5xx only when that is safe. */
-function serviceFailure(session: Session, failure: ServiceFailure, notes: RequestNotes, itemIndex?: number): Failure {
-	const { node } = session;
-	if (failure.kind === 'pluginAuth') return { error: () => serviceError(node, failure, itemIndex, { missingPluginFields: missingPluginFields(session.credentials) }) };
-	const retry = failure.kind === 'rateLimit' ? 'rate limit' : failure.kind === 'unavailable' ? 'service error' : undefined;
-	return { retry, always: retry === 'rate limit', retryAfterMs: failure.retryAfterMs, error: (gaveUp) => serviceError(node, failure, itemIndex, retry ? { ...notes, gaveUp } : {}) };
-}
-
-/** An exchange that brought no answer and is not tried again. */
-function exchangeError(node: INode, outcome: Exclude<Exchange, { kind: 'answer' | 'network' }>, itemIndex?: number) {
-	if (outcome.kind === 'tooLarge') return answerTooLargeError(node, outcome.limitBytes, itemIndex);
-	if (outcome.kind === 'tooDeep') return answerTooDeepError(node, outcome.limit, itemIndex);
-	if (outcome.kind === 'cancelled') return cancelledError(node, itemIndex);
-	if (outcome.kind === 'loginFailed') return loginError(node, outcome.failure.message, itemIndex);
-	return networkError(node, { reason: (outcome.error as Error)?.message ?? 'unknown network error', timedOut: false, waitedMs: 0 }, { itemIndex, maybeApplied: false });
 }

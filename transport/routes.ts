@@ -6,24 +6,20 @@ import { asMediaAnswer, asOptionalRecord, asRecord, asTemplate, readListPage, ty
  * Every path of the service, in one table (rule E6: v1 and unversioned routes end with a slash, v2 WhatsApp routes do
  * not). Paths the API document does not show are assumptions, listed in docs/api-assumptions.md.
  *
- * `parse` reads the JSend `data` into what callers use (answers.ts). `retrySafe`: whether a 5xx, a timeout or a broken
- * connection may be retried; by default only for idempotent methods (a 429 is always retried: nothing was done).
- * `alternatePath`: where the document contradicts itself about a path (its table against its slash rule), the other
- * reading, tried once when the first is not there (address.ts).
+ * `parse` reads the JSend `data` into what callers use (answers.ts). `alternatePath`: where the document contradicts
+ * itself about a path (its table against its slash rule), the other reading, tried once when the first is not there
+ * (address.ts).
  */
 export interface Route<T = unknown> {
 	method: IHttpRequestMethods;
 	path: string;
 	parse: (data: unknown) => T;
-	retrySafe?: boolean;
-	/** The route needs the plugin secret-key headers (rule A5). */
-	plugin?: boolean;
 	alternatePath?: string;
 }
 
 export const ROUTES = {
 	// The login's answer is read by auth.ts (its token may sit outside JSend's data): only its path is used.
-	login: { method: 'POST', path: '/api/login_check', alternatePath: '/api/login_check/', parse: asRecord, retrySafe: true },
+	login: { method: 'POST', path: '/api/login_check', alternatePath: '/api/login_check/', parse: asRecord },
 
 	contactCreate: { method: 'POST', path: '/api/contacts/', parse: asRecord },
 	contactList: { method: 'GET', path: '/api/contacts/', parse: readListPage },
@@ -45,11 +41,11 @@ export const ROUTES = {
 	cartEvent: { method: 'POST', path: '/api/v1/cart/', parse: asOptionalRecord },
 	automationInstanceCreate: { method: 'POST', path: '/api/v1/automations/instances/', parse: asRecord },
 
-	productList: { method: 'GET', path: '/api/v1/products/', parse: readListPage, plugin: true },
-	productCreate: { method: 'POST', path: '/api/v1/products/', parse: asRecord, plugin: true },
-	productGet: { method: 'GET', path: '/api/v1/products/{id}/', parse: asRecord, plugin: true },
-	productUpdate: { method: 'PUT', path: '/api/v1/products/{id}/', parse: asRecord, plugin: true },
-	productDelete: { method: 'DELETE', path: '/api/v1/products/{id}/', parse: asRecord, plugin: true },
+	productList: { method: 'GET', path: '/api/v1/products/', parse: readListPage },
+	productCreate: { method: 'POST', path: '/api/v1/products/', parse: asRecord },
+	productGet: { method: 'GET', path: '/api/v1/products/{id}/', parse: asRecord },
+	productUpdate: { method: 'PUT', path: '/api/v1/products/{id}/', parse: asRecord },
+	productDelete: { method: 'DELETE', path: '/api/v1/products/{id}/', parse: asRecord },
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof ROUTES;
@@ -60,5 +56,8 @@ export type RouteAnswer<R extends RouteName> = ReturnType<(typeof ROUTES)[R]['pa
 /** The routes that answer one page of a list. */
 export type ListRouteName = { [R in RouteName]: RouteAnswer<R> extends ListPage ? R : never }[RouteName];
 
-/** Idempotent methods: sent twice, they have the effect of once. */
-export const isRetrySafe = (route: Route) => route.retrySafe ?? ['GET', 'HEAD', 'PUT', 'DELETE'].includes(route.method);
+/**
+ * Whether a 5xx, a timeout or a broken connection may be retried: only for idempotent methods, which sent twice have
+ * the effect of once (a 429 is always retried: nothing was done).
+ */
+export const isRetrySafe = (route: Route) => ['GET', 'HEAD', 'PUT', 'DELETE'].includes(route.method);

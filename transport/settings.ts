@@ -3,20 +3,20 @@
  * these values and its reader enforces these bounds, so a panel limit and the code cannot disagree.
  */
 
-export interface RetrySettings {
-	/** Attempts in all, the first one included. */
-	maxAttempts: number;
-	/** The most one request may take, its attempts and the waits between them; 0: no retries. */
-	maxTotalWaitMs: number;
-	/** First backoff step; it doubles each attempt, up to maxDelayMs. */
-	baseDelayMs: number;
-	maxDelayMs: number;
-	/** One attempt's deadline, from connecting to the last byte of the answer (a login gets its own). */
-	timeoutMs: number;
-}
-
 /** Why these values (a burst of 5xx outlasted inside the budget): docs/service-contract.md, L1. */
-export const DEFAULT_RETRY: RetrySettings = { maxAttempts: 8, maxTotalWaitMs: 120_000, baseDelayMs: 1_000, maxDelayMs: 30_000, timeoutMs: 30_000 };
+export const DEFAULT_RETRY = {
+	/** Attempts in all, the first one included. */
+	maxAttempts: 8,
+	/** The most one request may take, its attempts and the waits between them; 0: no retries. */
+	maxTotalWaitMs: 120_000,
+	/** First backoff step; it doubles each attempt, up to maxDelayMs. */
+	baseDelayMs: 1_000,
+	maxDelayMs: 30_000,
+	/** One attempt's deadline, from connecting to the last byte of the answer (a login gets its own). */
+	timeoutMs: 30_000,
+};
+
+export type RetrySettings = typeof DEFAULT_RETRY;
 
 /** Requests in flight at once by default (docs/performance.md says why) and at most. */
 export const DEFAULT_CONCURRENCY = 32;
@@ -49,31 +49,20 @@ export const RETURN_ALL_PAGE_SIZE = 1000;
 /** Pages of a whole-list read asked at once at most: beyond it parsing, not the round trip, is what costs. */
 export const MAX_PAGES_SIDE_BY_SIDE = 8;
 
-/** How messages name the settings a user can change; a message names none it is not given. */
-export interface SettingNames {
-	timeout?: string;
-	retryBudget?: string;
-	maxAttempts?: string;
-	maxRecords?: string;
-	maxListBytes?: string;
-	/** How the node lets the user send less at once, where it does. */
-	sendLess?: string;
-}
+/**
+ * How messages name the settings a user can change; a message names none it is not given. `sendLess`: how the node
+ * lets the user send less at once, where it does.
+ */
+export type SettingNames = Partial<Record<'timeout' | 'retryBudget' | 'maxAttempts' | 'maxRecords' | 'maxListBytes' | 'sendLess', string>>;
 
 /** Everything one run of a node asks of the transport. */
-export interface RunSettings {
-	retry: RetrySettings;
-	/** Requests in flight at once: items side by side, or a list's pages (at most MAX_PAGES_SIDE_BY_SIDE). */
-	concurrency: number;
-	maxRecords: number;
-	maxListBytes: number;
-	names: SettingNames;
-}
-
-export const DEFAULT_RUN_SETTINGS: RunSettings = {
+export const DEFAULT_RUN_SETTINGS = {
 	retry: DEFAULT_RETRY,
+	/** Requests in flight at once: items side by side, or a list's pages (at most MAX_PAGES_SIDE_BY_SIDE). */
 	concurrency: DEFAULT_CONCURRENCY,
 	maxRecords: DEFAULT_MAX_RECORDS,
 	maxListBytes: DEFAULT_MAX_LIST_BYTES,
-	names: {},
+	names: {} as SettingNames,
 };
+
+export type RunSettings = typeof DEFAULT_RUN_SETTINGS;
