@@ -1,10 +1,8 @@
-import { type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions, NodeConnectionTypes } from 'n8n-workflow';
+import { type INodeType, type INodeTypeDescription, NodeConnectionTypes } from 'n8n-workflow';
 
-import { eventProperties, pollEvents } from './trigger';
+import { eventOptions, eventProperties, pollEvents } from './trigger';
 
-const EVENT_LABELS = Object.fromEntries(
-	(eventProperties.find((p) => p.name === 'event')?.options ?? []).map((o) => ['value' in o ? String(o.value) : '', o.name]),
-);
+const EVENT_LABELS = Object.fromEntries(eventOptions.map((option) => [option.value, option.name]));
 
 export class CommerceMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +27,5 @@ export class CommerceMessagingTrigger implements INodeType {
 		properties: [...eventProperties],
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollEvents.call(this);
-	}
+	poll = pollEvents;
 }

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { formatDuration } from '../../../transport/format';
 import { pause } from '../../../transport/request';
@@ -20,15 +20,12 @@ export class BatchPacer {
 	private heldMs = 0;
 
 	constructor(private readonly ctx: IExecuteFunctions) {
-		const label = 'Options > Batching >';
-		const size = readSetting(ctx, 'options.batching.batch.batchSize', `${label} Items per Batch`, ...ONE_OR_MORE);
-		const interval = readSetting(ctx, 'options.batching.batch.batchInterval', `${label} Batch Interval (Ms)`, 0, '0 or more');
-		this.batchSize = size === undefined ? DEFAULT_BATCHING.batchSize : Math.round(size);
-		this.intervalMs = interval === undefined ? DEFAULT_BATCHING.batchIntervalMs : Math.round(interval);
+		this.batchSize = Math.round(readSetting(ctx, 'options.batching.batch.batchSize', 'Options > Batching > Items per Batch', ...ONE_OR_MORE) ?? DEFAULT_BATCHING.batchSize);
+		this.intervalMs = Math.round(readSetting(ctx, 'options.batching.batch.batchInterval', 'Options > Batching > Batch Interval (Ms)', 0, '0 or more') ?? DEFAULT_BATCHING.batchIntervalMs);
 	}
 
 	/** Waits until the item's batch may start: batch k starts k intervals after batch 0. */
-	async waitTurn(itemIndex: number): Promise<void> {
+	async waitTurn(itemIndex: number) {
 		if (this.intervalMs <= 0) return;
 		const now = Date.now();
 		this.startedAt ??= now;
@@ -40,8 +37,7 @@ export class BatchPacer {
 	}
 
 	/** A hint when batching made the run wait. */
-	hints(): NodeExecutionHint[] {
-		if (this.heldMs < 1_000) return [];
-		return [{ message: `Waited ${formatDuration(this.heldMs)} in all between batches (Options > Batching: ${this.batchSize} items, then ${this.intervalMs.toLocaleString('en-US')} ms).` }];
+	hints() {
+		return this.heldMs < 1_000 ? [] : [{ message: `Waited ${formatDuration(this.heldMs)} in all between batches (Options > Batching: ${this.batchSize} items, then ${this.intervalMs.toLocaleString('en-US')} ms).` }];
 	}
 }

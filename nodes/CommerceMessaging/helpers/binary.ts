@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../transport/request';
 import { itemError } from './parameters';
@@ -13,18 +13,19 @@ export interface BinaryFile {
 export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<BinaryFile> {
 	const available = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
 	if (!available.includes(propertyName)) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: no binary field "${propertyName}" to upload`, {
+		throw itemError(
+			ctx,
 			itemIndex,
-			description: available.length
+			`no binary field "${propertyName}" to upload`,
+			available.length
 				? `The item's binary fields are: ${available.join(', ')}. Set "Input Binary Field" to one of them.`
 				: 'The item has no binary data. Read or download the file in an earlier node (e.g. Read/Write Files from Disk or HTTP Request).',
-		});
+		);
 	}
 	const metadata = ctx.helpers.assertBinaryData(itemIndex, propertyName);
-	const extension = metadata.fileExtension ? `.${metadata.fileExtension}` : '';
 	return {
 		bytes: await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName),
-		fileName: metadata.fileName || `${propertyName}${extension}`,
+		fileName: metadata.fileName || (metadata.fileExtension ? `${propertyName}.${metadata.fileExtension}` : propertyName),
 		mimeType: metadata.mimeType || 'application/octet-stream',
 	};
 }

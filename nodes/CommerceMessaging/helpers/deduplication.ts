@@ -17,11 +17,11 @@ import { SharedClaims } from './sharedDeduplication';
  */
 
 /** Characters of a stored hash: 60 bits, so among MAX_SENT_KEYS events kept a chance match is vanishingly rare. */
-export const HASH_LENGTH = 10;
+const HASH_LENGTH = 10;
 /** Most accepted events one node keeps; beyond it the oldest go (reported when still inside their window). */
-export const MAX_SENT_KEYS = 10_000;
+const MAX_SENT_KEYS = 10_000;
 /** Events kept over all nodes' memories of the process, about 100 bytes each. */
-export const MAX_DEDUPLICATION_EVENTS = 100_000;
+const MAX_DEDUPLICATION_EVENTS = 100_000;
 /** How far ahead of this clock a saved send may lie (a small clock correction) before it is taken as bogus. */
 export const FUTURE_TOLERANCE_SECONDS = 60;
 /** The property of the node's static data that holds the saved copy of its memory. */
@@ -40,18 +40,18 @@ export const normaliseTotal = (total: number) => String(Number(total.toFixed(6))
 
 export const cartEvent = (cartId: string, total: number): EventIdentity => ({ kind: 'cart', parts: [cartId, normaliseTotal(total)] });
 
-/** An event's label (on skipped items) and stored hash, account included. JSON keeps ("a:b","c") and ("a","b:c") apart. */
-export const eventKey = (account: string, { kind, parts }: EventIdentity) => ({
-	label: [kind, ...parts].join(':'),
-	hash: createHash('sha256').update(JSON.stringify([kind, account, ...parts])).digest('base64url').slice(0, HASH_LENGTH),
-});
+/** The first `length` characters of the SHA-256 of `values` as JSON, which keeps ("a:b","c") and ("a","b:c") apart. */
+const hashOf = (values: unknown[], length: number) => createHash('sha256').update(JSON.stringify(values)).digest('base64url').slice(0, length);
+
+/** An event's label (on skipped items) and stored hash, account included. */
+export const eventKey = (account: string, { kind, parts }: EventIdentity) => ({ label: [kind, ...parts].join(':'), hash: hashOf([kind, account, ...parts], HASH_LENGTH) });
 
 /** The account a credential logs in to, hashed: Base URL (as URLs write it) and username; not the password, not the name. */
-export function accountWithoutPasswordKey(data: ICredentialDataDecryptedObject): string {
+export function accountWithoutPasswordKey(data: ICredentialDataDecryptedObject) {
 	const { baseUrl, username } = readCredentials(data);
 	const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
 	const canonical = url ? normalizeBaseUrl(`${url.protocol}//${url.host}${url.pathname}`) : baseUrl;
-	return createHash('sha256').update(JSON.stringify([canonical, username])).digest('base64url').slice(0, 16);
+	return hashOf([canonical, username], 16);
 }
 
 /**
@@ -62,8 +62,8 @@ export function accountWithoutPasswordKey(data: ICredentialDataDecryptedObject):
  */
 export class NodeMemory {
 	readonly sent = new Map<string, number>();
-	/** Sends in flight, by event hash: settles with whether the service accepted the event. */
-	readonly inFlight = new Map<string, Promise<boolean>>();
+	/** Sends in flight, by event hash: settles once the send is over, accepted or not. */
+	readonly inFlight = new Map<string, Promise<unknown>>();
 	/** Tells the copies this memory saved from those of another (another process, or this one before a restart). */
 	readonly copyId = randomBytes(6).toString('base64url');
 	/** Events the size cap dropped while still inside the window they were judged by: they could go out twice. */
@@ -128,17 +128,17 @@ export class NodeMemory {
  */
 const memories = new Map<string, NodeMemory>();
 
-export function memoryOf(nodeKey: string): NodeMemory {
+export function memoryOf(nodeKey: string) {
 	const memory = memories.get(nodeKey) ?? new NodeMemory();
 	memories.delete(nodeKey);
 	memories.set(nodeKey, memory);
-	let events = 0;
-	for (const { sent } of memories.values()) events += sent.size;
+	let events = [...memories.values()].reduce((sum, { sent }) => sum + sent.size, 0);
 	for (const [key, old] of memories) {
 		if ((events <= MAX_DEDUPLICATION_EVENTS && memories.size <= 1_024) || old === memory) break;
-		if (old.inFlight.size > 0) continue;
-		memories.delete(key);
-		events -= old.sent.size;
+		if (old.inFlight.size === 0) {
+			memories.delete(key);
+			events -= old.sent.size;
+		}
 	}
 	return memory;
 }
@@ -150,35 +150,33 @@ export const forgetProcessState = () => memories.clear();
 export const encodeEvents = (entries: Iterable<[string, number]>) => [...entries].map(([hash, sentAt]) => hash + Math.max(0, sentAt).toString(36).padStart(7, '0')).join('');
 
 /** The events of `encodeEvents`, or undefined when the text is not such a copy (edited or damaged state). */
-export function decodeEvents(text: unknown): Array<[string, number]> | undefined {
+export function decodeEvents(text: unknown) {
 	const width = HASH_LENGTH + 7;
 	if (typeof text !== 'string' || text.length % width !== 0 || !/^[\w-]*$/.test(text)) return undefined;
-	return Array.from({ length: text.length / width }, (_, i) => [text.slice(i * width, i * width + HASH_LENGTH), parseInt(text.slice(i * width + HASH_LENGTH, (i + 1) * width), 36)]);
+	return Array.from({ length: text.length / width }, (_, i): [string, number] => [text.slice(i * width, i * width + HASH_LENGTH), parseInt(text.slice(i * width + HASH_LENGTH, (i + 1) * width), 36)]);
 }
 
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
 /** Tells this process's saved copies from another's (a queue-mode worker, or this n8n before a restart). */
-const PROCESS = { id: randomBytes(6).toString('base64url'), startedAt: Math.floor(Date.now() / 1000) };
+const PROCESS = { id: randomBytes(6).toString('base64url'), startedAt: nowSeconds() };
 
 const WINDOW_FORM = 'Use a number of hours above 0, e.g. 24.';
 
 /** One item's deduplication options; `acrossProcesses`: also claim in n8n's shared store. */
 function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number) {
 	if (!readBoolean(ctx, 'options.deduplicate', itemIndex, { label: 'Deduplicate', fallback: true })) return { enabled: false, windowSeconds: 0, acrossProcesses: false };
-	const field = { label: 'deduplication window', min: 0, required: true, fallback: DEFAULT_WINDOW_HOURS, description: WINDOW_FORM } as const;
-	const hours = readNumber(ctx, 'options.deduplicationWindowHours', itemIndex, field);
+	const hours = readNumber(ctx, 'options.deduplicationWindowHours', itemIndex, { label: 'deduplication window', min: 0, required: true, fallback: DEFAULT_WINDOW_HOURS, description: WINDOW_FORM });
 	if (hours === 0) throw itemError(ctx, itemIndex, '0 is not a valid deduplication window', WINDOW_FORM);
-	const acrossProcesses = readBoolean(ctx, 'options.deduplicateAcrossWorkers', itemIndex, { label: 'Deduplicate Across Workers', fallback: false });
-	return { enabled: true, windowSeconds: hours * 3600, acrossProcesses };
+	return { enabled: true, windowSeconds: hours * 3600, acrossProcesses: readBoolean(ctx, 'options.deduplicateAcrossWorkers', itemIndex, { label: 'Deduplicate Across Workers', fallback: false }) };
 }
 
 /** One pushed event: its options, what makes it the same as another, and the fields shown on a skipped item. */
-export interface PushedEvent {
+interface PushedEvent {
 	settings: ReturnType<typeof readDedupSettings>;
 	identity: EventIdentity;
 	identifiers: IDataObject;
 }
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
  * One run's push of shop events: each item's event, read once before any is sent, and its deduplication. Settings and
@@ -189,8 +187,8 @@ export class EventPush {
 	private skipped = 0;
 	/** Events sent while n8n's shared store could not be reached: checked by this worker only. */
 	private sentWithoutShared = 0;
-	/** Events this run holds in the memory: settles their in-flight promise (true: accepted). */
-	private readonly holds = new Map<string, (accepted: boolean) => void>();
+	/** Events this run holds in the memory: settles their in-flight promise. */
+	private readonly holds = new Map<string, () => void>();
 	private recorded = false;
 	private dropsBefore = 0;
 	/** When another process saved this node's copy while this one was running (epoch seconds), if it did. */
@@ -232,15 +230,14 @@ export class EventPush {
 		push.longestWindow = Math.max(...enabled.map((event) => event.settings.windowSeconds));
 		const saved = ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] as IDataObject | undefined;
 		if (saved?.copy !== undefined && saved.copy !== memory.copyId) {
-			const entries = decodeEvents(saved.events);
-			if (entries) memory.merge(entries, nowSeconds(), push.longestWindow);
+			memory.merge(decodeEvents(saved.events) ?? [], nowSeconds(), push.longestWindow);
 			if (saved.process !== PROCESS.id && Number(saved.at) >= PROCESS.startedAt) push.otherProcessSavedAt = Number(saved.at);
 		}
 		if (!acrossProcesses) return push;
 		push.shared = SharedClaims.open(ctx, memory);
 		const claims = enabled
-			.filter((event) => event.settings.acrossProcesses && memory.sentWithin(push.keyOf(event).hash, event.settings.windowSeconds, nowSeconds()) === undefined)
-			.map((event) => ({ hash: push.keyOf(event).hash, windowSeconds: event.settings.windowSeconds }));
+			.map((event) => ({ ...event.settings, hash: eventKey(push.account, event.identity).hash }))
+			.filter(({ hash, windowSeconds, acrossProcesses }) => acrossProcesses && memory.sentWithin(hash, windowSeconds, nowSeconds()) === undefined);
 		let claimed = false;
 		try {
 			await push.shared?.claimAll(claims);
@@ -250,10 +247,6 @@ export class EventPush {
 			if (!claimed) await push.finish(ctx);
 		}
 		return push;
-	}
-
-	private keyOf(event: PushedEvent) {
-		return eventKey(this.account, event.identity);
 	}
 
 	/** An item's order or cart id: its events reach the service in input order. */
@@ -281,90 +274,84 @@ export class EventPush {
 		const deliver = async () => (await apiRequest(ctx, route, { body, itemIndex })) ?? { ...event.identifiers, accepted: true };
 		if (!enabled || !memory) return await deliver();
 
-		const key = this.keyOf(event);
+		const { hash, label } = eventKey(this.account, event.identity);
 		const skipped = (why: IDataObject) => {
 			this.skipped++;
-			return { ...event.identifiers, skipped: true, reason: 'duplicate', dedupKey: key.label, ...why };
+			return { ...event.identifiers, skipped: true, reason: 'duplicate', dedupKey: label, ...why };
 		};
 		const claims = acrossProcesses ? shared : undefined;
-		for (let inFlight = memory.inFlight.get(key.hash); ; inFlight = memory.inFlight.get(key.hash)) {
-			const sentAt = memory.sentWithin(key.hash, windowSeconds, nowSeconds());
-			if (sentAt !== undefined) {
-				// Sent through this process meanwhile: a shared claim this run holds for it is that send's record.
-				claims?.accepted(key.hash);
-				return skipped({ firstSentAt: new Date(sentAt * 1000).toISOString() });
-			}
-			if (!inFlight) break;
+		let sentAt = memory.sentWithin(hash, windowSeconds, nowSeconds());
+		while (sentAt === undefined && memory.inFlight.has(hash)) {
 			// Another execution sends it now: accepted, it is a duplicate; failed, this run sends it.
-			await inFlight;
+			await memory.inFlight.get(hash);
+			sentAt = memory.sentWithin(hash, windowSeconds, nowSeconds());
 		}
-		memory.inFlight.set(key.hash, new Promise<boolean>((resolve) => this.holds.set(key.hash, resolve)));
-		if (claims && !(await claims.claim(key.hash, windowSeconds))) {
-			this.settle(key.hash, false);
+		if (sentAt !== undefined) {
+			// Sent through this process meanwhile: a shared claim this run holds for it is that send's record.
+			claims?.accepted(hash);
+			return skipped({ firstSentAt: new Date(sentAt * 1000).toISOString() });
+		}
+		memory.inFlight.set(hash, new Promise<void>((resolve) => this.holds.set(hash, resolve)));
+		if (claims && !(await claims.claim(hash, windowSeconds))) {
+			this.settle(hash);
 			return skipped({ claimedBy: 'another execution' });
 		}
-		let output: IDataObject;
+		let output: IDataObject | undefined;
 		try {
 			output = await deliver();
-		} catch (error) {
-			// Not accepted: the claims go, so a waiting execution or the next try sends the event.
-			this.settle(key.hash, false);
-			await claims?.release(key.hash);
-			throw error;
+		} finally {
+			// Not accepted (the send threw): the claims go, so a waiting execution or the next try sends the event.
+			if (!output) {
+				this.settle(hash);
+				await claims?.release(hash);
+			}
 		}
-		this.recorded = memory.record(key.hash, nowSeconds(), nowSeconds(), windowSeconds) || this.recorded;
-		this.settle(key.hash, true);
-		claims?.accepted(key.hash);
+		this.recorded = memory.record(hash, nowSeconds(), nowSeconds(), windowSeconds) || this.recorded;
+		this.settle(hash);
+		claims?.accepted(hash);
 		if (!acrossProcesses || (shared && !shared.unavailable)) return output;
 		this.sentWithoutShared++;
 		return { ...output, crossWorkerCheck: 'skipped' };
 	}
 
-	private settle(hash: string, accepted: boolean) {
-		this.holds.get(hash)?.(accepted);
+	private settle(hash: string) {
+		this.holds.get(hash)?.();
 		this.holds.delete(hash);
 		this.memory?.inFlight.delete(hash);
 	}
 
 	/** Saves the memory when the run recorded an event (assigning through static data marks it changed), drops the claims it holds. */
 	async finish(ctx: IExecuteFunctions) {
-		for (const hash of [...this.holds.keys()]) this.settle(hash, false);
-		const { memory } = this;
-		if (memory && this.recorded) {
+		for (const hash of [...this.holds.keys()]) this.settle(hash);
+		if (this.memory && this.recorded) {
 			const now = nowSeconds();
-			memory.prune(now, this.longestWindow);
-			ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] = { process: PROCESS.id, copy: memory.copyId, at: now, events: encodeEvents(memory.sent) };
+			this.memory.prune(now, this.longestWindow);
+			ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] = { process: PROCESS.id, copy: this.memory.copyId, at: now, events: encodeEvents(this.memory.sent) };
 		}
 		await this.shared?.finish();
 	}
 
 	/** What the run did that its user should know: skips, events forgotten too soon, another process at work, a store out of reach. */
 	hints(itemCount: number) {
-		const hints: NodeExecutionHint[] = [];
 		const dropped = (this.memory?.droppedInWindow ?? 0) - this.dropsBefore;
-		if (dropped > 0) {
-			hints.push({
+		const hints: Array<NodeExecutionHint | false> = [
+			dropped > 0 && {
 				message: `Deduplication kept only the newest ${MAX_SENT_KEYS.toLocaleString('en')} sent events: ${dropped} older ${dropped === 1 ? 'one' : 'ones'} still inside the deduplication window ${dropped === 1 ? 'was' : 'were'} forgotten and would be sent again. Use a shorter window or split the events over several nodes.`,
 				type: 'warning',
-			});
-		}
-		if (this.otherProcessSavedAt !== undefined && !this.shared) {
-			hints.push({
-				message: `Another n8n process (a queue-mode worker or another main instance) ran this node at ${new Date(this.otherProcessSavedAt * 1000).toISOString()}: deduplication reaches events sent by other processes only with the option Deduplicate Across Workers on.`,
-				type: 'warning',
-			});
-		}
-		if (this.skipped > 0) {
-			hints.push({
+			},
+			this.otherProcessSavedAt !== undefined &&
+				!this.shared && {
+					message: `Another n8n process (a queue-mode worker or another main instance) ran this node at ${new Date(this.otherProcessSavedAt * 1000).toISOString()}: deduplication reaches events sent by other processes only with the option Deduplicate Across Workers on.`,
+					type: 'warning',
+				},
+			this.skipped > 0 && {
 				message: `${this.skipped} of ${itemCount} items were skipped as duplicates: the same event was sent before, within the deduplication window (the items say when). To send them again, turn off Options > Deduplicate, or shorten the window.`,
-			});
-		}
-		if (this.sentWithoutShared > 0) {
-			hints.push({
+			},
+			this.sentWithoutShared > 0 && {
 				message: `Deduplicate Across Workers could not reach n8n's shared store: ${this.sentWithoutShared} event(s) went out with this worker's own check only (crossWorkerCheck: skipped on each).`,
 				type: 'warning',
-			});
-		}
-		return hints;
+			},
+		];
+		return hints.filter((hint) => hint !== false);
 	}
 }

@@ -1,5 +1,6 @@
 import { type IDataObject, type IExecuteFunctions, type IGetNodeParameterOptions, type IPollFunctions, NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
+import { isObject } from '../../../transport/answers';
 import { formatCount } from '../../../transport/format';
 import { withContext, type ErrorContext } from '../../../transport/messages';
 import { DEFAULT_RUN_SETTINGS, MAX_ATTEMPTS, MAX_CONCURRENCY, MAX_WAIT_MS, MIN_TIMEOUT_MS, type RunSettings } from '../../../transport/settings';
@@ -12,7 +13,7 @@ import { requestOptions } from '../descriptions';
  * value fails; otherwise it is left out (undefined). A fallback applies only where the parameter is not set at all.
  */
 
-export type ParameterContext = IExecuteFunctions | IPollFunctions;
+type ParameterContext = IExecuteFunctions | IPollFunctions;
 
 const isPoll = (ctx: ParameterContext): ctx is IPollFunctions => !('getInputData' in ctx);
 
@@ -22,18 +23,23 @@ const valueOf = (ctx: ParameterContext, name: string, itemIndex: number, fallbac
 
 /** An error of one item ("Item N: ..."; a poll has no items). `context` goes to the Continue On Fail item. */
 export function itemError(ctx: ParameterContext, itemIndex: number, message: string, description?: string, context: ErrorContext = {}) {
-	const text = isPoll(ctx) ? message.charAt(0).toUpperCase() + message.slice(1) : `Item ${itemIndex}: ${message}`;
-	return withContext(new NodeOperationError(ctx.getNode(), text, { itemIndex, description }), context);
+	// A poll's message is a sentence of its own; an item's says which item.
+	return withContext(
+		new NodeOperationError(ctx.getNode(), isPoll(ctx) ? message.charAt(0).toUpperCase() + message.slice(1) : `Item ${itemIndex}: ${message}`, { itemIndex, description }),
+		context,
+	);
 }
 
 /** A value as messages show it: numbers bare, the rest as JSON, cut after 80 characters. */
-export function shown(value: unknown): string {
+export function shown(value: unknown) {
 	const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 	return text.length > 80 ? `${text.slice(0, 80)}...` : text;
 }
 
-export const isPlainObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+export { isObject as isPlainObject };
+/** A decimal as people type it: a dot as the separator; no hex, exponents or commas. */
+const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
+const isEmpty = (value: unknown) => value == null || (typeof value === 'string' && value.trim() === '');
 const kindOf = (value: unknown) =>
 	value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'text' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 
@@ -46,7 +52,7 @@ const wrongKind = (ctx: ParameterContext, itemIndex: number, label: string, expe
 	);
 
 /** `label` names the field in messages; `required`: empty fails, else it is left out. */
-export interface Field {
+interface Field {
 	label: string;
 	required?: boolean;
 	description?: string;
@@ -58,8 +64,11 @@ type Read<T, O> = O extends { required: true } ? T : T | undefined;
 /** `keepSpaces`: not trimmed; `maxLength` in characters as people count them; `phone`: an E.164 number. */
 type TextField = Field & { keepSpaces?: boolean; maxLength?: number; phone?: boolean };
 
-const emptyError = (ctx: ParameterContext, itemIndex: number, field: Field) =>
-	itemError(ctx, itemIndex, `the ${field.label} is empty`, field.description ?? `Set the ${field.label}; it is required by the service.`);
+/** An empty value: it fails when required, else it is left out. */
+function absent(ctx: ParameterContext, itemIndex: number, field: Field) {
+	if (field.required) throw itemError(ctx, itemIndex, `the ${field.label} is empty`, field.description ?? `Set the ${field.label}; it is required by the service.`);
+	return undefined;
+}
 
 /** Text as typed (trimmed unless `keepSpaces`), or a number as its digits; an object, a list or a boolean fails. */
 export const readText = <O extends TextField>(ctx: ParameterContext, name: string, itemIndex: number, field: O) =>
@@ -67,26 +76,20 @@ export const readText = <O extends TextField>(ctx: ParameterContext, name: strin
 
 /** readText for a value that is not a parameter of its own (a field of a list entry). */
 export function textValue<O extends TextField>(ctx: ParameterContext, raw: unknown, itemIndex: number, field: O): Read<string, O> {
-	if (raw !== undefined && raw !== null && typeof raw !== 'string' && !(typeof raw === 'number' && Number.isFinite(raw))) {
-		throw wrongKind(ctx, itemIndex, field.label, 'text or a number', raw);
-	}
-	const text = typeof raw === 'string' ? (field.keepSpaces ? raw : raw.trim()) : raw === undefined || raw === null ? '' : String(raw);
-	if (!text.trim()) {
-		if (field.required) throw emptyError(ctx, itemIndex, field);
-		return undefined as Read<string, O>;
-	}
+	if (raw != null && typeof raw !== 'string' && !Number.isFinite(raw)) throw wrongKind(ctx, itemIndex, field.label, 'text or a number', raw);
+	const text = typeof raw === 'string' && field.keepSpaces ? raw : String(raw ?? '').trim();
+	if (!text.trim()) return absent(ctx, itemIndex, field) as Read<string, O>;
 	if (field.phone) return phoneValue(ctx, text, itemIndex);
+	const { label, maxLength = Infinity } = field;
 	// Characters as people count them: an emoji is one, not two UTF-16 units.
-	const length = field.maxLength === undefined ? 0 : Array.from(text).length;
-	if (field.maxLength !== undefined && length > field.maxLength) {
-		throw itemError(
-			ctx,
-			itemIndex,
-			`the ${field.label} is ${formatCount(length)} characters long, over the limit of ${formatCount(field.maxLength)}`,
-			`Shorten the ${field.label} by ${formatCount(length - field.maxLength)} characters, or send it as several messages.`,
-		);
-	}
-	return text;
+	const length = maxLength < Infinity ? Array.from(text).length : 0;
+	if (length <= maxLength) return text;
+	throw itemError(
+		ctx,
+		itemIndex,
+		`the ${label} is ${formatCount(length)} characters long, over the limit of ${formatCount(maxLength)}`,
+		`Shorten the ${label} by ${formatCount(length - maxLength)} characters, or send it as several messages.`,
+	);
 }
 
 /** The id a resource locator holds (picked from the list or typed), as text; always required. */
@@ -94,19 +97,13 @@ export const readLocatorId = (ctx: IExecuteFunctions, name: string, itemIndex: n
 	textValue(ctx, valueOf(ctx, name, itemIndex, '', { extractValue: true }), itemIndex, { ...field, required: true });
 
 /**
+ * A phone number as E.164, checked before any call (rules C2 and E3 cost no request when it is wrong); `where`: whose.
  * E.164: a plus, a country code that does not start with 0, at most 15 digits. Spaces, dots, dashes, slashes and
  * brackets people type are dropped; a leading 00 is the international prefix.
  */
-export function toE164(input: string): string | undefined {
-	const compact = input.trim().replace(/[\s.\-()/]/g, '');
-	const withPlus = compact.startsWith('00') ? `+${compact.slice(2)}` : compact;
-	return /^\+[1-9]\d{6,14}$/.test(withPlus) ? withPlus : undefined;
-}
-
-/** A phone number as E.164, checked before any call (rules C2 and E3 cost no request when it is wrong); `where`: whose. */
-export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number, where?: string): string {
-	const phone = toE164(raw);
-	if (phone) return phone;
+export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number, where?: string) {
+	const phone = raw.trim().replace(/[\s.\-()/]/g, '').replace(/^00/, '+');
+	if (/^\+[1-9]\d{6,14}$/.test(phone)) return phone;
 	throw itemError(
 		ctx,
 		itemIndex,
@@ -122,25 +119,29 @@ export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number
 export function readNumber<O extends Field & { whole?: boolean; min?: number; fallback?: number }>(ctx: ParameterContext, name: string, itemIndex: number, field: O) {
 	const { whole, label } = field;
 	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
-	if (isEmpty(raw)) {
-		if (field.required) throw emptyError(ctx, itemIndex, field);
-		return undefined as Read<number, O>;
-	}
+	if (isEmpty(raw)) return absent(ctx, itemIndex, field) as Read<number, O>;
 	if (typeof raw !== 'number' && typeof raw !== 'string') throw wrongKind(ctx, itemIndex, label, 'a number', raw);
-	const pattern = whole ? /^\s*\d+\s*$/ : /^\s*-?\d+(\.\d+)?\s*$/;
-	const value = typeof raw === 'number' ? raw : pattern.test(raw) ? Number(raw) : NaN;
+	const value = typeof raw === 'number' ? raw : (whole ? /^\s*\d+\s*$/ : DECIMAL).test(raw) ? Number(raw) : NaN;
 	const min = field.min ?? (whole ? 0 : undefined);
-	if ((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && (min === undefined || value >= min)) return value;
+	if ((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && value >= (min ?? -Infinity)) return value;
 	const problem = Number.isFinite(value) && (!whole || Number.isInteger(value)) ? `is below the minimum of ${min}` : `is not ${whole ? 'a whole' : 'a decimal'} number`;
 	const hint = whole ? `Use a whole number of ${min} or more.` : `Use a decimal number${min === undefined ? '' : ` of ${min} or more`} with a dot as the decimal separator, e.g. 49.90.`;
 	throw itemError(ctx, itemIndex, `the ${label} ${shown(raw)} ${problem}`, field.description ?? hint);
 }
 
 /** Return All + Limit: no limit for Return All, else a whole number of 1 or more. */
-export function readListLimit(ctx: IExecuteFunctions, itemIndex: number): { limit?: number } {
+export function readListLimit(ctx: IExecuteFunctions, itemIndex: number) {
 	if (readBoolean(ctx, 'returnAll', itemIndex, { label: 'Return All', fallback: false })) return {};
-	const description = 'Set Limit to how many results to return at most, a whole number such as 50, or turn on Return All.';
-	return { limit: readNumber(ctx, 'limit', itemIndex, { label: 'Limit', whole: true, min: 1, fallback: 50, required: true, description }) };
+	return {
+		limit: readNumber(ctx, 'limit', itemIndex, {
+			label: 'Limit',
+			whole: true,
+			min: 1,
+			fallback: 50,
+			required: true,
+			description: 'Set Limit to how many results to return at most, a whole number such as 50, or turn on Return All.',
+		}),
+	};
 }
 
 /** A switch: true or false (also as the text "true" or "false"); not set gives `fallback`. */
@@ -153,17 +154,18 @@ export function readBoolean<F extends boolean | undefined>(ctx: ParameterContext
 }
 
 /** One of a list of values (an options parameter, or an expression that should give one); not set gives `fallback`. */
-export function readOption<T extends string>(ctx: ParameterContext, name: string, itemIndex: number, field: { label: string; values: readonly T[]; fallback: T }): T {
+export function readOption<T extends string>(ctx: ParameterContext, name: string, itemIndex: number, field: { label: string; values: readonly T[]; fallback: T }) {
 	const raw = valueOf(ctx, name, itemIndex, field.fallback);
 	if (isEmpty(raw)) return field.fallback;
 	if ((field.values as readonly unknown[]).includes(raw)) return raw as T;
 	const values = field.values.join(', ');
-	if (typeof raw !== 'string') throw wrongKind(ctx, itemIndex, field.label, `one of ${values}`, raw);
-	throw itemError(ctx, itemIndex, `the ${field.label} ${shown(raw)} is not one of ${values}`, `Choose one of ${values}.`);
+	throw typeof raw === 'string'
+		? itemError(ctx, itemIndex, `the ${field.label} ${shown(raw)} is not one of ${values}`, `Choose one of ${values}.`)
+		: wrongKind(ctx, itemIndex, field.label, `one of ${values}`, raw);
 }
 
 /** A date and time from the picker or an expression, as ISO 8601 in UTC (no zone: the workflow's); empty is undefined. */
-export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string): string | undefined {
+export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string) {
 	const raw = valueOf(ctx, name, itemIndex);
 	if (isEmpty(raw)) return undefined;
 	if (typeof raw !== 'string' && typeof raw !== 'number') throw wrongKind(ctx, itemIndex, label, 'a date', raw);
@@ -177,12 +179,12 @@ export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number
 }
 
 /** The entries of a list of fields (a fixedCollection such as `additionalFields.customFields`, entries under `entry`). */
-export function readEntries(ctx: ParameterContext, name: string, itemIndex: number, label: string, entry: string): IDataObject[] {
+export function readEntries(ctx: ParameterContext, name: string, itemIndex: number, label: string, entry: string) {
 	const collection = valueOf(ctx, name, itemIndex, {});
 	if (isEmpty(collection)) return [];
-	if (!isPlainObject(collection)) throw wrongKind(ctx, itemIndex, label, 'a list of fields', collection);
-	const list = [collection[entry] ?? []].flat();
-	const wrong = list.find((value) => !isPlainObject(value));
+	// Not a collection at all: the value itself is what is wrong.
+	const list = isObject(collection) ? [collection[entry] ?? []].flat() : [collection];
+	const wrong = list.find((value) => !isObject(value));
 	if (wrong !== undefined) throw wrongKind(ctx, itemIndex, label, 'a list of fields', wrong);
 	return list as IDataObject[];
 }
@@ -208,18 +210,18 @@ export function readJson<K extends keyof typeof JSON_KINDS>(
 			throw itemError(ctx, itemIndex, `${field.label} ${field.plural ? 'are' : 'is'} not valid JSON`, `${(error as Error).message}. ${field.example}`);
 		}
 	}
-	const fits = field.expect === 'array' ? Array.isArray(value) : field.expect === 'object' ? isPlainObject(value) : Array.isArray(value) || isPlainObject(value);
-	if (fits) return value as never;
+	// Of the kind the service expects.
+	if (field.expect === 'array' ? Array.isArray(value) : field.expect === 'object' ? isObject(value) : Array.isArray(value) || isObject(value)) return value as never;
 	const got = field.showValue ? `got ${shown(value)}` : `not ${typeof value === 'string' ? 'a string' : kindOf(value)}`;
 	throw itemError(ctx, itemIndex, `${field.label} must be ${JSON_KINDS[field.expect]}, ${got}`, field.example);
 }
 
 /** Drops the empty values n8n collections leave behind, so the service never sees "". */
-export const compact = (fields: IDataObject): IDataObject =>
-	Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== undefined && value !== null && !(isPlainObject(value) && Object.keys(value).length === 0)));
+export const compact = (fields: IDataObject) =>
+	Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value != null && !(isObject(value) && Object.keys(value).length === 0)));
 
 /** "Custom Fields" merged into a body (a named parameter wins): a name is text, a value goes as the JSON it is. */
-export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex: number, body: IDataObject): IDataObject {
+export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex: number, body: IDataObject) {
 	const fields: IDataObject = {};
 	for (const pair of readEntries(ctx, name, itemIndex, 'Custom Fields', 'field')) {
 		const fieldName = textValue(ctx, pair.name, itemIndex, { label: 'custom field name' });
@@ -233,19 +235,19 @@ export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex
  * `min` (`rule` says so); undefined when not set. Another kind, a value below, or a failing expression fails the run
  * naming the setting as the panel labels it: never a silent default.
  */
-export function readSetting(ctx: ParameterContext, name: string, label: string, min: number, rule: string): number | undefined {
-	const fail = (message: string, description: string) => new NodeOperationError(ctx.getNode(), message, { description });
+export function readSetting(ctx: ParameterContext, name: string, label: string, min: number, rule: string) {
+	const fail = (message: string, fix: string) => new NodeOperationError(ctx.getNode(), message, { description: `${fix}, or remove the option to use its default.` });
 	let raw: unknown;
 	try {
 		// The field alone (options defeat the collection read whole): a failing expression in another is not this one's.
 		raw = valueOf(ctx, name, 0, null, {});
 	} catch (error) {
-		throw fail(`${label}: ${(error as Error).message}`, `The expression of ${label} failed. Fix it, or remove the option to use its default.`);
+		throw fail(`${label}: ${(error as Error).message}`, `The expression of ${label} failed. Fix it`);
 	}
 	if (isEmpty(raw)) return undefined;
-	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
-	if (!Number.isFinite(value)) throw fail(`${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`, `Set ${label} to a number, or remove the option to use its default.`);
-	if (value < min) throw fail(`${label} must be ${rule} (got ${value})`, `Set ${label} to ${rule}, or remove the option to use its default.`);
+	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : NaN;
+	if (!Number.isFinite(value)) throw fail(`${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`, `Set ${label} to a number`);
+	if (value < min) throw fail(`${label} must be ${rule} (got ${value})`, `Set ${label} to ${rule}`);
 	return value;
 }
 
@@ -272,7 +274,7 @@ const REQUEST_OPTION_FIELDS: Record<string, [min: number, rule: string, apply: (
 const LABELS = Object.fromEntries((requestOptions.options as Array<{ name: string; displayName: string }>).map((option) => [option.name, `Request Options > ${option.displayName}`]));
 
 /** The run's Request Options, read once (from the first item); a poll reads one page at a time, so no Concurrency. */
-export function readRequestOptions(ctx: ParameterContext): RunSettings {
+export function readRequestOptions(ctx: ParameterContext) {
 	const poll = isPoll(ctx);
 	const settings: RunSettings = {
 		...DEFAULT_RUN_SETTINGS,
@@ -297,7 +299,7 @@ export function readRequestOptions(ctx: ParameterContext): RunSettings {
  * The customer's contact references of a shop event (docs/api-assumptions.md: `customer: {phone?, email?,
  * contact_id?}`), or undefined when none is given; `fields` names the parameters.
  */
-export function readCustomer(ctx: IExecuteFunctions, itemIndex: number, fields: { phone: string; email: string; contactId: string }): IDataObject | undefined {
+export function readCustomer(ctx: IExecuteFunctions, itemIndex: number, fields: { phone: string; email: string; contactId: string }) {
 	const customer = compact({
 		phone: readText(ctx, fields.phone, itemIndex, { label: 'customer phone', phone: true }),
 		email: readText(ctx, fields.email, itemIndex, { label: 'customer email' }),

@@ -22,7 +22,7 @@ import type { NodeMemory } from './deduplication';
  */
 
 /** Values kept in the node's row: at 27 bytes each (24 characters, quotes, comma), under 100 KB of JSON. */
-export const SHARED_MAX_VALUES = 3_600;
+const SHARED_MAX_VALUES = 3_600;
 
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SHARED_MAX_VALUES };
 
@@ -40,7 +40,7 @@ const MAX_ROUNDS = 5;
 const REPEAT_MS = 10 * 60_000;
 const REPEAT_MAX_VALUES = 500;
 
-function remember(kept: Map<string, number>, values: Iterable<string>): void {
+function remember(kept: Map<string, number>, values: Iterable<string>) {
 	for (const value of values) {
 		kept.delete(value);
 		kept.set(value, Date.now() + REPEAT_MS);
@@ -49,25 +49,18 @@ function remember(kept: Map<string, number>, values: Iterable<string>): void {
 }
 
 /** The values to write back (or remove again) with a call, but those it already carries; expired ones go. */
-function toRepeat(kept: Map<string, number>, carried: Set<string>): string[] {
-	const out: string[] = [];
-	for (const [value, until] of kept) {
-		if (until <= Date.now()) kept.delete(value);
-		else if (!carried.has(value)) out.push(value);
-	}
-	return out;
-}
-
-interface Claim {
-	record: string;
-	probe: string;
+function toRepeat(kept: Map<string, number>, carried: Set<string>) {
+	for (const [value, until] of kept) if (until <= Date.now()) kept.delete(value);
+	return [...kept.keys()].filter((value) => !carried.has(value));
 }
 
 /** The record of an event sent now (its window-long period), and the probe for a send in the period before. */
-export function sharedValues(hash: string, windowSeconds: number, nowSeconds: number): Claim {
+export function sharedValues(hash: string, windowSeconds: number, nowSeconds: number) {
 	const period = Math.floor(nowSeconds / windowSeconds);
 	return { record: `${hash}|${windowSeconds}|${period}`, probe: `${hash}|${windowSeconds}|${period - 1}` };
 }
+
+type Claim = ReturnType<typeof sharedValues>;
 
 export class SharedClaims {
 	/** Events this run holds: it sends them, or releases them. */
@@ -90,13 +83,12 @@ export class SharedClaims {
 	) {}
 
 	/** Undefined where n8n offers no store (a workflow without an id, an engine without a database). */
-	static open(ctx: IExecuteFunctions, memory: NodeMemory): SharedClaims | undefined {
-		if (!ctx.getWorkflow().id || typeof ctx.helpers.checkProcessedAndRecord !== 'function') return undefined;
-		return new SharedClaims(ctx, memory);
+	static open(ctx: IExecuteFunctions, memory: NodeMemory) {
+		return ctx.getWorkflow().id && typeof ctx.helpers.checkProcessedAndRecord === 'function' ? new SharedClaims(ctx, memory) : undefined;
 	}
 
 	/** Claims the events this run does not hold yet: one call, then a pause and a read-back per round. */
-	async claimAll(events: Array<{ hash: string; windowSeconds: number }>): Promise<void> {
+	async claimAll(events: Array<{ hash: string; windowSeconds: number }>) {
 		const now = Math.floor(Date.now() / 1000);
 		const batch = new Map<string, Claim>();
 		for (const { hash, windowSeconds } of events) if (!this.owned.has(hash)) batch.set(hash, sharedValues(hash, windowSeconds, now));
@@ -119,44 +111,40 @@ export class SharedClaims {
 				this.spent.add(claim.probe);
 			}
 		}
+		const node = this.ctx.getNode().name;
 		try {
-			await this.readBack(token, pending);
+			// Pauses and reads back until every pending claim is decided, taking each decided one out of `pending`.
+			for (let round = 1; pending.size > 0; round++) {
+				const slowestCallMs = Math.max(0, ...this.memory.shared.callTimes);
+				const base = Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, 2 * slowestCallMs));
+				const ms = base + Math.floor(Math.random() * base);
+				this.ctx.logger?.debug('Deduplication: claim pause before the read-back', { node, ms, slowestCallMs });
+				await pause(this.ctx, ms);
+				const present = await this.call([token, ...[...pending.values()].map((claim) => claim.record)]);
+				for (const [hash, claim] of pending) {
+					const survived = !present || present.has(token);
+					// Its record there without this run's token: another execution's claim overwrote this one.
+					const overwritten = !survived && present.has(claim.record);
+					// Else every write of the claim was overwritten and this read-back wrote it again: read back again.
+					if (!survived && !overwritten && round < MAX_ROUNDS) continue;
+					if (!overwritten) this.owned.set(hash, claim);
+					if (!survived && !overwritten) this.ctx.logger?.debug('Deduplication: a claim taken without a confirming read-back', { node, round });
+					pending.delete(hash);
+				}
+			}
 		} finally {
 			// Cancelled during the pause: claims not decided yet are removed with the leftovers at the end.
 			for (const claim of pending.values()) this.leftovers.add(claim.record);
 		}
 	}
 
-	/** Pauses and reads back until every pending claim is decided, taking each decided one out of `pending`. */
-	private async readBack(token: string, pending: Map<string, Claim>): Promise<void> {
-		const node = this.ctx.getNode().name;
-		for (let round = 1; pending.size > 0; round++) {
-			const slowestCallMs = Math.max(0, ...this.memory.shared.callTimes);
-			const base = Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, 2 * slowestCallMs));
-			const ms = base + Math.floor(Math.random() * base);
-			this.ctx.logger?.debug('Deduplication: claim pause before the read-back', { node, ms, slowestCallMs });
-			await pause(this.ctx, ms);
-			const present = await this.call([token, ...[...pending.values()].map((claim) => claim.record)]);
-			for (const [hash, claim] of pending) {
-				const survived = !present || present.has(token);
-				// Its record there without this run's token: another execution's claim overwrote this one.
-				const overwritten = !survived && present.has(claim.record);
-				// Else every write of the claim was overwritten and this read-back wrote it again: read back again.
-				if (!survived && !overwritten && round < MAX_ROUNDS) continue;
-				if (!overwritten) this.owned.set(hash, claim);
-				if (!survived && !overwritten) this.ctx.logger?.debug('Deduplication: a claim taken without a confirming read-back', { node, round });
-				pending.delete(hash);
-			}
-		}
-	}
-
 	/** Whether this run holds the event (claiming it now if not yet tried); false: another execution does. */
-	async claim(hash: string, windowSeconds: number): Promise<boolean> {
+	async claim(hash: string, windowSeconds: number) {
 		if (!this.owned.has(hash) && !this.unavailable) await this.claimAll([{ hash, windowSeconds }]);
 		return this.owned.has(hash) || this.unavailable;
 	}
 
-	accepted(hash: string): void {
+	accepted(hash: string) {
 		const claim = this.owned.get(hash);
 		if (!claim || this.done.has(hash)) return;
 		this.done.add(hash);
@@ -164,7 +152,7 @@ export class SharedClaims {
 	}
 
 	/** At once, so another execution (or a retry) may send the event. */
-	async release(hash: string): Promise<void> {
+	async release(hash: string) {
 		const claim = this.owned.get(hash);
 		if (!claim || this.done.has(hash)) return;
 		this.done.add(hash);
@@ -172,7 +160,7 @@ export class SharedClaims {
 	}
 
 	/** Removes, in one call, the claims of events the run never sent, its tokens and the probes that found nothing. */
-	async finish(): Promise<void> {
+	async finish() {
 		const values = new Set(this.leftovers);
 		for (const [hash, claim] of this.owned) if (!this.done.has(hash)) values.add(claim.record);
 		this.owned.clear();
@@ -183,7 +171,7 @@ export class SharedClaims {
 	}
 
 	/** One check-and-record call: the asked values found in the row; undefined when the store failed twice. */
-	private async call(values: string[]): Promise<Set<string> | undefined> {
+	private async call(values: string[]) {
 		const asked = new Set(values);
 		const times = this.memory.shared.callTimes;
 		for (let attempt = 0; ; attempt++) {
@@ -192,8 +180,7 @@ export class SharedClaims {
 				// Two executions creating the node's first row at once: one insert fails, the retry updates it.
 				const result = await this.ctx.helpers.checkProcessedAndRecord([...values, ...toRepeat(this.memory.shared.records, asked)], 'node', OPTIONS);
 				this.wrote = true;
-				times.push(Date.now() - started);
-				if (times.length > CALLS_KEPT) times.shift();
+				if (times.push(Date.now() - started) > CALLS_KEPT) times.shift();
 				// What the write-backs found is not this call's answer.
 				return new Set(result.processed.map(String).filter((value) => asked.has(value)));
 			} catch (error) {
@@ -206,7 +193,7 @@ export class SharedClaims {
 		}
 	}
 
-	private async remove(values: string[]): Promise<void> {
+	private async remove(values: string[]) {
 		try {
 			await this.ctx.helpers.removeProcessed([...values, ...toRepeat(this.memory.shared.leftovers, new Set(values))], 'node', OPTIONS);
 		} catch (error) {
@@ -215,7 +202,7 @@ export class SharedClaims {
 		}
 	}
 
-	private warn(message: string, error: unknown): void {
+	private warn(message: string, error: unknown) {
 		this.ctx.logger?.warn(message, { node: this.ctx.getNode().name, reason: error instanceof Error ? error.message.split('\n')[0] : String(error) });
 	}
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { isObject, type TemplateRecord } from '../../../transport/answers';
 import { readLocatorId } from './parameters';
@@ -11,25 +11,11 @@ export const readTemplateId = (ctx: IExecuteFunctions, itemIndex: number) =>
 export const templateTitle = (template: TemplateRecord, fallbackId: string) => (template.name ? `"${template.name}" (ID ${template.id ?? fallbackId})` : `ID ${template.id ?? fallbackId}`);
 
 /** Why a REJECTED template was rejected: the document puts it in `data`; the assumptions name it `reason`. */
-export function rejectionReason(template: TemplateRecord): string | undefined {
-	for (const candidate of [template.reason, template.data]) {
-		const reason = isObject(candidate) ? (candidate.reason ?? candidate.message) : candidate;
-		if (typeof reason === 'string' && reason.trim()) return reason.trim();
-	}
-	return undefined;
-}
-
-/**
- * One placeholder of a template: `{{1}}` (positional) or `{{customer_name}}` (named), in the header text, the body or
- * a URL button (`button` is its position among all the template's buttons). Each part is numbered on its own. `id`
- * (`body:1`, `header:order_id`, `button1:1`) keys its value; `title` names it in messages (`Header {{1}}`); `label`
- * shows it in the editor with the words before it (`Hello {{1}}`), short enough for the panel's narrow labels.
- */
-export interface Placeholder {
-	id: string;
-	title: string;
-	label: string;
-}
+export const rejectionReason = (template: TemplateRecord) =>
+	[template.reason, template.data]
+		.map((candidate) => (isObject(candidate) ? (candidate.reason ?? candidate.message) : candidate))
+		.find((reason): reason is string => typeof reason === 'string' && reason.trim() !== '')
+		?.trim();
 
 const PLACEHOLDER = /\{\{\s*(\d+|[a-z][a-z0-9_]*)\s*\}\}/g;
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : undefined);
@@ -38,11 +24,18 @@ const tail = (before: string) => (before.length > 16 ? before.slice(-16).replace
 const head = (after: string) => (after.length > 16 ? after.slice(0, 16).replace(/[\s/]?[^\s/]*$/, '') : after);
 
 /**
- * The texts of a template record, in either plausible shape (its fields are not shown): flat (`body`, `header_text` or
- * `header`, `buttons`) or Meta's (`components: [{type: HEADER|BODY|BUTTONS, format, text, buttons}]`), in any letter
- * case; fields it does not know are ignored. No body text: undefined (the record holds no text).
+ * The distinct placeholders of a template, in order (header, body, buttons; numbers ascending), or undefined when it
+ * holds no text. A placeholder is `{{1}}` (positional) or `{{customer_name}}` (named), in the header text, the body or
+ * a URL button (`button` is its position among all the template's buttons); each part is numbered on its own. `id`
+ * (`body:1`, `header:order_id`, `button1:1`) keys its value; `title` names it in messages (`Header {{1}}`); `label`
+ * shows it in the editor with the words before it (`Hello {{1}}`), short enough for the panel's narrow labels; `name`
+ * is the placeholder as written (a number without leading zeros).
+ *
+ * The texts of a template record are read in either plausible shape (its fields are not shown): flat (`body`,
+ * `header_text` or `header`, `buttons`) or Meta's (`components: [{type: HEADER|BODY|BUTTONS, format, text,
+ * buttons}]`), in any letter case; fields it does not know are ignored. No body text: the record holds no text.
  */
-function partsOf(template: TemplateRecord): Array<[string, string | undefined]> | undefined {
+export function placeholdersOf(template: TemplateRecord) {
 	const components = (Array.isArray(template.components) ? template.components : []).filter(isObject);
 	const component = (type: string) => components.find((entry) => String(entry.type).toLowerCase() === type);
 	const header = component('header');
@@ -51,29 +44,25 @@ function partsOf(template: TemplateRecord): Array<[string, string | undefined]> 
 	const body = text(component('body')?.text ?? template.body);
 	const buttons = component('buttons')?.buttons ?? template.buttons;
 	if (!body) return undefined;
-	const urls = (Array.isArray(buttons) ? buttons : []).map((button: unknown, n): [string, string | undefined] => [`button${n}`, isObject(button) ? text(button.url) : undefined]);
-	return [['header', headerIsText ? text(header?.text ?? flatHeader) : undefined], ['body', body], ...urls];
-}
-
-/** The distinct placeholders of a template, in order (header, body, buttons; numbers ascending), or undefined when it holds no text. */
-export function placeholdersOf(template: TemplateRecord): Placeholder[] | undefined {
-	const parts = partsOf(template);
-	return parts
-		? parts.flatMap(([part, content = '']) => {
-				const found = new Map<string, Placeholder & { name: string }>();
-				const where = part === 'body' ? '' : part === 'header' ? 'Header' : `Button ${Number(part.slice(6)) + 1}`;
-				for (const match of content.matchAll(PLACEHOLDER)) {
-					const name = /^\d+$/.test(match[1]) ? String(Number(match[1])) : match[1];
-					const before = tail(content.slice(0, match.index)).trimStart();
-					const words = before ? `${before}${match[0]}` : `${match[0]}${head(content.slice(match.index + match[0].length)).trimEnd()}`;
-					const id = `${part}:${name}`;
-					const title = `${where}${part.startsWith('button') ? ' URL' : ''} {{${name}}}`.trim();
-					if (!found.has(id)) found.set(id, { id, name, title, label: where ? `${where}: ${words}` : words });
-				}
-				const placeholders = [...found.values()];
-				return placeholders.every((placeholder) => /^\d+$/.test(placeholder.name)) ? placeholders.sort((a, b) => Number(a.name) - Number(b.name)) : placeholders;
-			})
-		: undefined;
+	const parts: Array<[string, unknown]> = [
+		['header', headerIsText && (header?.text ?? flatHeader)],
+		['body', body],
+		...(Array.isArray(buttons) ? buttons : []).map((button: unknown, n): [string, unknown] => [`button${n}`, isObject(button) && button.url]),
+	];
+	return parts.flatMap(([part, value]) => {
+		const content = text(value) ?? '';
+		const found = new Map<string, { id: string; title: string; label: string; name: string }>();
+		const where = part === 'body' ? '' : part === 'header' ? 'Header' : `Button ${Number(part.slice(6)) + 1}`;
+		for (const match of content.matchAll(PLACEHOLDER)) {
+			const name = /^\d+$/.test(match[1]) ? String(Number(match[1])) : match[1];
+			const before = tail(content.slice(0, match.index)).trimStart();
+			const words = before ? `${before}${match[0]}` : `${match[0]}${head(content.slice(match.index + match[0].length)).trimEnd()}`;
+			const id = `${part}:${name}`;
+			if (!found.has(id)) found.set(id, { id, name, title: `${where}${part.startsWith('button') ? ' URL' : ''} {{${name}}}`.trim(), label: where ? `${where}: ${words}` : words });
+		}
+		const placeholders = [...found.values()];
+		return placeholders.every((placeholder) => /^\d+$/.test(placeholder.name)) ? placeholders.sort((a, b) => Number(a.name) - Number(b.name)) : placeholders;
+	});
 }
 
 /**
@@ -81,7 +70,7 @@ export function placeholdersOf(template: TemplateRecord): Placeholder[] | undefi
  * `variables` for the body, `header_variables` for the header text, `button_variables: [{index, variables}]` for URL
  * buttons; positional values as a list in number order, named ones as an object.
  */
-export function sendFields(values: Map<string, string>): IDataObject {
+export function sendFields(values: Map<string, string>) {
 	const groups: Record<string, Array<[string, string]>> = {};
 	for (const [id, value] of values) (groups[id.slice(0, id.indexOf(':'))] ??= []).push([id.slice(id.indexOf(':') + 1), value]);
 	const shaped = (entries: Array<[string, string]>) =>

@@ -1,5 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type INodeProperties, type IPollFunctions, updateDisplayOptions } from 'n8n-workflow';
 
 import { startRun } from '../../../transport/request';
 import { readOption, readRequestOptions } from '../helpers/parameters';
@@ -36,7 +35,7 @@ const EVENTS: Record<string, PollEvent> = {
 };
 
 /** The action node's retry settings; a poll has no items, so a wait beyond the budget fails the poll instead. */
-const pollRequestOptions: INodeProperties = {
+const pollRequestOptions = {
 	...requestOptions,
 	// A poll reads one page at a time (it may stop early): no Concurrency here.
 	options: (requestOptions.options as INodeProperties[]).filter((option) => option.name !== 'concurrency').map((option) =>
@@ -50,37 +49,16 @@ const pollRequestOptions: INodeProperties = {
 	),
 };
 
+/** The Event parameter's options; the node's subtitle shows their names. */
+export const eventOptions = [
+	{ name: 'New Contact', value: 'newContact', description: 'A contact was added to the contact list' },
+	{ name: 'New or Changed Product', value: 'newOrChangedProduct', description: 'A product of the catalogue was created or updated (needs the plugin integration headers)' },
+	{ name: 'New Order', value: 'newOrder', description: 'An order appeared in the order history' },
+	{ name: 'Template Review Finished', value: 'templateReviewed', description: 'A submitted WhatsApp template (v2) was APPROVED or REJECTED' },
+];
+
 export const eventProperties: INodeProperties[] = [
-	{
-		displayName: 'Event',
-		name: 'event',
-		type: 'options',
-		noDataExpression: true,
-		required: true,
-		default: 'newContact',
-		options: [
-			{
-				name: 'New Contact',
-				value: 'newContact',
-				description: 'A contact was added to the contact list',
-			},
-			{
-				name: 'New or Changed Product',
-				value: 'newOrChangedProduct',
-				description: 'A product of the catalogue was created or updated (needs the plugin integration headers)',
-			},
-			{
-				name: 'New Order',
-				value: 'newOrder',
-				description: 'An order appeared in the order history',
-			},
-			{
-				name: 'Template Review Finished',
-				value: 'templateReviewed',
-				description: 'A submitted WhatsApp template (v2) was APPROVED or REJECTED',
-			},
-		],
-	},
+	{ displayName: 'Event', name: 'event', type: 'options', noDataExpression: true, required: true, default: 'newContact', options: eventOptions },
 	...Object.entries(EVENTS).flatMap(([name, event]) => updateDisplayOptions({ show: { event: [name] } }, event.properties)),
 	pollRequestOptions,
 ];
@@ -90,7 +68,7 @@ export const eventProperties: INodeProperties[] = [
  * poll without a state for this event records where "now" is and emits nothing; otherwise it emits what is new
  * and only then, once everything was read, stores the new state: a poll that throws changes nothing.
  */
-export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function pollEvents(this: IPollFunctions) {
 	// n8n keeps this context while the workflow is active: every poll is a run of its own, with the credential as
 	// it is now.
 	startRun(this, readRequestOptions(this));

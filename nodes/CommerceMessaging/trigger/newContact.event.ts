@@ -24,58 +24,49 @@ interface ContactState {
 	createdAt: string | null;
 }
 
-function contactId(ctx: IPollFunctions, record: IDataObject): number {
+function contactId(ctx: IPollFunctions, record: IDataObject) {
 	const id = typeof record.id === 'string' && /^\d+$/.test(record.id) ? Number(record.id) : record.id;
-	if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-		throw plainApiError(
-			ctx.getNode(),
-			`The service returned a contact without an integer id: ${formatQuoted(record.id)}`,
-			'The New Contact event relies on contact ids being integers that grow with creation. Use the Custom API Call operation of the Commerce Messaging node to inspect the contact list.',
-		);
-	}
-	return id;
+	if (typeof id === 'number' && Number.isSafeInteger(id)) return id;
+	throw plainApiError(
+		ctx.getNode(),
+		`The service returned a contact without an integer id: ${formatQuoted(record.id)}`,
+		'The New Contact event relies on contact ids being integers that grow with creation. Use the Other Endpoint operation of the Commerce Messaging node to inspect the contact list.',
+	);
 }
 
 /**
- * The contact list's pages, last page first. Page numbers come from `total` and from the page size the service
- * really served (it may cap ours). Without a total there is no last page to start from: then the whole list is
- * read, oldest first, and handed over as one page. Read backwards, the pages keep the guards of a whole-list read
- * (transport/pagination.ts): each contact once, Max Records, Max List Size, and a page that only repeats others (a
- * service ignoring the page number would hide every new contact behind page 1 forever).
+ * The contacts of the pages from the last one backwards, down to the first page holding a known one. Page numbers
+ * come from `total` and from the page size the service really served (it may cap ours). Without a total there is no
+ * last page to start from: then the whole list is read, oldest first (listRecords, with the transport's guards).
+ *
+ * The transport's page-by-page guards (transport/pagination.ts) read forwards only, so the pages read backwards keep
+ * them here, with the transport's messages: each contact once, Max List Size, Max Records, and a page that only
+ * repeats others (a service ignoring the page number would hide every new contact behind page 1 forever).
  */
-async function* pagesFromTheEnd(ctx: IPollFunctions): AsyncGenerator<IDataObject[]> {
+async function readTail(ctx: IPollFunctions, isKnown: (record: IDataObject) => boolean) {
 	const { maxRecords, maxListBytes, names } = settingsOf(ctx);
+	const node = ctx.getNode();
 	const pageOf = new Map<string, number>();
 	let bytes = 0;
 	const read = async (page: number) => {
 		const answer = await readPage(ctx, 'contactList', page, PAGE_SIZE);
 		bytes += answer.bytes;
-		if (bytes > maxListBytes) throw listCeilingError(ctx.getNode(), `${formatMegabytes(maxListBytes)} of answers`, names.maxListBytes);
+		if (bytes > maxListBytes) throw listCeilingError(node, `${formatMegabytes(maxListBytes)} of answers`, names.maxListBytes);
 		const fresh = answer.records.filter((record) => !pageOf.has(String(record.id)));
 		if (answer.records.length && !fresh.length) {
-			const earlier = pageOf.get(String(answer.records[0].id)) as number;
-			throw repeatedPageError(ctx.getNode(), page, earlier, answer.total ?? pageOf.size, pageOf.size);
+			throw repeatedPageError(node, page, pageOf.get(String(answer.records[0].id)) as number, answer.total ?? pageOf.size, pageOf.size);
 		}
 		for (const record of fresh) pageOf.set(String(record.id), page);
-		if (pageOf.size > maxRecords) throw listCeilingError(ctx.getNode(), `${formatCount(maxRecords)} records`, names.maxRecords);
+		if (pageOf.size > maxRecords) throw listCeilingError(node, `${formatCount(maxRecords)} records`, names.maxRecords);
 		return { ...answer, records: fresh };
 	};
 	const first = await read(1);
-	if (first.total === undefined) {
-		yield await listRecords(ctx, 'contactList');
-		return;
-	}
+	if (first.total === undefined) return await listRecords(ctx, 'contactList');
 	const served = first.records.length;
 	const pageSize = served > 0 && served < Math.min(PAGE_SIZE, first.total) ? served : PAGE_SIZE;
-	const lastPage = Math.max(1, Math.ceil(first.total / pageSize));
-	for (let page = lastPage; page >= 2; page--) yield (await read(page)).records;
-	yield first.records;
-}
-
-/** The contacts of the pages from the end down to the first page holding a known one. */
-async function readTail(ctx: IPollFunctions, isKnown: (record: IDataObject) => boolean): Promise<IDataObject[]> {
 	const contacts: IDataObject[] = [];
-	for await (const records of pagesFromTheEnd(ctx)) {
+	for (let page = Math.max(1, Math.ceil(first.total / pageSize)); page >= 1; page--) {
+		const { records } = page === 1 ? first : await read(page);
 		contacts.push(...records);
 		if (records.some(isKnown)) break;
 	}
@@ -83,7 +74,7 @@ async function readTail(ctx: IPollFunctions, isKnown: (record: IDataObject) => b
 }
 
 /** The state once `contacts` were read: the highest id and the latest created_at, of them and of the state. */
-function stateAfter(ctx: IPollFunctions, state: ContactState, contacts: IDataObject[]): ContactState {
+function stateAfter(ctx: IPollFunctions, state: ContactState, contacts: IDataObject[]) {
 	const lastId = contacts.reduce((highest, contact) => Math.max(highest, contactId(ctx, contact)), state.lastId);
 	const created = contacts.reduce((latest, contact) => Math.max(latest, timeOf(contact.created_at) ?? -Infinity), timeOf(state.createdAt) ?? -Infinity);
 	return { lastId, createdAt: Number.isFinite(created) ? new Date(created).toISOString() : null };
@@ -100,20 +91,15 @@ export const newContact: PollEvent<ContactState> = {
 		return Number.isSafeInteger(lastId) && createdValid ? ({ lastId, createdAt } as ContactState) : undefined;
 	},
 
-	async start(ctx) {
-		return stateAfter(ctx, { lastId: 0, createdAt: null }, await readTail(ctx, () => true));
-	},
+	start: async (ctx) => stateAfter(ctx, { lastId: 0, createdAt: null }, await readTail(ctx, () => true)),
 
 	async next(ctx, state) {
 		// Until a contact carrying a created_at was read, ids alone decide.
 		const createdMs = timeOf(state.createdAt) ?? Infinity;
-		const isNew = (contact: IDataObject) =>
-			contactId(ctx, contact) > state.lastId || (timeOf(contact.created_at) ?? -Infinity) > createdMs;
+		const isNew = (contact: IDataObject) => contactId(ctx, contact) > state.lastId || (timeOf(contact.created_at) ?? -Infinity) > createdMs;
 		const contacts = await readTail(ctx, (contact) => !isNew(contact));
 		return { records: byId(ctx, contacts.filter(isNew)), state: stateAfter(ctx, state, contacts) };
 	},
 
-	async latest(ctx) {
-		return byId(ctx, await readTail(ctx, () => true)).pop();
-	},
+	latest: async (ctx) => byId(ctx, await readTail(ctx, () => true)).pop(),
 };

@@ -1,5 +1,3 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
-
 import { readOption } from '../helpers/parameters';
 import { readList, stamp, timeOf, windowEvent } from './watermark';
 
@@ -7,45 +5,40 @@ import { readList, stamp, timeOf, windowEvent } from './watermark';
  * New or Changed Product. The product list has no filter, no order guarantee and no total, but every product
  * carries `updated_at`, set by the service on create and on every update: the window runs on it.
  */
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Change Type',
-				name: 'changeType',
-				type: 'options',
-				default: 'any',
-				options: [
-					{ name: 'Changed Only', value: 'updated', description: 'Products updated after they were created' },
-					{ name: 'New Only', value: 'created', description: 'Products never updated since they were created' },
-					{ name: 'New or Changed', value: 'any' },
-				],
-				description:
-					'Which products to emit. A product counts as new while its updated_at equals its created_at.',
-			},
-		],
-	},
-];
-
-function changeMatches(record: IDataObject, filters: IDataObject): boolean {
-	if (filters.changeType === 'any') return true;
-	const created = timeOf(record.created_at);
-	const isNew = created === undefined || created === timeOf(record.updated_at ?? record.created_at);
-	return filters.changeType === 'created' ? isNew : !isNew;
-}
-
 export const newOrChangedProduct = windowEvent({
 	label: 'New or Changed Product',
-	properties,
+	properties: [
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{
+					displayName: 'Change Type',
+					name: 'changeType',
+					type: 'options',
+					default: 'any',
+					options: [
+						{ name: 'Changed Only', value: 'updated', description: 'Products updated after they were created' },
+						{ name: 'New Only', value: 'created', description: 'Products never updated since they were created' },
+						{ name: 'New or Changed', value: 'any' },
+					],
+					description: 'Which products to emit. A product counts as new while its updated_at equals its created_at.',
+				},
+			],
+		},
+	],
 	readFilters: (ctx) => ({
 		changeType: readOption(ctx, 'filters.changeType', 0, { label: 'Change Type', values: ['any', 'created', 'updated'], fallback: 'any' }),
 	}),
 	// The products area needs the plugin headers: the transport checks them first.
 	read: readList('productList', (record) => stamp(record, record.id, record.updated_at ?? record.created_at)),
-	matches: changeMatches,
+	matches(record, filters) {
+		if (filters.changeType === 'any') return true;
+		const created = timeOf(record.created_at);
+		const isNew = created === undefined || created === timeOf(record.updated_at ?? record.created_at);
+		return filters.changeType === 'created' ? isNew : !isNew;
+	},
 });

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { formatQuoted } from '../../../transport/format';
 import { iteratePages } from '../../../transport/pagination';
@@ -13,56 +13,7 @@ import { newestVouched, stamp, type Stamped, windowEvent } from './watermark';
  * the newest `created_at` and each poll reads it again, skipping the orders it already read there.
  */
 
-export const DEFAULT_LOOK_BACK_MINUTES = 10;
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'string',
-				default: '',
-				placeholder: 'paid',
-				description:
-					'Only new orders whose status is this one when the trigger first sees them, e.g. pending, paid, shipped, delivered, cancelled or refunded',
-			},
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'orderOptions',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Look-Back (Minutes)',
-				name: 'lookBackMinutes',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: DEFAULT_LOOK_BACK_MINUTES,
-				description:
-					'How far behind the newest order each poll reads again, so an order the service lists a little late, with an older creation time, is still emitted, once. 0 reads from the newest order on only.',
-			},
-		],
-	},
-];
-
-/** Orders the trigger cannot place on the timeline, reported instead of dropped in silence, each id quoted and cut. */
-function reportUnreadable(ctx: IPollFunctions, unreadable: IDataObject[]): void {
-	if (!unreadable.length) return;
-	const shown = unreadable.slice(0, 10).map((record) => (record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id)));
-	const more = unreadable.length > shown.length ? ` and ${unreadable.length - shown.length} more` : '';
-	ctx.logger.warn(
-		`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${shown.join(', ')}${more}`,
-		{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
-	);
-}
+const DEFAULT_LOOK_BACK_MINUTES = 10;
 
 /** The second a time falls in: a lower bound for a service filter that may compare at second precision. */
 const floorToSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
@@ -70,9 +21,10 @@ const floorToSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 /**
  * Orders from the newest down to the window's start `from` (undefined at activation: down to the newest order
  * n8n's clock vouches for). `date_from` asks the service for the window alone; for a service that ignores it,
- * reading stops at the first page holding an older order.
+ * reading stops at the first page holding an older order. Orders the trigger cannot place on the timeline are
+ * reported instead of dropped in silence, each id quoted and cut.
  */
-async function readOrders(ctx: IPollFunctions, from: number | undefined, now: number): Promise<Stamped[]> {
+async function readOrders(ctx: IPollFunctions, from: number | undefined, now: number) {
 	const orders: Stamped[] = [];
 	const unreadable: IDataObject[] = [];
 	const qs = from !== undefined && Number.isFinite(from) ? { date_from: new Date(floorToSecond(from)).toISOString() } : {};
@@ -87,7 +39,14 @@ async function readOrders(ctx: IPollFunctions, from: number | undefined, now: nu
 		const floor = floorToSecond(from ?? newestVouched(orders.map((order) => order.ms), now));
 		if (page.some((order) => order.ms < floor)) break;
 	}
-	reportUnreadable(ctx, unreadable);
+	if (unreadable.length) {
+		const shown = unreadable.slice(0, 10).map((record) => (record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id)));
+		const more = unreadable.length > shown.length ? ` and ${unreadable.length - shown.length} more` : '';
+		ctx.logger.warn(
+			`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${shown.join(', ')}${more}`,
+			{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
+		);
+	}
 	return orders;
 }
 
@@ -96,7 +55,43 @@ const statusMatches = (record: IDataObject, filters: IDataObject) => !filters.st
 
 export const newOrder = windowEvent({
 	label: 'New Order',
-	properties,
+	properties: [
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{
+					displayName: 'Status',
+					name: 'status',
+					type: 'string',
+					default: '',
+					placeholder: 'paid',
+					description:
+						'Only new orders whose status is this one when the trigger first sees them, e.g. pending, paid, shipped, delivered, cancelled or refunded',
+				},
+			],
+		},
+		{
+			displayName: 'Options',
+			name: 'orderOptions',
+			type: 'collection',
+			placeholder: 'Add option',
+			default: {},
+			options: [
+				{
+					displayName: 'Look-Back (Minutes)',
+					name: 'lookBackMinutes',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: DEFAULT_LOOK_BACK_MINUTES,
+					description: 'How far behind the newest order each poll reads again, so an order listed late with an older creation time is still emitted, once. 0: from the newest order on.',
+				},
+			],
+		},
+	],
 	readFilters: (ctx) => ({ status: readText(ctx, 'filters.status', 0, { label: 'status filter' }) }),
 	read: readOrders,
 	lookBackMs: (ctx) =>

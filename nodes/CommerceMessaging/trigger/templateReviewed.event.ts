@@ -1,5 +1,3 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
-
 import { readOption } from '../helpers/parameters';
 import { readList, stamp, windowEvent } from './watermark';
 
@@ -11,33 +9,31 @@ import { readList, stamp, windowEvent } from './watermark';
  */
 const OUTCOMES = ['APPROVED', 'REJECTED'];
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Outcome',
-				name: 'outcome',
-				type: 'options',
-				default: 'any',
-				options: [
-					{ name: 'Approved Only', value: 'APPROVED', description: 'The template can now be sent' },
-					{ name: 'Approved or Rejected', value: 'any' },
-					{ name: 'Rejected Only', value: 'REJECTED', description: 'The output carries the rejection reason' },
-				],
-				description: 'Which review outcomes start the workflow',
-			},
-		],
-	},
-];
-
 export const templateReviewed = windowEvent({
 	label: 'Template Review Finished',
-	properties,
+	properties: [
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{
+					displayName: 'Outcome',
+					name: 'outcome',
+					type: 'options',
+					default: 'any',
+					options: [
+						{ name: 'Approved Only', value: 'APPROVED', description: 'The template can now be sent' },
+						{ name: 'Approved or Rejected', value: 'any' },
+						{ name: 'Rejected Only', value: 'REJECTED', description: 'The output carries the rejection reason' },
+					],
+					description: 'Which review outcomes start the workflow',
+				},
+			],
+		},
+	],
 	readFilters: (ctx) => ({
 		outcome: readOption(ctx, 'filters.outcome', 0, { label: 'Outcome', values: ['any', ...OUTCOMES], fallback: 'any' }),
 	}),
@@ -46,5 +42,5 @@ export const templateReviewed = windowEvent({
 	),
 	matches: (record, filters) => filters.outcome === 'any' || record.state === filters.outcome,
 	// The template as the service returned it (state, reason, ...) plus the outcome as an event name.
-	output: (record): IDataObject => ({ ...record, event: record.state === 'APPROVED' ? 'approved' : 'rejected' }),
+	output: (record) => ({ ...record, event: record.state === 'APPROVED' ? 'approved' : 'rejected' }),
 });

@@ -29,15 +29,15 @@ export interface Stamped {
 }
 
 /** Epoch milliseconds of an ISO 8601 string or epoch number; undefined when the value is no usable time. */
-export function timeOf(value: unknown): number | undefined {
+export function timeOf(value: unknown) {
 	const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
 	return Number.isFinite(ms) ? ms : undefined;
 }
 
 /** The record on the timeline, or undefined when it has no id (a number or a text) or no usable time. */
-export function stamp(record: IDataObject, id: unknown, time: unknown): Stamped | undefined {
+export function stamp(record: IDataObject, id: unknown, time: unknown) {
 	const ms = timeOf(time);
-	const hasId = (typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id));
+	const hasId = (typeof id === 'string' && id !== '') || Number.isFinite(id);
 	return hasId && ms !== undefined ? { record, id: String(id), ms } : undefined;
 }
 
@@ -46,7 +46,7 @@ export const oldestFirst = (items: Stamped[]) =>
 	[...items].sort((a, b) => a.ms - b.ms || a.id.localeCompare(b.id, 'en', { numeric: true }));
 
 /** A stored state read back; anything else (another event's, hand-edited) is undefined, so the event starts anew. */
-export function readWindow(stored: unknown): WindowState | undefined {
+export function readWindow(stored: unknown) {
 	const { from, seen } = (stored ?? {}) as IDataObject;
 	const fromValid = from === null || (typeof from === 'string' && timeOf(from) !== undefined);
 	const seenValid =
@@ -74,45 +74,39 @@ export function advance(state: WindowState, read: Stamped[], now: number, lookBa
 	const known = new Set(state.seen.map(([id, ms]) => key(id, ms)));
 	const isNew = (item: Stamped) => item.ms >= fromMs && !known.has(key(item.id, item.ms));
 	// Keyed, so a record listed twice (a list that shifted while it was read) is taken once.
-	const fresh = new Map(read.filter(isNew).map((item) => [key(item.id, item.ms), item]));
-	const records = oldestFirst([...fresh.values()]);
-	let seen = [...state.seen, ...records.map(({ id, ms }): [string, number] => [id, ms])];
-	let nextFrom = Math.max(fromMs, newestVouched(seen.map(([, ms]) => ms), now) - lookBackMs);
-	seen = seen.filter(([, ms]) => ms >= nextFrom);
-	const narrowed = seen.length > maxSeen;
-	if (narrowed) {
-		nextFrom = seen.map(([, ms]) => ms).sort((a, b) => a - b)[seen.length - maxSeen];
-		seen = seen.filter(([, ms]) => ms >= nextFrom);
-	}
+	const records = oldestFirst([...new Map(read.filter(isNew).map((item) => [key(item.id, item.ms), item])).values()]);
+	const pairs = [...state.seen, ...records.map(({ id, ms }): [string, number] => [id, ms])];
+	let nextFrom = Math.max(fromMs, newestVouched(pairs.map(([, ms]) => ms), now) - lookBackMs);
+	const kept = pairs.map(([, ms]) => ms).filter((ms) => ms >= nextFrom).sort((a, b) => a - b);
+	const narrowed = kept.length > maxSeen;
+	if (narrowed) nextFrom = kept[kept.length - maxSeen];
 	const from = Number.isFinite(nextFrom) ? new Date(nextFrom).toISOString() : null;
-	return { records: records.map((item) => item.record), state: { from, seen }, narrowed };
-}
-
-interface WindowEvent extends Pick<PollEvent, 'properties' | 'readFilters'> {
-	label: string;
-	/** The records from `from` on at least; `from` is undefined at activation, where only the newest ones matter. */
-	read(ctx: IPollFunctions, from: number | undefined, now: number): Promise<Stamped[]>;
-	/** How far behind the newest stamp the window starts; none when a record is listed as soon as it is stamped. */
-	lookBackMs?(ctx: IPollFunctions): number;
-	/** Whether the filters keep a record; a record they drop is remembered all the same, so it is not new later. */
-	matches(record: IDataObject, filters: IDataObject): boolean;
-	output?(record: IDataObject): IDataObject;
-	latest?: PollEvent['latest'];
+	return { records: records.map((item) => item.record), state: { from, seen: pairs.filter(([, ms]) => ms >= nextFrom) }, narrowed };
 }
 
 /** An event read through the window: New Order, New or Changed Product, Template Review Finished. */
-export function windowEvent(spec: WindowEvent): PollEvent<WindowState> {
+export function windowEvent(
+	spec: Pick<PollEvent, 'properties' | 'readFilters'> & {
+		label: string;
+		/** The records from `from` on at least; `from` is undefined at activation, where only the newest ones matter. */
+		read(ctx: IPollFunctions, from: number | undefined, now: number): Promise<Stamped[]>;
+		/** How far behind the newest stamp the window starts; none when a record is listed as soon as it is stamped. */
+		lookBackMs?(ctx: IPollFunctions): number;
+		/** Whether the filters keep a record; a record they drop is remembered all the same, so it is not new later. */
+		matches(record: IDataObject, filters: IDataObject): boolean;
+		output?(record: IDataObject): IDataObject;
+		latest?: PollEvent['latest'];
+	},
+): PollEvent<WindowState> {
 	const output = spec.output ?? ((record: IDataObject) => record);
 	return {
-		properties: spec.properties,
-		readFilters: spec.readFilters,
+		...spec,
 		readState: readWindow,
 		// No look-back at activation: a record stamped before it is not new, even when it is listed late.
 		start: async (ctx, now) => advance(EMPTY_WINDOW, await spec.read(ctx, undefined, now), now, 0).state,
 		async next(ctx, state, filters, now) {
 			const lookBackMs = spec.lookBackMs?.(ctx) ?? 0;
-			const read = await spec.read(ctx, state.from === null ? -Infinity : Date.parse(state.from), now);
-			const poll = advance(state, read, now, lookBackMs);
+			const poll = advance(state, await spec.read(ctx, state.from === null ? -Infinity : Date.parse(state.from), now), now, lookBackMs);
 			if (poll.narrowed) {
 				ctx.logger.warn(
 					`${spec.label}: more than ${formatCount(MAX_LOOK_BACK_IDS)} records to remember; the window now starts at ${poll.state.from}, so a record listed later with an older time is not emitted`,
@@ -135,4 +129,4 @@ export function windowEvent(spec: WindowEvent): PollEvent<WindowState> {
 
 /** The records of a whole list (it has no filter and no order), placed by `stampOf`; undefined is no event. */
 export const readList = (route: ListRouteName, stampOf: (record: IDataObject) => Stamped | undefined) => async (ctx: IPollFunctions) =>
-	(await listRecords(ctx, route)).map(stampOf).filter((item): item is Stamped => item !== undefined);
+	(await listRecords(ctx, route)).map(stampOf).filter((item) => item !== undefined);
