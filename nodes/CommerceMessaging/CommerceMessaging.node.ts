@@ -1,6 +1,6 @@
-import { type INodeProperties, type INodeType, type INodeTypeDescription, NodeConnectionTypes } from 'n8n-workflow';
+import { type INodeProperties, type INodePropertyOptions, type INodeType, type INodeTypeDescription, NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceDescriptions } from './actions/resources';
+import { operations, resourceDescriptions } from './actions/resources';
 import { router } from './actions/router';
 import { requestOptions } from './descriptions';
 import { methods } from './methods';
@@ -31,21 +31,12 @@ const resourceProperty: INodeProperties = {
 	default: 'contact',
 };
 
-/** Value -> the name the panel shows, for an options parameter. */
-const labels = (property: INodeProperties) =>
-	(property.options ?? []).map((option) => ['value' in option ? String(option.value) : '', option.name] as const);
+/** Value -> the name the panel shows, for the subtitle. */
+const RESOURCE_LABELS = Object.fromEntries((resourceProperty.options as INodePropertyOptions[]).map(({ value, name }) => [value, name]));
 
-const RESOURCE_LABELS = Object.fromEntries(labels(resourceProperty));
-
-/** "resource:operation" -> the operation's name, from each resource's Operation selector (names repeat across resources). */
+/** "resource:operation" -> the operation's name (names repeat across resources). */
 const OPERATION_LABELS = Object.fromEntries(
-	resourceDescriptions
-		.filter((property) => property.name === 'operation')
-		.flatMap((property) =>
-			(property.displayOptions?.show?.resource ?? []).flatMap((resource) =>
-				labels(property).map(([operation, name]) => [`${String(resource)}:${operation}`, name]),
-			),
-		),
+	Object.entries(operations).flatMap(([resource, byName]) => Object.entries(byName).map(([operation, { option }]) => [`${resource}:${operation}`, option.name])),
 );
 
 export class CommerceMessaging implements INodeType {

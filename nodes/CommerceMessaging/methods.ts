@@ -1,4 +1,4 @@
-import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeType, ResourceMapperFields } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeType } from 'n8n-workflow';
 
 import { asTemplate } from '../../transport/answers';
 import { listRecords } from '../../transport/pagination';
@@ -13,25 +13,25 @@ import { placeholdersOf } from './helpers/template';
 const matches = (filter: string | undefined, ...texts: string[]) => texts.some((text) => text.toLowerCase().includes((filter ?? '').trim().toLowerCase()));
 
 /** Templates whose name holds the typed text (or whose id it is), by name: `order_confirmation (APPROVED, en)`. */
-async function templateSearch(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const results: INodeListSearchItems[] = [];
-	for (const { id, name, state, language } of (await listRecords(this, 'templateList')).map(asTemplate)) {
-		if (id === undefined || id === null || !(matches(filter, String(name ?? '')) || String(id) === filter?.trim())) continue;
-		const details = [state, language].filter((part) => typeof part === 'string' && part !== '');
-		const label = name ? String(name) : `Template ${String(id)}`;
-		results.push({ name: details.length ? `${label} (${details.join(', ')})` : label, value: String(id) });
-	}
+async function templateSearch(this: ILoadOptionsFunctions, filter?: string) {
+	const results = (await listRecords(this, 'templateList'))
+		.map(asTemplate)
+		.filter(({ id, name }) => id !== undefined && id !== null && (matches(filter, String(name ?? '')) || String(id) === filter?.trim()))
+		.map(({ id, name, state, language }) => {
+			const details = [state, language].filter((part) => typeof part === 'string' && part !== '');
+			const label = name ? String(name) : `Template ${String(id)}`;
+			return { name: details.length ? `${label} (${details.join(', ')})` : label, value: String(id) };
+		});
 	return { results: results.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' })) };
 }
 
 /** Products whose name, id or SKU holds the typed text: `name (id)`, the value being the shop's productId. */
-async function productSearch(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const results: INodeListSearchItems[] = [];
-	for (const product of await listRecords(this, 'productList')) {
-		if (product.id === undefined || product.id === null || product.id === '') continue;
+async function productSearch(this: ILoadOptionsFunctions, filter?: string) {
+	const results = (await listRecords(this, 'productList')).flatMap((product) => {
+		if (product.id === undefined || product.id === null || product.id === '') return [];
 		const [id, name] = [String(product.id), typeof product.name === 'string' ? product.name.trim() : ''];
-		if (matches(filter, name, id, typeof product.sku === 'string' ? product.sku : '')) results.push({ name: name ? `${name} (${id})` : id, value: id });
-	}
+		return matches(filter, name, id, typeof product.sku === 'string' ? product.sku : '') ? [{ name: name ? `${name} (${id})` : id, value: id }] : [];
+	});
 	return { results };
 }
 
@@ -40,19 +40,19 @@ async function productSearch(this: ILoadOptionsFunctions, filter?: string): Prom
  * text around it, loaded when a template is picked (and again when it changes). None when the template is given by
  * an expression the editor cannot resolve, or its record holds no text: the manual list and JSON remain.
  */
-async function templateVariables(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
-	const emptyFieldsNotice =
-		'No variables to map: the template has none, or its text could not be read here (an expression, or a record without text). Give them under Options > Variables (List) or Variables (JSON) if it has some.';
+async function templateVariables(this: ILoadOptionsFunctions) {
 	let id: unknown;
 	try {
 		id = this.getNodeParameter('templateId', undefined, { extractValue: true });
 	} catch {
-		return { fields: [], emptyFieldsNotice };
+		// An expression the editor cannot resolve: no template to read.
 	}
-	if (typeof id !== 'string' && typeof id !== 'number') return { fields: [], emptyFieldsNotice };
-	const placeholders = placeholdersOf(await apiRequest(this, 'templateGet', { pathParams: { id } })) ?? [];
-	const fields = placeholders.map(({ id: field, label }) => ({ id: field, displayName: label, required: true, defaultMatch: false, canBeUsedToMatch: false, display: true, type: 'string' as const }));
-	return { fields, emptyFieldsNotice };
+	const template = typeof id === 'string' || typeof id === 'number' ? await apiRequest(this, 'templateGet', { pathParams: { id } }) : {};
+	return {
+		fields: (placeholdersOf(template) ?? []).map(({ id: field, label }) => ({ id: field, displayName: label, required: true, defaultMatch: false, canBeUsedToMatch: false, display: true, type: 'string' as const })),
+		emptyFieldsNotice:
+			'No variables to map: the template has none, or its text could not be read here (an expression, or a record without text). Give them under Options > Variables (List) or Variables (JSON) if it has some.',
+	};
 }
 
 export const methods: INodeType['methods'] = {

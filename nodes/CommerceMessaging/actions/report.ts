@@ -1,4 +1,4 @@
-import { type IDataObject, type IExecuteFunctions, type INode, type JsonObject, NodeApiError, type NodeExecutionHint, NodeOperationError } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INode, NodeApiError, type NodeExecutionHint, NodeOperationError } from 'n8n-workflow';
 
 import { formatDuration } from '../../../transport/format';
 import type { RetryKind, RunActivity } from '../../../transport/request';
@@ -15,19 +15,22 @@ export function errorJson(error: unknown): IDataObject {
 	const failure = error as Partial<NodeApiError> & { context?: IDataObject };
 	const context = failure.context ?? {};
 	const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-	const json: IDataObject = { error: failure.message ?? String(error) };
-	if (failure.description) json.description = failure.description;
-	if (text(context.serviceCode) !== undefined) json.code = context.serviceCode;
-	if (text(context.serviceMessage) !== undefined) json.serviceMessage = context.serviceMessage;
-	if (failure.httpCode) json.httpCode = failure.httpCode;
-	if (Array.isArray(context.fields)) json.fields = context.fields.filter((field) => typeof field === 'string');
-	if (text(context.state)) json.state = context.state;
-	return json;
+	const json = {
+		error: failure.message ?? String(error),
+		description: failure.description || undefined,
+		code: text(context.serviceCode),
+		serviceMessage: text(context.serviceMessage),
+		httpCode: failure.httpCode || undefined,
+		fields: Array.isArray(context.fields) ? context.fields.filter((field) => typeof field === 'string') : undefined,
+		state: text(context.state) || undefined,
+	};
+	// Only what the error has.
+	return Object.fromEntries(Object.entries(json).filter(([, value]) => value !== undefined));
 }
 
 /** The error that stops the run, naming its item. */
 export function withItemIndex(node: INode, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return new NodeOperationError(node, error as JsonObject as unknown as Error, { itemIndex });
+	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return new NodeOperationError(node, error as Error, { itemIndex });
 	error.context.itemIndex ??= itemIndex;
 	return error;
 }
@@ -39,11 +42,8 @@ const RETRY_KINDS: Record<Exclude<RetryKind, 'rate limit'>, [string, string]> = 
 	'service error': ['HTTP 5xx answer', 'HTTP 5xx answers'],
 };
 
-/** A list read over more pages than this is worth a word. */
-const PAGES_WORTH_TELLING = 5;
-
 /** The operation's own hints (duplicates skipped, waits between batches) first, then the run's. */
-export function report(ctx: IExecuteFunctions, activity: RunActivity, hints: NodeExecutionHint[], run: { operationName: string; itemCount: number; outputCount: number; concurrency: number }): void {
+export function report(ctx: IExecuteFunctions, activity: RunActivity, hints: NodeExecutionHint[], run: { operationName: string; itemCount: number; outputCount: number; concurrency: number }) {
 	if (activity.rateLimitHeldMs > 0) {
 		hints.push({ message: `Waited ${formatDuration(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`, type: 'warning' });
 	}
@@ -66,9 +66,9 @@ export function report(ctx: IExecuteFunctions, activity: RunActivity, hints: Nod
 	if (activity.pagesRead > 0 && run.itemCount > 1 && run.operationName !== 'getAll' && !ctx.getNode().executeOnce) {
 		hints.push({ message: `This node read the list ${run.itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.` });
 	}
-	if (activity.pagesRead > PAGES_WORTH_TELLING) {
-		const sideBySide = Math.min(run.concurrency, MAX_PAGES_SIDE_BY_SIDE);
-		hints.push({ message: `Read ${activity.pagesRead} pages of the service's lists, ${sideBySide} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).` });
+	// A list read over more than 5 pages is worth a word.
+	if (activity.pagesRead > 5) {
+		hints.push({ message: `Read ${activity.pagesRead} pages of the service's lists, ${Math.min(run.concurrency, MAX_PAGES_SIDE_BY_SIDE)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).` });
 	}
 	for (const hint of hints) {
 		ctx.addExecutionHints?.({ message: hint.message, type: hint.type ?? 'info', location: 'outputPane' });

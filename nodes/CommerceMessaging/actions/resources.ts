@@ -8,7 +8,7 @@ import * as request from './customApiCall/request.operation';
 import * as deleteMedia from './media/delete.operation';
 import * as upload from './media/upload.operation';
 import * as sendMessage from './message/send.operation';
-import type { Operation, Resource, ResourceOperations } from './node.type';
+import type { Operation } from './node.type';
 import * as getHistory from './order/getHistory.operation';
 import * as pushEvent from './order/pushEvent.operation';
 import * as createProduct from './product/create.operation';
@@ -25,37 +25,25 @@ import * as submit from './template/submit.operation';
 import * as waitForApproval from './template/waitForApproval.operation';
 
 /**
- * Resource -> operation -> implementation, complete by type (node.type.ts), in the order the node shows them. Each
- * operation file brings its entry of the Operation list (`option`) and its fields (`description`).
+ * Resource -> operation -> implementation, in the order the node shows the resources; each resource opens with its
+ * first operation. Each operation file brings its entry of the Operation list (`option`) and its fields
+ * (`properties`).
  */
-export const operations: { [R in Resource]: ResourceOperations<R> } = {
+export const operations: Record<string, Record<string, Operation>> = {
 	contact: { create: createContact, getAll: getContacts },
 	message: { send: sendMessage },
-	template: { create: createTemplate, delete: deleteTemplate, get: getTemplate, getAll: getTemplates, send: sendTemplate, submit, waitForApproval },
-	media: { delete: deleteMedia, upload },
-	order: { getHistory, pushEvent },
+	template: { send: sendTemplate, create: createTemplate, delete: deleteTemplate, get: getTemplate, getAll: getTemplates, submit, waitForApproval },
+	media: { upload, delete: deleteMedia },
+	order: { pushEvent, getHistory },
 	cart: { pushAbandoned },
 	product: { create: createProduct, delete: deleteProduct, get: getProduct, getAll: getProducts, update: updateProduct },
 	automation: { createInstance },
 	customApiCall: { request },
 };
 
-/** The operation a resource opens with. */
-const FIRST: { [R in Resource]: keyof ResourceOperations<R> } = {
-	contact: 'create',
-	message: 'send',
-	template: 'send',
-	media: 'upload',
-	order: 'pushEvent',
-	cart: 'pushAbandoned',
-	product: 'create',
-	automation: 'createInstance',
-	customApiCall: 'request',
-};
-
-/** Each resource's Operation list, then its operations' fields, each shown for its operation only. */
+/** Each resource's Operation list (by name), then its operations' fields, each shown for its operation only. */
 export const resourceDescriptions: INodeProperties[] = Object.entries(operations).flatMap(([resource, byName]) => {
-	const list = Object.entries(byName) as Array<[string, Operation]>;
+	const list = Object.entries(byName).sort(([, a], [, b]) => a.option.name.localeCompare(b.option.name));
 	return [
 		{
 			displayName: 'Operation',
@@ -63,9 +51,9 @@ export const resourceDescriptions: INodeProperties[] = Object.entries(operations
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource] } },
-			options: list.map(([value, operation]) => ({ ...operation.option, value })),
-			default: FIRST[resource as Resource],
+			options: list.map(([value, { option }]) => ({ ...option, value })),
+			default: Object.keys(byName)[0],
 		},
-		...list.flatMap(([name, operation]) => updateDisplayOptions({ show: { resource: [resource], operation: [name] } }, operation.properties)),
+		...list.flatMap(([operation, { properties }]) => updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties)),
 	];
 });

@@ -1,8 +1,7 @@
-import { type IExecuteFunctions, type INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+import { type IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
 import { startRun } from '../../../transport/request';
 import { readRequestOptions, readText } from '../helpers/parameters';
-import type { Operation } from './node.type';
 import { errorJson, report, withItemIndex } from './report';
 import { operations } from './resources';
 
@@ -12,66 +11,57 @@ import { operations } from './resources';
  * it, or with Continue On Fail an error item paired to it; otherwise the run stops (no further item starts) with the
  * first failed item's error. What the user is told beyond the records (an error item, hints): report.ts.
  */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function router(this: IExecuteFunctions) {
 	const itemCount = this.getInputData().length;
 	const resource = readText(this, 'resource', 0, { label: 'resource', required: true });
 	const operationName = readText(this, 'operation', 0, { label: 'operation', required: true });
 	// Both come from the workflow's JSON, which may name what this version does not have.
-	const operation = (operations as Record<string, Record<string, Operation> | undefined>)[resource]?.[operationName];
+	const operation = operations[resource]?.[operationName];
 	if (!operation) throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 
 	const settings = readRequestOptions(this);
 	const activity = startRun(this, settings);
 	const state = await operation.prepare?.call(this, itemCount);
 	const { orderingKey } = operation;
-	let results;
-	try {
-		results = await runInLanes(itemCount, {
-			concurrency: operation.oneItemAtATime ? 1 : settings.concurrency,
-			keyOf: orderingKey && ((itemIndex) => {
-				try {
-					return orderingKey.call(this, itemIndex, state);
-				} catch {
-					// A key that cannot be read (bad input) constrains nothing: that item fails on its own in execute.
-					return undefined;
-				}
-			}),
-			stopOnError: !this.continueOnFail(),
-			run: async (itemIndex, key) => await operation.execute.call(this, itemIndex, state, key),
-		});
-	} finally {
-		// Even when an item stops the run, so what the earlier items did (e.g. events sent) is kept.
-		await operation.finish?.call(this, state);
-	}
+	// `finish` runs even when an item stops the run, so what the earlier items did (e.g. events sent) is kept.
+	const results = await runInLanes(itemCount, {
+		concurrency: operation.oneItemAtATime ? 1 : settings.concurrency,
+		keyOf: orderingKey && ((itemIndex) => {
+			try {
+				return orderingKey.call(this, itemIndex, state);
+			} catch {
+				// A key that cannot be read (bad input) constrains nothing: that item fails on its own in execute.
+				return undefined;
+			}
+		}),
+		stopOnError: !this.continueOnFail(),
+		run: async (itemIndex, key) => await operation.execute.call(this, itemIndex, state, key),
+	}).finally(async () => await operation.finish?.call(this, state));
 
-	const failed = results.findIndex((result) => result.status === 'failed');
-	const failure = results[failed];
-	if (failure?.status === 'failed' && !this.continueOnFail()) throw withItemIndex(this.getNode(), failure.error, failed);
-	// Each record becomes an item, each item stays as it is; either way paired to its input.
-	const output = results.flatMap((result, itemIndex): INodeExecutionData[] => {
-		if (result.status === 'failed') return [{ json: errorJson(result.error), pairedItem: { item: itemIndex } }];
-		if (result.status === 'skipped') return [];
-		const items = 'items' in result.value ? result.value.items : result.value.records.map((json) => ({ json }));
+	// Without Continue On Fail, the first failed item stops the run. Each record becomes an item, each item stays as it
+	// is, a failure becomes an error item; all paired to their input.
+	const output = results.flatMap((result, itemIndex) => {
+		if (result.status === 'failed' && !this.continueOnFail()) throw withItemIndex(this.getNode(), result.error, itemIndex);
+		const items =
+			result.status === 'failed' ? [{ json: errorJson(result.error) }] : result.status === 'skipped' ? [] : 'items' in result.value ? result.value.items : result.value.records.map((json) => ({ json }));
 		return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 	});
 	report(this, activity, operation.hints?.call(this, state, itemCount) ?? [], { operationName, itemCount, outputCount: output.length, concurrency: settings.concurrency });
 	return [output];
 }
 
-/** One item's result: its value, its error, or `skipped` when an earlier failure stopped the run first. */
-export type LaneResult<T> = { status: 'done'; value: T } | { status: 'failed'; error: unknown } | { status: 'skipped' };
-
 /**
  * One task per item, at most `concurrency` at once, first come first served: across a real network the round trip,
  * not the work, is what costs. Items sharing a key (`keyOf`) never overlap and start in input order, so `paid` is
  * never overtaken by `shipped`. After a failure with `stopOnError`, no further item starts (those running finish).
- * Results come back in input order.
+ * Results come back in input order: each item's value, its error, or `skipped` when an earlier failure stopped the
+ * run first.
  */
 export async function runInLanes<T>(
 	itemCount: number,
 	options: { concurrency: number; keyOf?: (itemIndex: number) => string | undefined; run: (itemIndex: number, key: string | undefined) => Promise<T>; stopOnError: boolean },
-): Promise<Array<LaneResult<T>>> {
-	const results: Array<LaneResult<T>> = new Array(itemCount);
+) {
+	const results = new Array<{ status: 'done'; value: T } | { status: 'failed'; error: unknown } | { status: 'skipped' }>(itemCount);
 	const lastOfKey = new Map<string, Promise<void>>();
 	// Waiters are served in the order they asked (a queue read by index: thousands wait).
 	const waiting: Array<() => void> = [];
@@ -92,13 +82,13 @@ export async function runInLanes<T>(
 			else free++;
 		}
 	};
-	const tasks: Array<Promise<void>> = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const key = options.keyOf?.(itemIndex);
-		const task = runItem(itemIndex, key, key === undefined ? undefined : lastOfKey.get(key));
-		if (key !== undefined) lastOfKey.set(key, task);
-		tasks.push(task);
-	}
-	await Promise.all(tasks);
+	await Promise.all(
+		Array.from({ length: itemCount }, (_, itemIndex) => {
+			const key = options.keyOf?.(itemIndex);
+			const task = runItem(itemIndex, key, key === undefined ? undefined : lastOfKey.get(key));
+			if (key !== undefined) lastOfKey.set(key, task);
+			return task;
+		}),
+	);
 	return results;
 }

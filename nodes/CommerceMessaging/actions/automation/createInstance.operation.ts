@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readBoolean, readJson, readNumber } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
@@ -12,16 +12,15 @@ export const properties: INodeProperties[] = [
 		default: 0,
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		placeholder: '12',
-		description: 'The numeric ID of the automation definition to start (a whole number)',
-		hint: "A whole number, e.g. 12. Automations cannot be listed through the API: copy the ID from the automation in the service's app.",
+		description: 'The numeric ID of the automation to start',
+		hint: "Copy it from the automation in the service's app",
 	},
 	{
 		displayName: 'Use Input Item as Payload',
 		name: 'useInputAsPayload',
 		type: 'boolean',
 		default: false,
-		description:
-			"Whether to send the whole JSON of the input item as the instance's payload, instead of the Payload field",
+		description: "Whether to send the input item's JSON as the payload",
 	},
 	{
 		displayName: 'Payload',
@@ -29,8 +28,7 @@ export const properties: INodeProperties[] = [
 		type: 'json',
 		default: '{}',
 		placeholder: '{"order_id": "ORD-1001", "phone": "+4915123456789"}',
-		description:
-			'Context data for the automation instance, as a JSON object (e.g. the order or cart that triggered it). Its keys are up to the automation.',
+		description: 'Context data for the automation, as a JSON object',
 		displayOptions: { show: { useInputAsPayload: [false] } },
 	},
 ];
@@ -39,26 +37,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Rule V3: automation_id is an integer (digits as text from an expression are read as the number they spell)
 	// and payload an object; anything else is refused before any call.
 	const automationId = readNumber(this, 'automationId', itemIndex, {
-		label: 'automation ID', whole: true,
+		label: 'automation ID',
+		whole: true,
 		min: 1,
 		required: true,
 		description: "Use the automation's numeric ID, a positive whole number such as 12.",
 	});
-	const useInput = readBoolean(this, 'useInputAsPayload', itemIndex, { label: 'Use Input Item as Payload', fallback: false });
-	const payload = useInput
+	const payload = readBoolean(this, 'useInputAsPayload', itemIndex, { label: 'Use Input Item as Payload', fallback: false })
 		? this.getInputData()[itemIndex].json
 		: (readJson(this, 'payload', itemIndex, {
 				expect: 'object',
 				label: 'the payload',
 				example: 'Enter a JSON object with named keys, e.g. {"order_id": "ORD-1001"}.',
 			}) ?? {});
-	const body: IDataObject = { automation_id: automationId, payload };
-	return { records: [await apiRequest(this, 'automationInstanceCreate', { body, itemIndex })] };
+	return { records: [await apiRequest(this, 'automationInstanceCreate', { body: { automation_id: automationId, payload }, itemIndex })] };
 }
 
 export const option = {
-		name: 'Create Instance',
-		description:
-			'Start an automation flow (by its numeric ID) for an external event, such as an order paid, a cart abandoned or a CRM tag added, with a JSON payload',
-		action: 'Start an automation instance',
-	};
+	name: 'Create Instance',
+	description: 'Start an automation flow for an external event, with a JSON payload',
+	action: 'Start an automation instance',
+};

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
+import { collection, contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
 import { cartEvent, EventPush } from '../../helpers/deduplication';
 import { compact, readCustomer, readJson, readNumber, readText, withCustomFields } from '../../helpers/parameters';
 
@@ -22,7 +22,7 @@ export const properties: INodeProperties[] = [
 		default: 0,
 		placeholder: '49.90',
 		hint: 'A decimal number with a dot, e.g. 49.90',
-		description: 'Cart total, sent as a JSON number',
+		description: 'Cart total',
 	},
 	{
 		displayName: 'Customer',
@@ -30,10 +30,9 @@ export const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Contact Reference',
 		default: {},
-		description:
-			'How the service can reach the customer to recover the cart (over WhatsApp or SMS). Give whatever is known; it improves recovery results.',
+		description: 'How the service can reach the customer; give whatever is known',
 		options: [
-			contactIdField('ID of the customer in the service\'s contacts (a whole number)'),
+			contactIdField,
 			{
 				displayName: 'Email',
 				name: 'email',
@@ -41,48 +40,34 @@ export const properties: INodeProperties[] = [
 				placeholder: 'name@email.com',
 				default: '',
 			},
-			phoneField({ inCollection: true }),
+			phoneField,
 		],
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Cart URL',
-				name: 'cartUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'https://shop.example.com/cart/recover/abc123',
-				description: 'Link that restores the cart, for the recovery message (cart_url)',
-			},
-			currencyField,
-			customFieldsOption('cart', 'coupon_code'),
-			{
-				displayName: 'Line Items (JSON)',
-				name: 'lineItems',
-				type: 'json',
-				default: '[]',
-				placeholder: '[{"product_id": "1001", "name": "Hoodie", "quantity": 1, "price": 49.90}]',
-				description: 'The products in the cart, as a JSON array of objects (line_items)',
-			},
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: deduplicationOptions('the same cart ID and total'),
-	},
+	collection('additionalFields', [
+		{
+			displayName: 'Cart URL',
+			name: 'cartUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://shop.example.com/cart/recover/abc123',
+			description: 'Link that restores the cart, for the recovery message',
+		},
+		currencyField,
+		customFieldsOption('cart', 'coupon_code'),
+		{
+			displayName: 'Line Items (JSON)',
+			name: 'lineItems',
+			type: 'json',
+			default: '[]',
+			placeholder: '[{"product_id": "1001", "quantity": 1, "price": 49.90}]',
+			description: 'The products in the cart, as a JSON array of objects',
+		},
+	]),
+	deduplicationOptions('the same cart ID and total'),
 ];
 
 /** Rules V2, V4: each item's event (cart ID + total) read once, before any is sent; deduplicated. */
-export async function prepare(this: IExecuteFunctions, itemCount: number): Promise<EventPush> {
+export async function prepare(this: IExecuteFunctions, itemCount: number) {
 	return await EventPush.start(this, itemCount, (itemIndex) => {
 		const cartId = readText(this, 'cartId', itemIndex, { label: 'cart ID', required: true });
 		const total = readNumber(this, 'total', itemIndex, { label: 'cart total', min: 0, required: true });
@@ -90,8 +75,8 @@ export async function prepare(this: IExecuteFunctions, itemCount: number): Promi
 	});
 }
 
-/** A cart's events reach the service in input order, never overlapping. */
-export const orderingKey = (itemIndex: number, push: EventPush) => push.orderingKey(itemIndex);
+/** A cart's events reach the service in input order, never overlapping; saved and told as an order's are. */
+export { finish, hints, orderingKey } from '../order/pushEvent.operation';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, push: EventPush) {
 	const { identifiers } = push.eventOf(itemIndex);
@@ -102,27 +87,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, push: 
 		showValue: true,
 		example: 'Use a JSON array, e.g. [{"product_id": "1001", "quantity": 1, "price": 49.90}].',
 	});
-	const fields = compact({
-		...identifiers,
-		customer: readCustomer(this, itemIndex, { phone: 'customer.phone', email: 'customer.email', contactId: 'customer.contactId' }),
-		currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
-		cart_url: readText(this, 'additionalFields.cartUrl', itemIndex, { label: 'cart URL' }),
-		// The default "[]" means none were given.
-		line_items: lineItems?.length ? lineItems : undefined,
-	});
-	const body = withCustomFields(this, 'additionalFields.customFields', itemIndex, fields);
+	const body = withCustomFields(
+		this,
+		'additionalFields.customFields',
+		itemIndex,
+		compact({
+			...identifiers,
+			customer: readCustomer(this, itemIndex, { phone: 'customer.phone', email: 'customer.email', contactId: 'customer.contactId' }),
+			currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
+			cart_url: readText(this, 'additionalFields.cartUrl', itemIndex, { label: 'cart URL' }),
+			// The default "[]" means none were given.
+			line_items: lineItems?.length ? lineItems : undefined,
+		}),
+	);
 	return { records: [await push.send(this, itemIndex, 'cartEvent', body)] };
 }
 
-export async function finish(this: IExecuteFunctions, push: EventPush): Promise<void> {
-	await push.finish(this);
-}
-
-export const hints = (push: EventPush, itemCount: number) => push.hints(itemCount);
-
 export const option = {
-		name: 'Push Abandoned Cart',
-		description:
-			'Tell the service a cart was abandoned (cart ID and total), so its recovery automation contacts the customer. The same cart and total is sent once.',
-		action: 'Push an abandoned cart event',
-	};
+	name: 'Push Abandoned Cart',
+	description: 'Tell the service a cart was abandoned, to start its recovery',
+	action: 'Push an abandoned cart event',
+};

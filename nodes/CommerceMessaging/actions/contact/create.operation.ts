@@ -2,10 +2,10 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { compact, readText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
-import { customFieldsOption, phoneField } from '../../descriptions';
+import { collection, customFieldsOption, phoneField } from '../../descriptions';
 
 export const properties: INodeProperties[] = [
-	phoneField({ required: true }),
+	{ ...phoneField, required: true },
 	{
 		displayName: 'First Name',
 		name: 'firstname',
@@ -25,36 +25,29 @@ export const properties: INodeProperties[] = [
 		placeholder: 'name@email.com',
 		default: '',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			customFieldsOption('contact', 'city'),
-			{
-				displayName: 'Language',
-				name: 'language',
-				type: 'string',
-				default: '',
-				placeholder: 'en',
-				description: 'Preferred language of the contact, as an ISO 639-1 code',
-			},
-			{
-				displayName: 'Tags',
-				name: 'tags',
-				type: 'string',
-				default: '',
-				placeholder: 'vip, newsletter',
-				description: 'Comma-separated tags to put on the contact',
-			},
-		],
-	},
+	collection('additionalFields', [
+		customFieldsOption('contact', 'city'),
+		{
+			displayName: 'Language',
+			name: 'language',
+			type: 'string',
+			default: '',
+			placeholder: 'en',
+			description: 'Preferred language of the contact, as an ISO 639-1 code',
+		},
+		{
+			displayName: 'Tags',
+			name: 'tags',
+			type: 'string',
+			default: '',
+			placeholder: 'vip, newsletter',
+			description: 'Comma-separated tags to put on the contact',
+		},
+	]),
 ];
 
 /** Two creates of one phone number never race each other. */
-export function orderingKey(this: IExecuteFunctions, itemIndex: number): string | undefined {
+export function orderingKey(this: IExecuteFunctions, itemIndex: number) {
 	return readText(this, 'phone', itemIndex, { label: 'phone', phone: true });
 }
 
@@ -66,7 +59,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 		itemIndex,
 		compact({
 			// An empty phone is left to the service, whose validation error names the field (rule E3).
-			phone: phone ?? readText(this, 'phone', itemIndex, { label: 'phone', phone: true }),
+			phone: phone ?? orderingKey.call(this, itemIndex),
 			firstname: readText(this, 'firstname', itemIndex, { label: 'first name' }),
 			lastname: readText(this, 'lastname', itemIndex, { label: 'last name' }),
 			email: readText(this, 'email', itemIndex, { label: 'email' }),

@@ -3,12 +3,12 @@ import { type IDataObject, type IExecuteFunctions, type INodeProperties, updateD
 import { asRecord, asRecords } from '../../../../transport/answers';
 import { listRecords } from '../../../../transport/pagination';
 import { apiRequest, type CustomRoute } from '../../../../transport/request';
-import { returnAllOrLimit } from '../../descriptions';
+import { collection, returnAllOrLimit } from '../../descriptions';
 import { itemError, readBoolean, readEntries, readJson, readListLimit, readOption, readText, textValue } from '../../helpers/parameters';
 
 export const option = {
 	name: 'Make an API Call',
-	description: 'Call any endpoint of the service with the same login, error handling and retries, e.g. for SMS, message history or the user profile',
+	description: "Call any endpoint of the service with this node's login, error handling and retries",
 	action: 'Make an API call to any endpoint',
 };
 
@@ -34,9 +34,8 @@ export const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: '/api/...',
-		description:
-			"Path of the endpoint, relative to the credential's Base URL and starting with /. Use it for API areas this node has no operation for (v1 templates, message history, SMS, chat sessions, link documents, user profile, secret keys). Full URLs are refused, so the session token is only ever sent to the service.",
-		hint: 'v1 and unversioned routes end with a slash (/api/contacts/, /api/v1/order/); v2 WhatsApp routes do not (/api/v2/whatsapp/templates). A wrong slash gets a 404.',
+		description: "Path relative to the credential's Base URL, starting with /, e.g. for SMS or message history. Full URLs are refused.",
+		hint: 'v1 and unversioned routes end with a slash (/api/contacts/); v2 routes do not (/api/v2/whatsapp/templates)',
 	},
 	{
 		displayName: 'Query Parameters',
@@ -62,7 +61,7 @@ export const properties: INodeProperties[] = [
 		type: 'json',
 		default: '',
 		placeholder: '{"firstname": "Ada", "phone": "+4915123456789"}',
-		description: 'Body of the request as a JSON object or array. Leave empty to send no body.',
+		description: 'Body of the request as a JSON object or array; empty sends none',
 		displayOptions: { show: { method: ['DELETE', 'PATCH', 'POST', 'PUT'] } },
 	},
 	{
@@ -70,64 +69,55 @@ export const properties: INodeProperties[] = [
 		name: 'paginate',
 		type: 'boolean',
 		default: false,
-		description:
-			'Whether the path is a list that takes the pagination parameters (currentPage, page, limit): the pages are fetched for you and each record becomes its own output item',
+		description: 'Whether the path is a paged list (currentPage, page, limit) to read whole, one item per record',
 		displayOptions: { show: { method: ['GET'] } },
 	},
 	...updateDisplayOptions({ show: { method: ['GET'], paginate: [true] } }, returnAllOrLimit),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Response',
-				name: 'response',
-				type: 'options',
-				options: [
-					{
-						name: 'Data Only',
-						value: 'data',
-						description: "The service's data, unwrapped from its envelope; a list gives one item per record",
-					},
-					{
-						name: 'Full Envelope',
-						value: 'envelope',
-						description: 'The whole answer (status and data) as one item. Not used when paginating.',
-					},
-				],
-				default: 'data',
-				description: 'What to output for a successful call. Failures are always errors with the service message and code.',
-			},
-		],
-	},
+	collection('options', [
+		{
+			displayName: 'Response',
+			name: 'response',
+			type: 'options',
+			options: [
+				{
+					name: 'Data Only',
+					value: 'data',
+					description: "The service's data, unwrapped; a list gives one item per record",
+				},
+				{
+					name: 'Full Envelope',
+					value: 'envelope',
+					description: 'The whole answer as one item, when not paginating',
+				},
+			],
+			default: 'data',
+			description: 'What to output for a successful call',
+		},
+	]),
 ];
-
-/**
- * Why a path is refused, if it is: only a path under the Base URL is taken, never an address of its own, since the
- * bearer token (and the plugin key) go with every request. "//host" is a protocol-relative URL, a backslash is read as
- * a slash by URL parsers, and "." or ".." segments (also encoded) name another endpoint.
- */
-function pathProblem(path: string): string | undefined {
-	if (path === '') return 'the path is empty';
-	if (/^[a-z][a-z\d+.-]*:/i.test(path)) return 'it is a full URL; give only the path after the Base URL';
-	if (!path.startsWith('/')) return 'it must start with /';
-	if (path.startsWith('//') || path.includes('\\') || new URL(path, 'https://service.invalid').host !== 'service.invalid') {
-		return 'it would leave the service (it starts like a URL to another host)';
-	}
-	if (/[\s\x00-\x1f\x7f]/.test(path)) return 'it contains spaces or control characters';
-	if (path.split(/[?#]/)[0].split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) return 'it must not contain . or .. segments';
-	return undefined;
-}
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const raw = readText(this, 'method', itemIndex, { label: 'method' }) ?? 'GET';
 	const method = raw.toUpperCase() as CustomRoute['method'];
 	if (!['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].includes(method)) throw itemError(this, itemIndex, `the method "${raw}" is not supported`, 'Use one of DELETE, GET, PATCH, POST, PUT.');
 	const path = readText(this, 'path', itemIndex, { label: 'path' }) ?? '';
-	const problem = pathProblem(path);
+	// Why the path is refused, if it is: only a path under the Base URL is taken, never an address of its own, since
+	// the bearer token (and the plugin key) go with every request. "//host" is a protocol-relative URL, a backslash is
+	// read as a slash by URL parsers, and "." or ".." segments (also encoded) name another endpoint.
+	const problem =
+		path === ''
+			? 'the path is empty'
+			: /^[a-z][a-z\d+.-]*:/i.test(path)
+				? 'it is a full URL; give only the path after the Base URL'
+				: !path.startsWith('/')
+					? 'it must start with /'
+					: path.startsWith('//') || path.includes('\\') || new URL(path, 'https://service.invalid').host !== 'service.invalid'
+						? 'it would leave the service (it starts like a URL to another host)'
+						: /[\s\x00-\x1f\x7f]/.test(path)
+							? 'it contains spaces or control characters'
+							: path.split(/[?#]/)[0].split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))
+								? 'it must not contain . or .. segments'
+								: undefined;
 	if (problem) {
 		throw itemError(
 			this,

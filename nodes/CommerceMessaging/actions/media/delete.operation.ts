@@ -11,8 +11,7 @@ export const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'med_3kT9xQ2',
-		description:
-			'The media_id returned by Media > Upload. Only media uploaded by this account and not used by a sent template can be deleted.',
+		description: 'The media_id from Media > Upload. Only media of this account that no sent template uses can be deleted.',
 	},
 ];
 
@@ -26,8 +25,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: [{ media_id: answer.mediaId ?? mediaId, deleted: true }] };
 }
 
-export const option = {
-		name: 'Delete',
-		description: 'Delete an uploaded media file that no sent template uses',
-		action: 'Delete a media file',
-	};
+export const option = { name: 'Delete', description: 'Delete an uploaded media file that no sent template uses', action: 'Delete a media file' };

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { collection } from '../../descriptions';
 import { readBinaryFile, uploadMedia } from '../../helpers/binary';
 import { readBoolean, readText } from '../../helpers/parameters';
 
@@ -12,33 +13,25 @@ export const properties: INodeProperties[] = [
 		default: 'data',
 		placeholder: 'data',
 		hint: 'The name of the input binary field containing the file to be uploaded',
-		description:
-			'Image, video or document for a template header. The returned media_id can only be used by this same account.',
+		description: 'Image, video or document for a template header; its media_id works for this account only',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'File Name',
-				name: 'fileName',
-				type: 'string',
-				default: '',
-				placeholder: 'banner.png',
-				description: 'Name to upload the file under, instead of the name it has in the binary field',
-			},
-			{
-				displayName: 'Keep Binary Data',
-				name: 'keepBinary',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to pass the uploaded file on to the next node in the output item',
-			},
-		],
-	},
+	collection('options', [
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			placeholder: 'banner.png',
+			description: 'Name to upload the file under, instead of its own',
+		},
+		{
+			displayName: 'Keep Binary Data',
+			name: 'keepBinary',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to pass the uploaded file on in the output item',
+		},
+	]),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
@@ -52,8 +45,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { items: [{ json, ...(keepBinary ? { binary: this.getInputData()[itemIndex].binary } : {}) }] };
 }
 
-export const option = {
-		name: 'Upload',
-		description: 'Upload an image, video or document for a template header and get its media_id',
-		action: 'Upload a media file',
-	};
+export const option = { name: 'Upload', description: 'Upload an image, video or document for a template header', action: 'Upload a media file' };

@@ -2,42 +2,35 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { iteratePages, listRecords } from '../../../../transport/pagination';
 import { RETURN_ALL_PAGE_SIZE } from '../../../../transport/settings';
-import { returnAllOrLimit } from '../../descriptions';
+import { collection, returnAllOrLimit } from '../../descriptions';
 import { compact, itemError, readDate, readListLimit, readText } from '../../helpers/parameters';
 
 export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Date From',
-				name: 'dateFrom',
-				type: 'dateTime',
-				default: '',
-				description: 'Only orders created at or after this moment (sent as date_from, ISO 8601)',
-			},
-			{
-				displayName: 'Date To',
-				name: 'dateTo',
-				type: 'dateTime',
-				default: '',
-				description: 'Only orders created at or before this moment (sent as date_to, ISO 8601)',
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'string',
-				default: '',
-				placeholder: 'paid',
-				description: 'Only orders with this status, e.g. pending, paid, shipped, delivered, cancelled or refunded',
-			},
-		],
-	},
+	collection('filters', [
+		{
+			displayName: 'Date From',
+			name: 'dateFrom',
+			type: 'dateTime',
+			default: '',
+			description: 'Only orders created at or after this moment',
+		},
+		{
+			displayName: 'Date To',
+			name: 'dateTo',
+			type: 'dateTime',
+			default: '',
+			description: 'Only orders created at or before this moment',
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'string',
+			default: '',
+			placeholder: 'paid',
+			description: 'Only orders with this status, e.g. paid or shipped',
+		},
+	]),
 ];
 
 /** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
@@ -81,8 +74,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: kept };
 }
 
-export const option = {
-		name: 'Get History',
-		description: 'Get past orders synced to the service, newest first',
-		action: 'Get order history',
-	};
+export const option = { name: 'Get History', description: 'Get past orders synced to the service, newest first', action: 'Get order history' };

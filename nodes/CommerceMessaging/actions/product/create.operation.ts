@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readText } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
+import { collection } from '../../descriptions';
 import { customFieldsOption, priceOption, productFields, skuOption } from './shared';
 
 export const properties: INodeProperties[] = [
@@ -12,8 +13,7 @@ export const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 1001',
-		description:
-			"The shop's own productId for this product; later Get, Update and Delete calls use it. An ID that already exists is refused by the service.",
+		description: "The shop's own productId, used later by Get, Update and Delete",
 	},
 	{
 		displayName: 'Name',
@@ -23,18 +23,11 @@ export const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'T-shirt black',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [customFieldsOption, priceOption, skuOption],
-	},
+	collection('additionalFields', [customFieldsOption, priceOption, skuOption]),
 ];
 
 /** Writes to one product reach the service in input order, never overlapping. */
-export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
+export function orderingKey(this: IExecuteFunctions, itemIndex: number) {
 	return readText(this, 'id', itemIndex, { label: 'Product ID', required: true, description: NEEDS });
 }
 
@@ -42,14 +35,10 @@ const NEEDS = "A product needs the shop's productId and a name.";
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, productId?: string) {
 	// A productId from an expression is sent as text, as typed (a number as its digits).
-	const id = productId ?? readText(this, 'id', itemIndex, { label: 'Product ID', required: true, description: NEEDS });
+	const id = productId ?? orderingKey.call(this, itemIndex);
 	const name = readText(this, 'name', itemIndex, { label: 'name', required: true, description: NEEDS });
 	const body = { ...productFields(this, 'additionalFields', itemIndex), id, name };
 	return { records: [await apiRequest(this, 'productCreate', { body, itemIndex })] };
 }
 
-export const option = {
-		name: 'Create',
-		description: "Add a product to the catalogue under the shop's productId",
-		action: 'Create a product',
-	};
+export const option = { name: 'Create', description: "Add a product to the catalogue under the shop's productId", action: 'Create a product' };

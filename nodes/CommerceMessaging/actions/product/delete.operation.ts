@@ -4,17 +4,13 @@ import { apiRequest } from '../../../../transport/request';
 import { readProductId } from './shared';
 import { productLocator } from '../../descriptions';
 
-export const properties = [
-	productLocator,
-];
+export const properties = [productLocator];
 
 /** Writes to one product reach the service in input order, never overlapping. */
-export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
-	return readProductId(this, itemIndex);
-}
+export { readProductId as orderingKey } from './shared';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, productId?: string) {
-	const id = productId ?? readProductId(this, itemIndex);
+	const id = productId ?? readProductId.call(this, itemIndex);
 	return { records: [await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })] };
 }
 

@@ -4,12 +4,10 @@ import { apiRequest } from '../../../../transport/request';
 import { readProductId } from './shared';
 import { productLocator } from '../../descriptions';
 
-export const properties = [
-	productLocator,
-];
+export const properties = [productLocator];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const id = readProductId(this, itemIndex);
+	const id = readProductId.call(this, itemIndex);
 	return { records: [await apiRequest(this, 'productGet', { pathParams: { id }, itemIndex })] };
 }
 

@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { compact, readLocatorId, readNumber, readText, withCustomFields } from '../../helpers/parameters';
 import { customFieldsOption as customFieldsFor } from '../../descriptions';
 
 /** Optional product fields, shared by Create (Additional Fields) and Update (Update Fields). */
-export const customFieldsOption: INodeProperties = customFieldsFor('product', 'stock');
+export const customFieldsOption = customFieldsFor('product', 'stock');
 
 export const priceOption: INodeProperties = {
 	displayName: 'Price',
@@ -13,7 +13,7 @@ export const priceOption: INodeProperties = {
 	typeOptions: { numberPrecision: 2, minValue: 0 },
 	default: 0,
 	placeholder: '49.90',
-	description: 'Price as a decimal number with a dot, e.g. 49.90',
+	description: 'Price of the product',
 	hint: 'A decimal number with a dot, e.g. 49.90',
 };
 
@@ -26,17 +26,17 @@ export const skuOption: INodeProperties = {
 	description: 'Stock keeping unit of the product',
 };
 
-/** The productId from the resource locator (either mode), checked before any call. */
-export function readProductId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return readLocatorId(ctx, 'productId', itemIndex, {
-		label: 'product ID',
-		description: "Pick a product from the list or enter the shop's productId.",
-	});
+/**
+ * The productId from the resource locator (either mode), checked before any call. Also the ordering key of Update and
+ * Delete: writes to one product reach the service in input order, never overlapping.
+ */
+export function readProductId(this: IExecuteFunctions, itemIndex: number) {
+	return readLocatorId(this, 'productId', itemIndex, { label: 'product ID', description: "Pick a product from the list or enter the shop's productId." });
 }
 
 /** The optional fields of `additionalFields` or `updateFields` as body fields: a decimal price, the rest as typed. */
-export function productFields(ctx: IExecuteFunctions, collection: string, itemIndex: number): IDataObject {
-	return withCustomFields(
+export const productFields = (ctx: IExecuteFunctions, collection: string, itemIndex: number) =>
+	withCustomFields(
 		ctx,
 		`${collection}.customFields`,
 		itemIndex,
@@ -47,4 +47,3 @@ export function productFields(ctx: IExecuteFunctions, collection: string, itemIn
 			sku: readText(ctx, `${collection}.sku`, itemIndex, { label: 'SKU' }),
 		}),
 	);
-}

@@ -13,7 +13,7 @@ export const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: 'Only the fields added here are changed; the others keep their values',
+		description: 'Only the fields added here are changed',
 		options: [
 			customFieldsOption,
 			{
@@ -30,21 +30,13 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Writes to one product reach the service in input order, never overlapping. */
-export function orderingKey(this: IExecuteFunctions, itemIndex: number): string {
-	return readProductId(this, itemIndex);
-}
+export { readProductId as orderingKey } from './shared';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, productId?: string) {
-	const id = productId ?? readProductId(this, itemIndex);
+	const id = productId ?? readProductId.call(this, itemIndex);
 	const body = productFields(this, 'updateFields', itemIndex);
-	if (Object.keys(body).length === 0) {
-		throw itemError(this, itemIndex, `nothing to update for product "${id}"`, 'Add at least one field with a value under "Update Fields".');
-	}
+	if (!Object.keys(body).length) throw itemError(this, itemIndex, `nothing to update for product "${id}"`, 'Add at least one field with a value under "Update Fields".');
 	return { records: [await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })] };
 }
 
-export const option = {
-		name: 'Update',
-		description: 'Change some fields of a product',
-		action: 'Update a product',
-	};
+export const option = { name: 'Update', description: 'Change some fields of a product', action: 'Update a product' };

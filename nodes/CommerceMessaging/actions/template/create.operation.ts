@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { phoneField } from '../../descriptions';
+import { collection, phoneField } from '../../descriptions';
 import { compact, itemError, phoneValue, readEntries, readOption, readText, textValue } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 
@@ -12,7 +12,7 @@ const buttonsOption: INodeProperties = {
 	typeOptions: { multipleValues: true, sortable: true },
 	default: {},
 	placeholder: 'Add Button',
-	description: 'Buttons under the message (WhatsApp allows a few quick replies or call-to-action buttons)',
+	description: 'Quick replies or call-to-action buttons under the message',
 	options: [
 		{
 			displayName: 'Button',
@@ -43,16 +43,14 @@ const buttonsOption: INodeProperties = {
 					type: 'string',
 					default: '',
 					placeholder: 'https://shop.example.com/orders/{{1}}',
-					description: 'For a URL button: the page it opens',
+					description: 'The page the button opens',
 					displayOptions: { show: { type: ['URL'] } },
 				},
 				{
-					...phoneField({
-						name: 'phoneNumber',
-						displayName: 'Phone Number',
-						description: 'For a Phone Number button: the number it calls, in E.164 format',
-						inCollection: true,
-					}),
+					...phoneField,
+					name: 'phoneNumber',
+					displayName: 'Phone Number',
+					description: 'The number the button calls, in E.164 format',
 					displayOptions: { show: { type: ['PHONE_NUMBER'] } },
 				},
 			],
@@ -63,7 +61,7 @@ const buttonsOption: INodeProperties = {
 const BUTTON_TYPES = ['PHONE_NUMBER', 'QUICK_REPLY', 'URL'] as const;
 
 /** The buttons as the service takes them, from `additionalFields.buttons`; undefined when there are none. */
-function readButtons(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] | undefined {
+function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
 	const entries = readEntries(ctx, 'additionalFields.buttons', itemIndex, 'Buttons', 'button');
 	if (!entries.length) return undefined;
 	return entries.map((entry, position) => {
@@ -98,7 +96,7 @@ export const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'order_confirmation',
 		hint: 'Lowercase letters, digits and underscores only',
-		description: 'Unique name of the template, as WhatsApp shows it to reviewers',
+		description: 'Unique name of the template',
 	},
 	{
 		displayName: 'Language',
@@ -106,7 +104,7 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'en',
 		placeholder: 'en_US',
-		description: 'Language code of the template text, e.g. en, en_US, de or fr',
+		description: 'Language code of the template text, e.g. en, en_US or de',
 	},
 	{
 		displayName: 'Category',
@@ -128,64 +126,52 @@ export const properties: INodeProperties[] = [
 		typeOptions: { rows: 4 },
 		default: '',
 		placeholder: 'Hello {{1}}, your order {{2}} is confirmed.',
-		hint: 'Variables are written {{1}}, {{2}}, ... and filled in per recipient by Send',
+		hint: 'Variables are written {{1}}, {{2}}, ... and filled in by Send',
 		description: 'Main text of the message',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			buttonsOption,
-			{
-				displayName: 'Footer',
-				name: 'footer',
-				type: 'string',
-				default: '',
-				placeholder: 'Reply STOP to unsubscribe',
-				description: 'Short grey text under the body',
-			},
-			{
-				displayName: 'Header Text',
-				name: 'headerText',
-				type: 'string',
-				default: '',
-				placeholder: 'Your order is confirmed',
-				description: 'Text of the header; only with Header Type "Text"',
-			},
-			{
-				displayName: 'Header Type',
-				name: 'headerType',
-				type: 'options',
-				options: [
-					{ name: 'Document', value: 'DOCUMENT' },
-					{ name: 'Image', value: 'IMAGE' },
-					{ name: 'None', value: 'NONE' },
-					{ name: 'Text', value: 'TEXT' },
-					{ name: 'Video', value: 'VIDEO' },
-				],
-				default: 'NONE',
-				description:
-					'Kind of header above the body. For Image, Video or Document, each send passes the file as Header Media ID (from Media > Upload).',
-			},
-		],
-	},
+	collection('additionalFields', [
+		buttonsOption,
+		{
+			displayName: 'Footer',
+			name: 'footer',
+			type: 'string',
+			default: '',
+			placeholder: 'Reply STOP to unsubscribe',
+			description: 'Short grey text under the body',
+		},
+		{
+			displayName: 'Header Text',
+			name: 'headerText',
+			type: 'string',
+			default: '',
+			placeholder: 'Your order is confirmed',
+			description: 'Text of the header; only with Header Type "Text"',
+		},
+		{
+			displayName: 'Header Type',
+			name: 'headerType',
+			type: 'options',
+			options: [
+				{ name: 'Document', value: 'DOCUMENT' },
+				{ name: 'Image', value: 'IMAGE' },
+				{ name: 'None', value: 'NONE' },
+				{ name: 'Text', value: 'TEXT' },
+				{ name: 'Video', value: 'VIDEO' },
+			],
+			default: 'NONE',
+			description: 'Kind of header above the body; a media header gets its file at each send',
+		},
+	]),
 ];
-
-const NAME_PATTERN = /^[a-z0-9_]+$/;
-const CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
-const HEADER_TYPES = ['DOCUMENT', 'IMAGE', 'NONE', 'TEXT', 'VIDEO'] as const;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Empty name or body are left to the service, whose validation error names the field (rule E3).
 	const name = readText(this, 'name', itemIndex, { label: 'template name' });
-	const headerType = readOption(this, 'additionalFields.headerType', itemIndex, { label: 'Header Type', values: HEADER_TYPES, fallback: 'NONE' });
+	const headerType = readOption(this, 'additionalFields.headerType', itemIndex, { label: 'Header Type', values: ['DOCUMENT', 'IMAGE', 'NONE', 'TEXT', 'VIDEO'], fallback: 'NONE' });
 	const headerText = readText(this, 'additionalFields.headerText', itemIndex, { label: 'Header Text' });
 
 	// WhatsApp refuses other names at review time; saying so now saves a draft that can never be approved.
-	if (name && !NAME_PATTERN.test(name)) {
+	if (name && !/^[a-z0-9_]+$/.test(name)) {
 		throw itemError(
 			this,
 			itemIndex,
@@ -208,7 +194,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = compact({
 		name,
 		language: readText(this, 'language', itemIndex, { label: 'language' }),
-		category: readOption(this, 'category', itemIndex, { label: 'category', values: CATEGORIES, fallback: 'MARKETING' }),
+		category: readOption(this, 'category', itemIndex, { label: 'category', values: ['AUTHENTICATION', 'MARKETING', 'UTILITY'], fallback: 'MARKETING' }),
 		body: readText(this, 'body', itemIndex, { label: 'body', keepSpaces: true }),
 		header_type: headerType === 'NONE' ? undefined : headerType,
 		header_text: headerText,
@@ -219,7 +205,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 }
 
 export const option = {
-		name: 'Create Draft',
-		description: 'Create a WhatsApp template (v2) as a DRAFT, to submit for review afterwards',
-		action: 'Create a template draft',
-	};
+	name: 'Create Draft',
+	description: 'Create a WhatsApp template (v2) as a DRAFT',
+	action: 'Create a template draft',
+};

@@ -2,34 +2,25 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { compact, readListLimit, readOption } from '../../helpers/parameters';
 import { listRecords } from '../../../../transport/pagination';
-import { returnAllOrLimit } from '../../descriptions';
-
-const TEMPLATE_STATES = ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'] as const;
+import { collection, returnAllOrLimit } from '../../descriptions';
 
 export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'State',
-				name: 'state',
-				type: 'options',
-				options: [
-					{ name: 'Approved', value: 'APPROVED', description: 'Ready to send' },
-					{ name: 'Draft', value: 'DRAFT', description: 'Created, not yet submitted' },
-					{ name: 'Pending', value: 'PENDING', description: 'Submitted, waiting for WhatsApp review' },
-					{ name: 'Rejected', value: 'REJECTED', description: 'Refused by the review; the reason is in the template' },
-				],
-				default: 'APPROVED',
-				description: 'Only templates in this state',
-			},
-		],
-	},
+	collection('filters', [
+		{
+			displayName: 'State',
+			name: 'state',
+			type: 'options',
+			options: [
+				{ name: 'Approved', value: 'APPROVED', description: 'Ready to send' },
+				{ name: 'Draft', value: 'DRAFT', description: 'Created, not yet submitted' },
+				{ name: 'Pending', value: 'PENDING', description: 'Submitted, waiting for WhatsApp review' },
+				{ name: 'Rejected', value: 'REJECTED', description: 'Refused by the review, with its reason' },
+			],
+			default: 'APPROVED',
+			description: 'Only templates in this state',
+		},
+	]),
 ];
 
 /** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
@@ -37,12 +28,8 @@ export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const { limit } = readListLimit(this, itemIndex);
-	const state = readOption(this, 'filters.state', itemIndex, { label: 'state filter', values: TEMPLATE_STATES, fallback: '' });
+	const state = readOption(this, 'filters.state', itemIndex, { label: 'state filter', values: ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'], fallback: '' });
 	return { records: await listRecords(this, 'templateList', { limit, qs: compact({ state }), itemIndex }) };
 }
 
-export const option = {
-		name: 'Get Many',
-		description: 'Get many templates, optionally only those in one state',
-		action: 'Get many templates',
-	};
+export const option = { name: 'Get Many', description: 'Get many templates', action: 'Get many templates' };

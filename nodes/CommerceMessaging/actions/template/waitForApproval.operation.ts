@@ -2,30 +2,22 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { formatDuration } from '../../../../transport/format';
 import { apiRequest, pause } from '../../../../transport/request';
-import { templateLocator } from '../../descriptions';
+import { collection, templateLocator } from '../../descriptions';
 import { itemError, readNumber, readOption } from '../../helpers/parameters';
 import { readTemplateId, rejectionReason, templateTitle } from '../../helpers/template';
 
-/** Each wait is this much longer than the one before, up to MAX_INTERVAL_MS (review takes minutes to hours). */
-const GROWTH = 1.5;
-const MAX_INTERVAL_MS = 60_000;
-
-/** The wait after `intervalMs`. */
-export const nextInterval = (intervalMs: number) => Math.min(intervalMs * GROWTH, MAX_INTERVAL_MS);
+/** The wait after `intervalMs`: each is 1.5 times longer than the one before, up to a minute (review takes minutes to hours). */
+export const nextInterval = (intervalMs: number) => Math.min(intervalMs * 1.5, 60_000);
 
 export const properties: INodeProperties[] = [
-	{
-		...templateLocator,
-		description: 'The submitted (PENDING) template to wait for',
-	},
+	{ ...templateLocator, description: 'The submitted (PENDING) template to wait for' },
 	{
 		displayName: 'Initial Interval (Seconds)',
 		name: 'initialInterval',
 		type: 'number',
 		typeOptions: { minValue: 0.01, numberPrecision: 2 },
 		default: 2,
-		description:
-			'Wait before the second check. Each later wait is 1.5 times longer, up to 60 seconds, so a long review costs few requests.',
+		description: 'Wait before the second check; each later wait is 1.5 times longer, up to 60 seconds',
 	},
 	{
 		displayName: 'Timeout (Minutes)',
@@ -33,37 +25,21 @@ export const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, numberPrecision: 3 },
 		default: 60,
-		description:
-			'Give up after this long with an error that says the last state seen. WhatsApp reviews take minutes to hours.',
+		description: 'Give up after this long with an error naming the last state seen',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'On Rejection',
-				name: 'onRejection',
-				type: 'options',
-				options: [
-					{
-						name: 'Error',
-						value: 'error',
-						description: 'Fail the item with the rejection reason',
-					},
-					{
-						name: 'Output Item',
-						value: 'outputItem',
-						description: 'Output the template with approved = false, to branch on it (e.g. with an If node)',
-					},
-				],
-				default: 'error',
-				description: 'What to do when the review rejects the template',
-			},
-		],
-	},
+	collection('options', [
+		{
+			displayName: 'On Rejection',
+			name: 'onRejection',
+			type: 'options',
+			options: [
+				{ name: 'Error', value: 'error', description: 'Fail the item with the rejection reason' },
+				{ name: 'Output Item', value: 'outputItem', description: 'Output the template with approved = false, to branch on it' },
+			],
+			default: 'error',
+			description: 'What to do when the review rejects the template',
+		},
+	]),
 ];
 
 /** Rule T3: poll the submitted template until the review is over, with growing intervals; a long wait per item, one at a time. */
@@ -71,16 +47,14 @@ export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
-	const initialSeconds = readNumber(this, 'initialInterval', itemIndex, { label: 'Initial Interval', min: 0, fallback: 2, required: true, description: 'Use a number of seconds above 0, e.g. 2.' });
-	const timeoutMinutes = readNumber(this, 'timeout', itemIndex, { label: 'Timeout', min: 0, fallback: 60, required: true, description: 'Use a number of minutes of 0 or more, e.g. 60.' });
+	let intervalMs = 1000 * readNumber(this, 'initialInterval', itemIndex, { label: 'Initial Interval', min: 0, fallback: 2, required: true, description: 'Use a number of seconds above 0, e.g. 2.' });
+	const timeoutMs = 60_000 * readNumber(this, 'timeout', itemIndex, { label: 'Timeout', min: 0, fallback: 60, required: true, description: 'Use a number of minutes of 0 or more, e.g. 60.' });
 	const onRejection = readOption(this, 'options.onRejection', itemIndex, { label: 'On Rejection', values: ['error', 'outputItem'], fallback: 'error' });
-	if (initialSeconds === 0) {
+	if (intervalMs === 0) {
 		throw itemError(this, itemIndex, 'the Initial Interval must be above 0', 'Wait at least a moment between checks, e.g. 2 seconds.');
 	}
 
-	const timeoutMs = timeoutMinutes * 60_000;
 	const startedAt = Date.now();
-	let intervalMs = initialSeconds * 1000;
 	for (;;) {
 		const template = await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex });
 		const title = templateTitle(template, id);
@@ -115,7 +89,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 }
 
 export const option = {
-		name: 'Wait for Approval',
-		description: 'Check a submitted template until it is APPROVED or REJECTED, or a timeout is reached',
-		action: 'Wait for a template to be approved',
-	};
+	name: 'Wait for Approval',
+	description: 'Wait until a submitted template is APPROVED or REJECTED',
+	action: 'Wait for a template to be approved',
+};
