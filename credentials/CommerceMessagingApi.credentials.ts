@@ -1,6 +1,22 @@
-import type { IAuthenticate, ICredentialDataDecryptedObject, ICredentialTestRequest, ICredentialType, IHttpRequestHelper, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { assertCredentialFieldsUsable, assertHeaderValueSafe, isSealedFor, logIn, pluginHeaders, readCredentials, sealFor } from '../transport/auth';
+import {
+	assertCredentialFieldsUsable,
+	assertHeaderValueSafe,
+	isSealedFor,
+	logIn,
+	pluginHeaders,
+	readCredentials,
+	sealFor,
+} from '../transport/auth';
 import { pageQuery } from '../transport/pagination';
 import { ROUTES } from '../transport/routes';
 
@@ -13,7 +29,8 @@ export class CommerceMessagingApi implements ICredentialType {
 	name = 'commerceMessagingApi';
 	displayName = 'Commerce Messaging API';
 	icon = { light: 'file:commerceMessaging.svg', dark: 'file:commerceMessaging.dark.svg' } as const;
-	documentationUrl = 'https://github.com/n8n-nodes-commerce-messaging/n8n-nodes-commerce-messaging#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-commerce-messaging/n8n-nodes-commerce-messaging#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -34,11 +51,30 @@ export class CommerceMessagingApi implements ICredentialType {
 			placeholder: 'name@shop.com',
 			hint: 'The account needs "API access" (User.hasApiAccess) switched on in the service\'s administration area',
 		},
-		{ displayName: 'Password', name: 'password', type: 'string', typeOptions: { password: true }, default: '', required: true },
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
 		// Filled by preAuthentication; n8n renews it when it is empty or after a 401.
-		{ displayName: 'Session Token', name: 'sessionToken', type: 'hidden', typeOptions: { expirable: true, password: true }, default: '' },
+		{
+			displayName: 'Session Token',
+			name: 'sessionToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
 		// The account the token was issued for (transport/auth.ts sealFor): n8n keeps hidden fields through an edit.
-		{ displayName: 'Session Token Seal', name: 'sessionTokenSeal', type: 'hidden', typeOptions: { password: true }, default: '' },
+		{
+			displayName: 'Session Token Seal',
+			name: 'sessionTokenSeal',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 		// When (local clock, ms) the token was received: its expiry is judged from this plus its lifetime (rule A3).
 		{ displayName: 'Login Received At', name: 'loginReceivedAt', type: 'hidden', default: 0 },
 		{
@@ -97,7 +133,11 @@ export class CommerceMessagingApi implements ICredentialType {
 		// Every field is checked before the password leaves n8n.
 		assertCredentialFieldsUsable(credentials);
 		// The node's run hands its Timeout to the login on this same data object (transport/auth.ts LOGIN_LIMITS).
-		return { sessionToken: await logIn(this, data), loginReceivedAt: Date.now(), sessionTokenSeal: sealFor(credentials) };
+		return {
+			sessionToken: await logIn(this, data),
+			loginReceivedAt: Date.now(),
+			sessionTokenSeal: sealFor(credentials),
+		};
 	}
 
 	/**
@@ -121,14 +161,27 @@ export class CommerceMessagingApi implements ICredentialType {
 		if (!isSealedFor(data, credentials)) {
 			// A token issued before the credential was edited is never sent: failing the way a refused token does makes
 			// n8n log in again and sign anew first, whatever a service answers a request without a token (401 or 403).
-			throw Object.assign(new Error('The session token was issued before the credential was edited: logging in again'), {
-				response: { status: 401 },
-			});
+			throw Object.assign(
+				new Error(
+					'The session token was issued before the credential was edited: logging in again',
+				),
+				{
+					response: { status: 401 },
+				},
+			);
 		}
-		requestOptions.headers = { ...requestOptions.headers, ...pluginHeaders(credentials), Authorization: `Bearer ${credentials.sessionToken}` };
+		requestOptions.headers = {
+			...requestOptions.headers,
+			...pluginHeaders(credentials),
+			Authorization: `Bearer ${credentials.sessionToken}`,
+		};
 		// Never follow a redirect with these headers (n8n would re-send them to wherever it points), in both forms:
 		// n8n's httpRequest options and the legacy request options of the HTTP Request node.
-		return Object.assign(requestOptions, { disableFollowRedirect: true, followRedirect: false, followAllRedirects: false });
+		return Object.assign(requestOptions, {
+			disableFollowRedirect: true,
+			followRedirect: false,
+			followAllRedirects: false,
+		});
 	};
 
 	/** Proves login (preAuthentication runs first) and API access (rule A4, probed only here): the contact list needs both. */
@@ -144,11 +197,23 @@ export class CommerceMessagingApi implements ICredentialType {
 			ignoreHttpStatusErrors: true,
 		},
 		rules: [
-			{ type: 'responseSuccessBody', properties: { key: 'code', value: 'API_ACCESS_DISABLED', message: API_ACCESS_REFUSED } },
-			{ type: 'responseSuccessBody', properties: { key: 'status', value: 'error', message: API_CALL_REFUSED } },
-			{ type: 'responseSuccessBody', properties: { key: 'status', value: 'fail', message: API_CALL_REFUSED } },
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'code', value: 'API_ACCESS_DISABLED', message: API_ACCESS_REFUSED },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'status', value: 'error', message: API_CALL_REFUSED },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'status', value: 'fail', message: API_CALL_REFUSED },
+			},
 			// A LexikJWT-style refusal without a JSend status: {"code":401,"message":"..."}.
-			{ type: 'responseSuccessBody', properties: { key: 'code', value: 401, message: API_CALL_REFUSED } },
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'code', value: 401, message: API_CALL_REFUSED },
+			},
 		],
 	};
 }

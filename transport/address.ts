@@ -57,7 +57,9 @@ export class Address {
 		const target = this.redirectedTo
 			? { url: this.redirectedTo, qs: new URL(this.redirectedTo).search ? undefined : this.qs }
 			: { url: `${this.baseUrl}${buildPath(this.path, this.pathParams)}`, qs: this.qs };
-		const query = target.qs ? new URLSearchParams(Object.entries(target.qs).map(([k, v]) => [k, String(v)])).toString() : '';
+		const query = target.qs
+			? new URLSearchParams(Object.entries(target.qs).map(([k, v]) => [k, String(v)])).toString()
+			: '';
 		const length = target.url.length + (query ? query.length + 1 : 0);
 		if (length > MAX_URL_LENGTH) {
 			throw new RequestRefused(
@@ -102,17 +104,28 @@ export class Address {
 		});
 		const from = this.target().url;
 		if (!location) return refuse('without a target', 'The answer named no Location.');
-		if (!URL.canParse(location, from)) return refuse('to an address that is not a valid URL', 'The Location header could not be read.');
+		if (!URL.canParse(location, from))
+			return refuse(
+				'to an address that is not a valid URL',
+				'The Location header could not be read.',
+			);
 		const target = new URL(location, from);
 		const base = new URL(this.baseUrl);
 		if (base.protocol === 'https:' && target.protocol !== 'https:') {
-			return refuse(`from https to ${target.protocol.replace(':', '')} (${target.host})`, 'Credentials are never sent without encryption.');
+			return refuse(
+				`from https to ${target.protocol.replace(':', '')} (${target.host})`,
+				'Credentials are never sent without encryption.',
+			);
 		}
 		if (target.origin !== base.origin) {
-			return refuse(`to another host (${target.host})`, 'The session token, the plugin API key and the password are only ever sent to the Base URL.');
+			return refuse(
+				`to another host (${target.host})`,
+				'The session token, the plugin API key and the password are only ever sent to the Base URL.',
+			);
 		}
 		const other = this.otherReading();
-		if (other !== undefined && target.pathname === new URL(`${this.baseUrl}${other}`).pathname) return void this.notFound();
+		if (other !== undefined && target.pathname === new URL(`${this.baseUrl}${other}`).pathname)
+			return void this.notFound();
 		const method = this.route.method;
 		if (follow && (method === 'GET' || method === 'HEAD') && !this.moved) {
 			this.redirectedTo = target.href;
@@ -158,7 +171,10 @@ function buildPath(path: string, params: Record<string, string | number>) {
  * another address.
  */
 function assertPlainPath(path: string) {
-	const dotted = path.split(/[?#]/)[0].split('/').find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+	const dotted = path
+		.split(/[?#]/)[0]
+		.split('/')
+		.find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 	if (dotted !== undefined) {
 		throw new RequestRefused(
 			`The path "${path.slice(0, 200)}" contains the segment "${dotted}"`,

@@ -8,10 +8,19 @@ import { readFailure, type ServiceFailure } from './failures';
  * answer shapes (docs/api-assumptions.md), so each parser accepts the likely variants and none throws.
  */
 
-export type Envelope = { ok: true; data: unknown; message?: string } | { ok: false; failure: ServiceFailure };
+export type Envelope =
+	| { ok: true; data: unknown; message?: string }
+	| { ok: false; failure: ServiceFailure };
 
-export function readEnvelope(status: number, headers: Record<string, unknown>, body: string): Envelope {
-	const failed = (envelope?: IDataObject): Envelope => ({ ok: false, failure: readFailure(status, envelope, body, header(headers, 'retry-after')) });
+export function readEnvelope(
+	status: number,
+	headers: Record<string, unknown>,
+	body: string,
+): Envelope {
+	const failed = (envelope?: IDataObject): Envelope => ({
+		ok: false,
+		failure: readFailure(status, envelope, body, header(headers, 'retry-after')),
+	});
 	let parsed: unknown;
 	try {
 		parsed = body === '' ? {} : JSON.parse(body);
@@ -19,15 +28,23 @@ export function readEnvelope(status: number, headers: Record<string, unknown>, b
 		return failed();
 	}
 	const envelope = isObject(parsed) ? parsed : {};
-	const jsendStatus = typeof envelope.status === 'string' ? envelope.status.toLowerCase() : undefined;
+	const jsendStatus =
+		typeof envelope.status === 'string' ? envelope.status.toLowerCase() : undefined;
 	// Rule E1: the body's status decides with the HTTP status; servers write "success", "ok" or nothing at all.
-	if (status < 200 || status >= 300 || /^(error|fail)/.test(jsendStatus ?? '')) return failed(envelope);
+	if (status < 200 || status >= 300 || /^(error|fail)/.test(jsendStatus ?? ''))
+		return failed(envelope);
 	// A 2xx without a status: the body is the data (e.g. a bare array).
-	if (jsendStatus === undefined) return { ok: true, data: 'data' in envelope ? envelope.data : parsed };
-	const message = typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
+	if (jsendStatus === undefined)
+		return { ok: true, data: 'data' in envelope ? envelope.data : parsed };
+	const message =
+		typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
 	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
 	const rest = Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message');
-	return { ok: true, data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined, message };
+	return {
+		ok: true,
+		data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined,
+		message,
+	};
 }
 
 export function header(headers: Record<string, unknown>, name: string) {
@@ -35,17 +52,25 @@ export function header(headers: Record<string, unknown>, name: string) {
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-export const isObject = (data: unknown): data is IDataObject => data !== null && typeof data === 'object' && !Array.isArray(data);
+export const isObject = (data: unknown): data is IDataObject =>
+	data !== null && typeof data === 'object' && !Array.isArray(data);
 
 /** One record: an object as it is; no data is an empty record; any other value is kept under `data`. */
-export const asRecord = (data: unknown): IDataObject => (isObject(data) ? data : data === undefined || data === null ? {} : { data: data as IDataObject[string] });
+export const asRecord = (data: unknown): IDataObject =>
+	isObject(data)
+		? data
+		: data === undefined || data === null
+			? {}
+			: { data: data as IDataObject[string] };
 
 /** A record the service may leave out (order and cart events: their answer is not shown). */
 export const asOptionalRecord = (data: unknown) => (isObject(data) ? data : undefined);
 
 /** Any answer as records, one per output item: a list gives one per entry. */
 export const asRecords = (data: unknown): IDataObject[] =>
-	Array.isArray(data) ? data.map((entry) => (isObject(entry) ? entry : { value: entry as IDataObject[string] })) : [isObject(data) ? data : { data: (data ?? null) as IDataObject[string] }];
+	Array.isArray(data)
+		? data.map((entry) => (isObject(entry) ? entry : { value: entry as IDataObject[string] }))
+		: [isObject(data) ? data : { data: (data ?? null) as IDataObject[string] }];
 
 export interface ListPage {
 	records: IDataObject[];
@@ -65,10 +90,15 @@ function readTotal(object: unknown) {
  */
 export function readListPage(data: unknown): ListPage {
 	if (Array.isArray(data)) return { records: data };
-	const key = isObject(data) ? ['items', 'results', 'data', 'records'].find((name) => Array.isArray(data[name])) : undefined;
+	const key = isObject(data)
+		? ['items', 'results', 'data', 'records'].find((name) => Array.isArray(data[name]))
+		: undefined;
 	if (!key) return { records: [] };
 	const list = data as IDataObject;
-	return { records: list[key] as IDataObject[], total: readTotal(list) ?? readTotal(list.pagination) ?? readTotal(list.meta) };
+	return {
+		records: list[key] as IDataObject[],
+		total: readTotal(list) ?? readTotal(list.pagination) ?? readTotal(list.meta),
+	};
 }
 
 /** What the node reads of a template (its shape beyond the state is not shown: rule T1); other fields pass through. */
@@ -80,11 +110,21 @@ export interface TemplateRecord extends IDataObject {
 
 export const asTemplate = (data: unknown) => (isObject(data) ? data : {}) as TemplateRecord;
 
-const asId = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' && value.trim() ? value.trim() : undefined);
+const asId = (value: unknown) =>
+	typeof value === 'number' && Number.isFinite(value)
+		? String(value)
+		: typeof value === 'string' && value.trim()
+			? value.trim()
+			: undefined;
 
 /** A media answer: its fields and its id, whose place is not shown (rule M2): `media_id`, `id`, `mediaId`, `media.id` / `media.media_id`, or a bare id. */
 export function asMediaAnswer(data: unknown): { mediaId?: string; fields: IDataObject } {
 	if (!isObject(data)) return { mediaId: asId(data), fields: {} };
 	const media = isObject(data.media) ? data.media : { id: data.media };
-	return { mediaId: [data.media_id, data.id, data.mediaId, media.id, media.media_id].map(asId).find(Boolean), fields: data };
+	return {
+		mediaId: [data.media_id, data.id, data.mediaId, media.id, media.media_id]
+			.map(asId)
+			.find(Boolean),
+		fields: data,
+	};
 }

@@ -38,11 +38,16 @@ export const normalizeBaseUrl = (url: string) => url.trim().replace(/\/+$/, '');
 
 /** A header value is one line of ISO-8859-1: a CR or LF would inject headers, and clients mangle the rest. */
 export function assertHeaderValueSafe(fieldLabel: string, value: string) {
-	if (/[\r\n]/.test(value)) throw new Error(`The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`);
+	if (/[\r\n]/.test(value))
+		throw new Error(
+			`The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`,
+		);
 	const at = value.search(/[^\x20-\xff]/);
 	if (at < 0) return;
 	const code = value.codePointAt(at)!.toString(16).toUpperCase().padStart(4, '0');
-	throw new Error(`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; found U+${code})`);
+	throw new Error(
+		`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; found U+${code})`,
+	);
 }
 
 const PLUGIN_FIELDS = [
@@ -58,48 +63,74 @@ const PLUGIN_FIELDS = [
  * URL is.
  */
 export function assertCredentialFieldsUsable(credentials: CommerceMessagingCredentials) {
-	if (!URL.canParse(credentials.baseUrl)) throw new Error('The Base URL is not a valid URL. Use the form https://api.example.com');
+	if (!URL.canParse(credentials.baseUrl))
+		throw new Error('The Base URL is not a valid URL. Use the form https://api.example.com');
 	const { username, password, protocol, hostname, host } = new URL(credentials.baseUrl);
 	if (username || password) {
-		throw new Error('The Base URL must not contain a user name or password (user:pass@host). Put the username and password in their own fields.');
+		throw new Error(
+			'The Base URL must not contain a user name or password (user:pass@host). Put the username and password in their own fields.',
+		);
 	}
-	const loopback = ['localhost', '[::1]', '::1'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+	const loopback =
+		['localhost', '[::1]', '::1'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 	if (protocol !== 'https:' && !(protocol === 'http:' && loopback)) {
-		throw new Error(`The Base URL must use https (got "${protocol}//${host}"). Plain http is only allowed for localhost.`);
+		throw new Error(
+			`The Base URL must use https (got "${protocol}//${host}"). Plain http is only allowed for localhost.`,
+		);
 	}
-	if (credentials.pluginIntegration) for (const field of PLUGIN_FIELDS) assertHeaderValueSafe(field.label, credentials[field.key].trim());
+	if (credentials.pluginIntegration)
+		for (const field of PLUGIN_FIELDS)
+			assertHeaderValueSafe(field.label, credentials[field.key].trim());
 }
 
 /** The plugin secret-key headers (rule A5): those filled in, when Plugin Integration is on. */
 export const pluginHeaders = (credentials: CommerceMessagingCredentials) =>
 	Object.fromEntries(
-		credentials.pluginIntegration ? PLUGIN_FIELDS.map((field) => [field.header, credentials[field.key].trim()]).filter(([, value]) => value) : [],
+		credentials.pluginIntegration
+			? PLUGIN_FIELDS.map((field) => [field.header, credentials[field.key].trim()]).filter(
+					([, value]) => value,
+				)
+			: [],
 	);
 
 /** The credential fields a plugin-header refusal asks for: the switch when it is off, and the fields still empty. */
 export function missingPluginFields(credentials: CommerceMessagingCredentials) {
-	const empty = PLUGIN_FIELDS.filter((field) => !credentials.pluginIntegration || !credentials[field.key].trim()).map((field) => field.label);
+	const empty = PLUGIN_FIELDS.filter(
+		(field) => !credentials.pluginIntegration || !credentials[field.key].trim(),
+	).map((field) => field.label);
 	return credentials.pluginIntegration ? empty : ['Plugin Integration (switch it on)', ...empty];
 }
 
 /** The values that must never appear in an output, an error or a log (rule A6). */
-export const credentialSecrets = (credentials: CommerceMessagingCredentials) => [credentials.password, credentials.pluginApiKey, credentials.sessionToken];
+export const credentialSecrets = (credentials: CommerceMessagingCredentials) => [
+	credentials.password,
+	credentials.pluginApiKey,
+	credentials.sessionToken,
+];
 
 /** Base URL, username and password: what a token is issued for. */
-const accountOf = (credentials: CommerceMessagingCredentials) => JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]);
+const accountOf = (credentials: CommerceMessagingCredentials) =>
+	JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]);
 
 /** The account a credential logs in to, hashed: no secret sits in a key. */
-export const accountKey = (credentials: CommerceMessagingCredentials) => createHash('sha256').update(accountOf(credentials)).digest('base64url');
+export const accountKey = (credentials: CommerceMessagingCredentials) =>
+	createHash('sha256').update(accountOf(credentials)).digest('base64url');
 
 /**
  * The seal stored beside a session token: a salted hash of the account (its password included) that obtained it. n8n
  * keeps hidden fields through an edit of the credential, so a token whose seal does not match is never sent.
  */
-export function sealFor(credentials: CommerceMessagingCredentials, salt = randomBytes(9).toString('base64url')) {
+export function sealFor(
+	credentials: CommerceMessagingCredentials,
+	salt = randomBytes(9).toString('base64url'),
+) {
 	return `v1.${salt}.${createHash('sha256').update(salt).update(accountOf(credentials)).digest('base64url')}`;
 }
 
-export function isSealedFor(data: ICredentialDataDecryptedObject, credentials: CommerceMessagingCredentials) {
+export function isSealedFor(
+	data: ICredentialDataDecryptedObject,
+	credentials: CommerceMessagingCredentials,
+) {
 	const seal = data.sessionTokenSeal;
 	return typeof seal === 'string' && sealFor(credentials, seal.split('.')[1] ?? '') === seal;
 }
@@ -107,7 +138,9 @@ export function isSealedFor(data: ICredentialDataDecryptedObject, credentials: C
 /** `exp` and `iat` of a JWT in ms, read without verifying the signature (the service does that); an opaque token has none. */
 export function readTokenTimes(token: string): { expiresAt?: number; issuedAt?: number } {
 	try {
-		const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as IDataObject;
+		const claims = JSON.parse(
+			Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'),
+		) as IDataObject;
 		const ms = (value: unknown) => (typeof value === 'number' ? value * 1000 : undefined);
 		return { expiresAt: ms(claims.exp), issuedAt: ms(claims.iat) };
 	} catch {
@@ -125,11 +158,16 @@ export function tokenNeedsRenewal(data: ICredentialDataDecryptedObject, now = Da
 	if (typeof data.sessionToken !== 'string' || !data.sessionToken) return true;
 	const { expiresAt, issuedAt } = readTokenTimes(data.sessionToken);
 	if (expiresAt === undefined) return false;
-	const receivedAt = typeof data.loginReceivedAt === 'number' && data.loginReceivedAt > 0 ? data.loginReceivedAt : undefined;
+	const receivedAt =
+		typeof data.loginReceivedAt === 'number' && data.loginReceivedAt > 0
+			? data.loginReceivedAt
+			: undefined;
 	// No lifetime to measure, or no local time of receipt: the only clue left is exp against the local clock.
-	if (issuedAt === undefined || expiresAt <= issuedAt || receivedAt === undefined) return expiresAt - 60_000 <= now;
+	if (issuedAt === undefined || expiresAt <= issuedAt || receivedAt === undefined)
+		return expiresAt - 60_000 <= now;
 	const lifetime = expiresAt - issuedAt;
-	const ageOnArrival = receivedAt - issuedAt >= 0 && receivedAt - issuedAt < 2_000 ? receivedAt - issuedAt : 0;
+	const ageOnArrival =
+		receivedAt - issuedAt >= 0 && receivedAt - issuedAt < 2_000 ? receivedAt - issuedAt : 0;
 	return receivedAt - ageOnArrival + lifetime - Math.min(60_000, lifetime / 10) <= now;
 }
 
@@ -147,31 +185,55 @@ export const LOGIN_LIMITS = Symbol.for('n8n-nodes-commerce-messaging.loginLimits
  */
 export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
 	const { baseUrl, username, password } = readCredentials(data);
-	const limits = (data as { [LOGIN_LIMITS]?: { timeoutMs: number; cancel?: AbortSignal; timeoutName?: string } })[LOGIN_LIMITS] ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };
+	const limits = (
+		data as { [LOGIN_LIMITS]?: { timeoutMs: number; cancel?: AbortSignal; timeoutName?: string } }
+	)[LOGIN_LIMITS] ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };
 	const redact = (text: string) => redactText(text, [password]);
 	const address = new Address(baseUrl, ROUTES.login);
 	const body = JSON.stringify({ username, password });
 	for (;;) {
-		const answer = await exchange(async (options) => await helper.helpers.httpRequest(options), { method: 'POST', url: address.target().url, body }, { ...limits, maxAnswerBytes: MAX_LOGIN_ANSWER_BYTES });
+		const answer = await exchange(
+			async (options) => await helper.helpers.httpRequest(options),
+			{ method: 'POST', url: address.target().url, body },
+			{ ...limits, maxAnswerBytes: MAX_LOGIN_ANSWER_BYTES },
+		);
 		if (answer.kind === 'network' && answer.timedOut) {
-			throw new LoginFailure('timeout', `the service did not answer within ${formatDuration(answer.waitedMs)}${limits.timeoutName ? ` (${limits.timeoutName})` : ''}`);
+			throw new LoginFailure(
+				'timeout',
+				`the service did not answer within ${formatDuration(answer.waitedMs)}${limits.timeoutName ? ` (${limits.timeoutName})` : ''}`,
+			);
 		}
 		if (answer.kind === 'tooLarge' || answer.kind === 'tooDeep') {
-			const size = answer.kind === 'tooLarge' ? `larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB` : `nested more than ${answer.limit} levels deep`;
+			const size =
+				answer.kind === 'tooLarge'
+					? `larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB`
+					: `nested more than ${answer.limit} levels deep`;
 			throw new LoginFailure('badAnswer', `the answer is ${size}, which no login answer is`);
 		}
-		if (answer.kind === 'cancelled') throw new LoginFailure('cancelled', 'the execution was cancelled');
+		if (answer.kind === 'cancelled')
+			throw new LoginFailure('cancelled', 'the execution was cancelled');
 		if (answer.kind !== 'answer') {
-			const reason = answer.kind === 'network' ? answer.reason : ((answer.kind === 'thrown' ? answer.error : answer.failure) as Error | undefined)?.message;
-			throw new LoginFailure('unreachable', `the service could not be reached (${redact(reason ?? 'network error')})`);
+			const reason =
+				answer.kind === 'network'
+					? answer.reason
+					: ((answer.kind === 'thrown' ? answer.error : answer.failure) as Error | undefined)
+							?.message;
+			throw new LoginFailure(
+				'unreachable',
+				`the service could not be reached (${redact(reason ?? 'network error')})`,
+			);
 		}
 		const rerouted = address.reroute(answer.status, answer.headers, false);
 		if (rerouted === true) continue;
-		if (rerouted) throw new LoginFailure('redirect', `${rerouted.message}. ${rerouted.description}`);
+		if (rerouted)
+			throw new LoginFailure('redirect', `${rerouted.message}. ${rerouted.description}`);
 		const envelope = readEnvelope(answer.status, answer.headers, answer.text);
 		if (!envelope.ok) {
 			const { message, code, httpStatus } = envelope.failure;
-			throw new LoginFailure(httpStatus >= 500 || httpStatus === 429 ? 'busy' : 'refused', redact(`${message} (${code ? `code ${code}, ` : ''}HTTP ${httpStatus})`));
+			throw new LoginFailure(
+				httpStatus >= 500 || httpStatus === 429 ? 'busy' : 'refused',
+				redact(`${message} (${code ? `code ${code}, ` : ''}HTTP ${httpStatus})`),
+			);
 		}
 		address.served();
 		const token = tokenIn(envelope.data) ?? tokenIn(JSON.parse(answer.text || '{}'));
@@ -183,7 +245,10 @@ export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDec
 			);
 		}
 		if (/[^\x20-\xff]/.test(token)) {
-			throw new LoginFailure('badAnswer', 'the token in the answer contains characters that cannot be sent in a header (a line break or a non-ISO-8859-1 character)');
+			throw new LoginFailure(
+				'badAnswer',
+				'the token in the answer contains characters that cannot be sent in a header (a line break or a non-ISO-8859-1 character)',
+			);
 		}
 		return token;
 	}

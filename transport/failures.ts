@@ -33,27 +33,41 @@ export interface ServiceFailure {
 	state?: string;
 }
 
-const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
+const text = (value: unknown) =>
+	typeof value === 'string' && value.length > 0 ? value : undefined;
 const stateOf = (data: unknown) => text((data as IDataObject | undefined)?.state);
 
 /** An answer that is not a success; `envelope` is its parsed body, undefined when the body is not JSON. */
-export function readFailure(httpStatus: number, envelope: IDataObject | undefined, body: string, retryAfter: string | undefined): ServiceFailure {
+export function readFailure(
+	httpStatus: number,
+	envelope: IDataObject | undefined,
+	body: string,
+	retryAfter: string | undefined,
+): ServiceFailure {
 	const retryAfterMs = parseRetryAfter(retryAfter);
 	const ok = httpStatus >= 200 && httpStatus < 300;
 	if (!envelope) {
-		const plain = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+		const plain = body
+			.replace(/<[^>]*>/g, ' ')
+			.replace(/\s+/g, ' ')
+			.trim();
 		return {
 			kind: httpStatus === 429 ? 'rateLimit' : httpStatus >= 500 ? 'unavailable' : 'service',
 			httpStatus,
-			message: ok ? 'The service answered with a body that is not valid JSON' : `The service answered HTTP ${httpStatus} with ${/^\s*</.test(body) ? 'an HTML page' : 'a body that is not JSON'}${plain ? `: "${plain.slice(0, 120)}"` : ''}`,
+			message: ok
+				? 'The service answered with a body that is not valid JSON'
+				: `The service answered HTTP ${httpStatus} with ${/^\s*</.test(body) ? 'an HTML page' : 'a body that is not JSON'}${plain ? `: "${plain.slice(0, 120)}"` : ''}`,
 			retryAfterMs,
 		};
 	}
-	const code = envelope.code === undefined || envelope.code === null ? undefined : String(envelope.code);
+	const code =
+		envelope.code === undefined || envelope.code === null ? undefined : String(envelope.code);
 	const message =
 		text(envelope.message) ??
 		text((envelope.error as IDataObject | undefined)?.message) ??
-		(ok ? `The service reported status "${String(envelope.status)}"` : `The service answered HTTP ${httpStatus}`);
+		(ok
+			? `The service reported status "${String(envelope.status)}"`
+			: `The service answered HTTP ${httpStatus}`);
 	const { data } = envelope;
 	const kind = classify(httpStatus, (code ?? '').toUpperCase(), message, data);
 	return {
@@ -64,19 +78,32 @@ export function readFailure(httpStatus: number, envelope: IDataObject | undefine
 		data,
 		retryAfterMs,
 		fields: kind === 'validation' ? validationFields(data) : undefined,
-		state: kind === 'templateNotApproved' ? (stateOf(data) ?? /\b(DRAFT|PENDING|REJECTED|APPROVED)\b/.exec(message)?.[1]) : undefined,
+		state:
+			kind === 'templateNotApproved'
+				? (stateOf(data) ?? /\b(DRAFT|PENDING|REJECTED|APPROVED)\b/.exec(message)?.[1])
+				: undefined,
 	};
 }
 
 function classify(httpStatus: number, code: string, message: string, data: unknown) {
 	const refusal = httpStatus === 401 || httpStatus === 403 || code === '401' || code === '403';
 	if (httpStatus === 429 || code === '429' || /RATE_?LIMIT|TOO_MANY/.test(code)) return 'rateLimit';
-	if (code === 'API_ACCESS_DISABLED' || (refusal && /api.?access/i.test(message))) return 'apiAccess';
-	if (code === 'PLUGIN_AUTH_REQUIRED' || (refusal && /x-api-key|x-platform-type|x-base-uri|plugin/i.test(message))) return 'pluginAuth';
+	if (code === 'API_ACCESS_DISABLED' || (refusal && /api.?access/i.test(message)))
+		return 'apiAccess';
+	if (
+		code === 'PLUGIN_AUTH_REQUIRED' ||
+		(refusal && /x-api-key|x-platform-type|x-base-uri|plugin/i.test(message))
+	)
+		return 'pluginAuth';
 	// Any other 401 is about the token (expired, revoked, rotated signing key, "JWT Token not found", no body).
-	if (httpStatus === 401 || code === '401' || /^JWT_|TOKEN_EXPIRED|TOKEN_INVALID/.test(code)) return 'tokenRefused';
+	if (httpStatus === 401 || code === '401' || /^JWT_|TOKEN_EXPIRED|TOKEN_INVALID/.test(code))
+		return 'tokenRefused';
 	// Rule E4 names no code, only HTTP 400 with the current state.
-	if (code === 'TEMPLATE_NOT_APPROVED' || (httpStatus === 400 && /^(DRAFT|PENDING|REJECTED)$/i.test(stateOf(data) ?? ''))) return 'templateNotApproved';
+	if (
+		code === 'TEMPLATE_NOT_APPROVED' ||
+		(httpStatus === 400 && /^(DRAFT|PENDING|REJECTED)$/i.test(stateOf(data) ?? ''))
+	)
+		return 'templateNotApproved';
 	if (/VALIDATION|INVALID_PHONE/.test(code) || httpStatus === 422) return 'validation';
 	return httpStatus >= 500 ? 'unavailable' : 'service';
 }
@@ -87,7 +114,13 @@ export function validationFields(data: unknown) {
 	const source = data as IDataObject;
 	const fromList = (list: unknown[]) =>
 		list
-			.map((entry) => (typeof entry === 'string' ? entry : (['propertyPath', 'field', 'name'].map((key) => text((entry as IDataObject)?.[key])).find(Boolean) ?? '')))
+			.map((entry) =>
+				typeof entry === 'string'
+					? entry
+					: (['propertyPath', 'field', 'name']
+							.map((key) => text((entry as IDataObject)?.[key]))
+							.find(Boolean) ?? ''),
+			)
 			.filter(Boolean);
 	if (Array.isArray(data)) return fromList(data);
 	for (const key of ['violations', 'errors', 'fields']) {
@@ -115,7 +148,14 @@ export class LoginFailure extends Error {
 	name = 'LoginFailure';
 
 	constructor(
-		readonly kind: 'unreachable' | 'timeout' | 'busy' | 'refused' | 'redirect' | 'badAnswer' | 'cancelled',
+		readonly kind:
+			| 'unreachable'
+			| 'timeout'
+			| 'busy'
+			| 'refused'
+			| 'redirect'
+			| 'badAnswer'
+			| 'cancelled',
 		reason: string,
 	) {
 		super(`Login to the Commerce Messaging service failed: ${reason}`);
@@ -130,12 +170,20 @@ export class LoginFailure extends Error {
 /** An error and the links of its `cause` chain, each once. */
 function causes(error: unknown) {
 	const links = new Set<{ name?: unknown; kind?: unknown; code?: unknown; cause?: unknown }>();
-	for (let link = error; link && typeof link === 'object' && !links.has(link); link = (link as { cause?: unknown }).cause) links.add(link);
+	for (
+		let link = error;
+		link && typeof link === 'object' && !links.has(link);
+		link = (link as { cause?: unknown }).cause
+	)
+		links.add(link);
 	return [...links];
 }
 
 /** The login failure behind an error n8n's helper threw; by shape too, as a credential may load its own copy of the class. */
-export const findLoginFailure = (error: unknown) => causes(error).find((link) => link.name === 'LoginFailure' && typeof link.kind === 'string') as LoginFailure | undefined;
+export const findLoginFailure = (error: unknown) =>
+	causes(error).find((link) => link.name === 'LoginFailure' && typeof link.kind === 'string') as
+		| LoginFailure
+		| undefined;
 
 /**
  * A network failure: its system code wherever n8n or the HTTP library put it; `timedOut`; `notSent`: no connection was
@@ -147,8 +195,18 @@ export function networkFailure(error: unknown) {
 		causes(error)
 			.map((link) => link.code)
 			.find((code): code is string => typeof code === 'string' && /^E[A-Z_]+$/.test(code)) ??
-		(/socket hang up/i.test(message) ? 'ECONNRESET' : /timeout of \d+ms exceeded|timed out/i.test(message) ? 'ETIMEDOUT' : undefined);
-	return code === undefined ? undefined : { code, timedOut: ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT'].includes(code), notSent: ['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND'].includes(code) };
+		(/socket hang up/i.test(message)
+			? 'ECONNRESET'
+			: /timeout of \d+ms exceeded|timed out/i.test(message)
+				? 'ETIMEDOUT'
+				: undefined);
+	return code === undefined
+		? undefined
+		: {
+				code,
+				timedOut: ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT'].includes(code),
+				notSent: ['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND'].includes(code),
+			};
 }
 
 /** Largest random wait added to a Retry-After: several executions of one account do not come back in the same millisecond. */
@@ -166,10 +224,14 @@ export function decideRetry(
 	retryAfterMs: number | undefined,
 	random = Math.random,
 ): { retry: true; delayMs: number } | { retry: false; reason: string } {
-	if (failures >= settings.maxAttempts) return { retry: false, reason: `gave up after ${failures} attempts` };
+	if (failures >= settings.maxAttempts)
+		return { retry: false, reason: `gave up after ${failures} attempts` };
 	// Equal jitter: half of the exponential step fixed (never near zero), half random (clients do not move in lockstep).
 	const step = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (failures - 1));
-	const delayMs = retryAfterMs !== undefined ? retryAfterMs + Math.floor(random() * Math.min(RETRY_AFTER_JITTER_MS, step)) : Math.ceil(step / 2 + random() * (step / 2));
+	const delayMs =
+		retryAfterMs !== undefined
+			? retryAfterMs + Math.floor(random() * Math.min(RETRY_AFTER_JITTER_MS, step))
+			: Math.ceil(step / 2 + random() * (step / 2));
 	const budgetLeft = settings.maxTotalWaitMs - elapsedMs;
 	const budget = formatDuration(settings.maxTotalWaitMs);
 	const reason =

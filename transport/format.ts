@@ -5,13 +5,17 @@ export function formatDuration(ms: number) {
 	const seconds = Math.max(0, ms) / 1000;
 	if (seconds < 10) return `${Number(seconds.toFixed(seconds < 1 ? 2 : 1))} s`;
 	if (seconds < 60) return `${Math.round(seconds)} s`;
-	const [large, small, largeUnit, smallUnit] = seconds < 3600 ? [seconds / 60, seconds % 60, 'min', 's'] : [seconds / 3600, (seconds % 3600) / 60, 'h', 'min'];
+	const [large, small, largeUnit, smallUnit] =
+		seconds < 3600
+			? [seconds / 60, seconds % 60, 'min', 's']
+			: [seconds / 3600, (seconds % 3600) / 60, 'h', 'min'];
 	const rest = Math.floor(small);
 	return `${Math.floor(large)} ${largeUnit}${rest ? ` ${rest} ${smallUnit}` : ''}`;
 }
 
 /** 5 MB, 1.5 MB, 1,024 MB. */
-export const formatMegabytes = (bytes: number) => `${formatCount(Number((bytes / (1024 * 1024)).toFixed(1)))} MB`;
+export const formatMegabytes = (bytes: number) =>
+	`${formatCount(Number((bytes / (1024 * 1024)).toFixed(1)))} MB`;
 
 /** 100,000. */
 export const formatCount = (count: number) => count.toLocaleString('en-US');
@@ -21,5 +25,8 @@ export function formatQuoted(value: unknown, max = 80) {
 	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 	const quoted = JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
 	// JSON leaves DEL, the C1 controls (NEL among them), U+2028 and U+2029 as they are: a log reader may break lines at them.
-	return quoted.replace(/[\u007f-\u009f\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	return quoted.replace(
+		/[\u007f-\u009f\u2028\u2029]/g,
+		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+	);
 }

@@ -14,7 +14,14 @@ import { MAX_ANSWER_DEPTH, MAX_WAIT_MS } from './settings';
 export type Exchange =
 	| { kind: 'answer'; status: number; headers: Record<string, unknown>; text: string }
 	/** No connection, or the deadline passed (`timedOut`: the service may have the request). */
-	| { kind: 'network'; code?: string; reason: string; timedOut: boolean; notSent?: boolean; waitedMs: number }
+	| {
+			kind: 'network';
+			code?: string;
+			reason: string;
+			timedOut: boolean;
+			notSent?: boolean;
+			waitedMs: number;
+	  }
 	| { kind: 'tooLarge'; limitBytes: number }
 	| { kind: 'tooDeep'; limit: number }
 	| { kind: 'cancelled' }
@@ -29,8 +36,16 @@ export type Exchange =
  */
 export async function exchange(
 	send: (options: IHttpRequestOptions) => Promise<unknown>,
-	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'qs'> & { body?: string; formData?: () => FormData },
-	limits: { timeoutMs: number; maxAnswerBytes: number; cancel?: AbortSignal; startedAt?: () => number | undefined },
+	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'qs'> & {
+		body?: string;
+		formData?: () => FormData;
+	},
+	limits: {
+		timeoutMs: number;
+		maxAnswerBytes: number;
+		cancel?: AbortSignal;
+		startedAt?: () => number | undefined;
+	},
 ): Promise<Exchange> {
 	const begun = Date.now();
 	const startedAt = limits.startedAt ?? (() => begun);
@@ -41,18 +56,30 @@ export async function exchange(
 		const from = startedAt();
 		const left = from === undefined ? limits.timeoutMs : from + limits.timeoutMs - Date.now();
 		if (left <= 0) deadline.abort(new DOMException('The attempt timed out', 'TimeoutError'));
-		else AbortSignal.timeout(Math.min(MAX_WAIT_MS, Math.ceil(left))).addEventListener('abort', expireOrWait, { once: true });
+		else
+			AbortSignal.timeout(Math.min(MAX_WAIT_MS, Math.ceil(left))).addEventListener(
+				'abort',
+				expireOrWait,
+				{ once: true },
+			);
 	};
 	expireOrWait();
-	const signal = limits.cancel ? AbortSignal.any([limits.cancel, deadline.signal]) : deadline.signal;
+	const signal = limits.cancel
+		? AbortSignal.any([limits.cancel, deadline.signal])
+		: deadline.signal;
 	// The races bound the exchange even where the HTTP library does not take the signal (n8n sets its own).
-	const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+	const aborted = new Promise<never>((_, reject) =>
+		signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+	);
 	aborted.catch(() => {});
 	const { formData, body, ...target } = request;
 	try {
 		const sending = send({
 			...target,
-			headers: { Accept: 'application/json', ...(body !== undefined && !formData ? { 'Content-Type': 'application/json' } : {}) },
+			headers: {
+				Accept: 'application/json',
+				...(body !== undefined && !formData ? { 'Content-Type': 'application/json' } : {}),
+			},
 			// A FormData gets its multipart boundary from the HTTP library (rule M1).
 			body: formData ? formData() : body,
 			// Read by readText with a ceiling: an HTML page or broken JSON is reported, not thrown.
@@ -69,18 +96,31 @@ export async function exchange(
 		sending.catch(() => {});
 		const response = await Promise.race([sending, aborted]);
 		const headers = response.headers ?? {};
-		const text = await Promise.race([readText(response.body, headers, limits.maxAnswerBytes, signal), aborted]);
+		const text = await Promise.race([
+			readText(response.body, headers, limits.maxAnswerBytes, signal),
+			aborted,
+		]);
 		if (text === undefined) return { kind: 'tooLarge', limitBytes: limits.maxAnswerBytes };
-		if (nestedDeeperThan(text, MAX_ANSWER_DEPTH)) return { kind: 'tooDeep', limit: MAX_ANSWER_DEPTH };
+		if (nestedDeeperThan(text, MAX_ANSWER_DEPTH))
+			return { kind: 'tooDeep', limit: MAX_ANSWER_DEPTH };
 		return { kind: 'answer', status: response.statusCode, headers, text };
 	} catch (error) {
 		if (limits.cancel?.aborted) return { kind: 'cancelled' };
 		const waitedMs = Date.now() - (startedAt() ?? begun);
-		if (deadline.signal.aborted) return { kind: 'network', code: 'ETIMEDOUT', reason: `no complete answer within ${waitedMs} ms`, timedOut: true, waitedMs };
+		if (deadline.signal.aborted)
+			return {
+				kind: 'network',
+				code: 'ETIMEDOUT',
+				reason: `no complete answer within ${waitedMs} ms`,
+				timedOut: true,
+				waitedMs,
+			};
 		const failure = findLoginFailure(error);
 		if (failure) return { kind: 'loginFailed', failure };
 		const network = networkFailure(error);
-		return network ? { kind: 'network', ...network, reason: network.code, waitedMs } : { kind: 'thrown', error };
+		return network
+			? { kind: 'network', ...network, reason: network.code, waitedMs }
+			: { kind: 'thrown', error };
 	} finally {
 		settled = true;
 	}
@@ -92,7 +132,8 @@ function nestedDeeperThan(text: string, limit: number) {
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
 		if (code === 0x22) {
-			for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+			for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++)
+				if (text.charCodeAt(at) === 0x5c) at++;
 		} else if (code === 0x5b || code === 0x7b) {
 			if (++depth > limit) return true;
 		} else if (code === 0x5d || code === 0x7d) depth--;
@@ -101,9 +142,15 @@ function nestedDeeperThan(text: string, limit: number) {
 }
 
 /** The answer as text, or undefined when it is larger than `maxBytes` (it is then not read any further). */
-async function readText(body: unknown, headers: Record<string, unknown>, maxBytes: number, signal: AbortSignal) {
+async function readText(
+	body: unknown,
+	headers: Record<string, unknown>,
+	maxBytes: number,
+	signal: AbortSignal,
+) {
 	if (body === undefined || body === null) return '';
-	if (typeof body === 'string' || Buffer.isBuffer(body)) return Buffer.byteLength(body) > maxBytes ? undefined : body.toString();
+	if (typeof body === 'string' || Buffer.isBuffer(body))
+		return Buffer.byteLength(body) > maxBytes ? undefined : body.toString();
 	const stream = body as AsyncIterable<Buffer> & { destroy(): void };
 	if (!stream[Symbol.asyncIterator]) return JSON.stringify(body);
 	signal.addEventListener('abort', () => stream.destroy(), { once: true });

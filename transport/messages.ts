@@ -1,4 +1,10 @@
-import { type IDataObject, type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type INode,
+	type JsonObject,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import type { ServiceFailure } from './failures';
 import { formatCount, formatDuration, formatMegabytes } from './format';
@@ -25,7 +31,8 @@ export interface ErrorContext {
 
 /** Puts the given parts of the context on an n8n error (its `context` travels with it into the execution). */
 export function withContext<E extends { context: IDataObject }>(error: E, context: ErrorContext) {
-	for (const [key, value] of Object.entries(context)) if (value !== undefined) error.context[key] = value;
+	for (const [key, value] of Object.entries(context))
+		if (value !== undefined) error.context[key] = value;
 	return error;
 }
 
@@ -49,7 +56,9 @@ function historyNote(notes: RequestNotes) {
 	return (
 		(attempts <= 1 ? 'It was sent once' : `It was sent ${attempts} times`) +
 		(backoffMs >= 1_000 ? `, with ${formatDuration(backoffMs)} of backoff between attempts` : '') +
-		(rateLimitWaitMs >= 1_000 ? `, after waiting ${formatDuration(rateLimitWaitMs)} in all for the service's rate limit` : '') +
+		(rateLimitWaitMs >= 1_000
+			? `, after waiting ${formatDuration(rateLimitWaitMs)} in all for the service's rate limit`
+			: '') +
 		`; ${notes.gaveUp}.`
 	);
 }
@@ -60,7 +69,12 @@ function raiseHint(names: SettingNames | undefined, ...keys: Array<keyof Setting
 	return named.length ? ` To wait longer, raise ${named.join(' or ')}.` : '';
 }
 
-const describeData = (data: unknown) => (data === undefined || data === null ? undefined : typeof data === 'string' ? data : `Details: ${JSON.stringify(data)}`);
+const describeData = (data: unknown) =>
+	data === undefined || data === null
+		? undefined
+		: typeof data === 'string'
+			? data
+			: `Details: ${JSON.stringify(data)}`;
 
 function explain(failure: ServiceFailure, notes: RequestNotes) {
 	const { message, httpStatus, data, fields } = failure;
@@ -98,7 +112,9 @@ function explain(failure: ServiceFailure, notes: RequestNotes) {
 		case 'rateLimit':
 			return {
 				message: `Rate limited by the service: ${message}`,
-				description: note ? `${note}${raiseHint(notes.names, 'retryBudget', 'maxAttempts')}${notes.names?.sendLess ? ` Or send less at once: ${notes.names.sendLess}.` : ''}` : undefined,
+				description: note
+					? `${note}${raiseHint(notes.names, 'retryBudget', 'maxAttempts')}${notes.names?.sendLess ? ` Or send less at once: ${notes.names.sendLess}.` : ''}`
+					: undefined,
 			};
 		case 'tokenRefused':
 			return {
@@ -119,11 +135,34 @@ function explain(failure: ServiceFailure, notes: RequestNotes) {
 }
 
 /** A service failure as the NodeApiError the user sees: its message and code (rule E2), and what to do about it. */
-export function serviceError(node: INode, failure: ServiceFailure, itemIndex?: number, notes: RequestNotes = {}) {
+export function serviceError(
+	node: INode,
+	failure: ServiceFailure,
+	itemIndex?: number,
+	notes: RequestNotes = {},
+) {
 	const { message, description } = explain(failure, notes);
 	const { code, data, httpStatus } = failure;
-	const body = { message: failure.message, httpStatus, ...(code ? { code } : {}), ...(data !== undefined ? { data: data as JsonObject } : {}) };
-	return withContext(new NodeApiError(node, body, { message: `${message}${code ? ` [${code}]` : ''}`, description, httpCode: String(httpStatus), itemIndex }), { serviceMessage: failure.message, serviceCode: code, fields: failure.fields?.length ? failure.fields : undefined, state: failure.state || undefined });
+	const body = {
+		message: failure.message,
+		httpStatus,
+		...(code ? { code } : {}),
+		...(data !== undefined ? { data: data as JsonObject } : {}),
+	};
+	return withContext(
+		new NodeApiError(node, body, {
+			message: `${message}${code ? ` [${code}]` : ''}`,
+			description,
+			httpCode: String(httpStatus),
+			itemIndex,
+		}),
+		{
+			serviceMessage: failure.message,
+			serviceCode: code,
+			fields: failure.fields?.length ? failure.fields : undefined,
+			state: failure.state || undefined,
+		},
+	);
 }
 
 /** A connection that failed, or an attempt past its deadline: the time it really waited, and what it went through. */
@@ -156,11 +195,25 @@ export function networkError(
 }
 
 /** An error with a message and a description of our own: a refused login, a redirect, an answer too large. */
-export const plainApiError = (node: INode, message: string, description: string, itemIndex?: number, httpCode?: string) =>
-	new NodeApiError(node, { message, ...(httpCode ? { httpCode } : {}) }, { message, description, itemIndex, httpCode });
+export const plainApiError = (
+	node: INode,
+	message: string,
+	description: string,
+	itemIndex?: number,
+	httpCode?: string,
+) =>
+	new NodeApiError(
+		node,
+		{ message, ...(httpCode ? { httpCode } : {}) },
+		{ message, description, itemIndex, httpCode },
+	);
 
 /** An exchange that brought no answer and is not tried again. */
-export function exchangeError(node: INode, outcome: Exclude<Exchange, { kind: 'answer' | 'network' }>, itemIndex?: number) {
+export function exchangeError(
+	node: INode,
+	outcome: Exclude<Exchange, { kind: 'answer' | 'network' }>,
+	itemIndex?: number,
+) {
 	switch (outcome.kind) {
 		case 'tooLarge':
 			return plainApiError(
@@ -170,18 +223,45 @@ export function exchangeError(node: INode, outcome: Exclude<Exchange, { kind: 'a
 				itemIndex,
 			);
 		case 'tooDeep':
-			return plainApiError(node, `The service's answer is nested more than ${outcome.limit} levels deep, more than n8n can store and show`, 'Nothing of the answer was used. Ask the service for a flatter answer.', itemIndex);
+			return plainApiError(
+				node,
+				`The service's answer is nested more than ${outcome.limit} levels deep, more than n8n can store and show`,
+				'Nothing of the answer was used. Ask the service for a flatter answer.',
+				itemIndex,
+			);
 		case 'cancelled':
-			return new NodeOperationError(node, 'The execution was cancelled while a request was under way', { itemIndex });
+			return new NodeOperationError(
+				node,
+				'The execution was cancelled while a request was under way',
+				{ itemIndex },
+			);
 		case 'loginFailed':
-			return plainApiError(node, outcome.failure.message, 'Check the username, password and Base URL of the Commerce Messaging credential.', itemIndex);
+			return plainApiError(
+				node,
+				outcome.failure.message,
+				'Check the username, password and Base URL of the Commerce Messaging credential.',
+				itemIndex,
+			);
 		default:
-			return networkError(node, { reason: (outcome.error as Error)?.message ?? 'unknown network error', timedOut: false, waitedMs: 0 }, { itemIndex, maybeApplied: false });
+			return networkError(
+				node,
+				{
+					reason: (outcome.error as Error)?.message ?? 'unknown network error',
+					timedOut: false,
+					waitedMs: 0,
+				},
+				{ itemIndex, maybeApplied: false },
+			);
 	}
 }
 
 /** A whole-list read past one of its ceilings; `name` is how the node names the setting, if it does. */
-export const listCeilingError = (node: INode, ceiling: string, name: string | undefined, itemIndex?: number) =>
+export const listCeilingError = (
+	node: INode,
+	ceiling: string,
+	name: string | undefined,
+	itemIndex?: number,
+) =>
 	plainApiError(
 		node,
 		`The list goes on beyond ${ceiling}, the most read in one go${name ? ` (${name})` : ''}`,
@@ -189,7 +269,14 @@ export const listCeilingError = (node: INode, ceiling: string, name: string | un
 		itemIndex,
 	);
 
-export const repeatedPageError = (node: INode, page: number, earlier: number, total: number, before: number, itemIndex?: number) =>
+export const repeatedPageError = (
+	node: INode,
+	page: number,
+	earlier: number,
+	total: number,
+	before: number,
+	itemIndex?: number,
+) =>
 	plainApiError(
 		node,
 		`The service returned the same records for page ${page} as for page ${earlier}: it seems to ignore the page parameter, so paging was stopped`,

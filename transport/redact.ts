@@ -33,7 +33,8 @@ export const searchWork = { steps: 0 };
  * - A secret of few units besides its backslashes is only taken where the text spells it with as many characters.
  */
 
-const isHex = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+const isHex = (code: number) =>
+	(code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
 
 function hexAt(text: string, at: number, digits: number): number {
 	let value = 0;
@@ -78,19 +79,33 @@ function chunkEndingAt(text: string, end: number): number {
 }
 
 /** The unit of each ASCII character: `+` is a space, a control character the letter of its JSON escape. */
-const ASCII_UNITS = Uint16Array.from({ length: 128 }, (_, code) => ({ 43: 32, 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 })[code] ?? code);
+const ASCII_UNITS = Uint16Array.from(
+	{ length: 128 },
+	(_, code) => ({ 43: 32, 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 })[code] ?? code,
+);
 
 /** The unit a character is compared as. */
 const unitOf = (code: number) => (code < 128 ? ASCII_UNITS[code] : code);
 
 /** A backslash before one of these counts for nothing: it may be their JSON escape (`\"`, `\\`, `\n`) or be itself. */
-const isEscaped = (unit: number) => unit === 92 || unit === 34 || unit === 47 || unit === 98 || unit === 102 || unit === 110 || unit === 114 || unit === 116;
+const isEscaped = (unit: number) =>
+	unit === 92 ||
+	unit === 34 ||
+	unit === 47 ||
+	unit === 98 ||
+	unit === 102 ||
+	unit === 110 ||
+	unit === 114 ||
+	unit === 116;
 
 /**
  * A text's units. `reading` says how to read each of its chunks: 0 character by character, 1 decoded, 2 decoded after
  * a backslash (a secret's own `\u0041` in JSON: `\\u0041`).
  */
-function unitsOf(text: string, reading: (index: number, isEscape: boolean) => number = () => 1): string {
+function unitsOf(
+	text: string,
+	reading: (index: number, isEscape: boolean) => number = () => 1,
+): string {
 	const codePoints: number[] = [];
 	for (let at = 0, index = 0; at < text.length; ) {
 		const chunk = chunkAt(text, at);
@@ -100,7 +115,11 @@ function unitsOf(text: string, reading: (index: number, isEscape: boolean) => nu
 		at += how ? chunk % 16 : 1;
 	}
 	return codePoints
-		.map((codePoint, i) => (codePoint === 92 && isEscaped(unitOf(codePoints[i + 1])) ? '' : String.fromCodePoint(unitOf(codePoint))))
+		.map((codePoint, i) =>
+			codePoint === 92 && isEscaped(unitOf(codePoints[i + 1]))
+				? ''
+				: String.fromCodePoint(unitOf(codePoint)),
+		)
 		.join('');
 }
 
@@ -115,15 +134,22 @@ function readingsOf(secret: string): Array<(index: number, isEscape: boolean) =>
 		return 0;
 	});
 	const count = ways.reduce((product, n) => product * n, 1);
-	if (count > 16) return [0, 1, 2, 3, 4, 5].map((n) => (_index, isEscape) => (isEscape ? n % 3 : Math.floor(n / 3)));
-	return [...Array(count).keys()].map((n) => (index) => Math.floor(n / ways.slice(0, index).reduce((product, way) => product * way, 1)) % ways[index]);
+	if (count > 16)
+		return [0, 1, 2, 3, 4, 5].map(
+			(n) => (_index, isEscape) => (isEscape ? n % 3 : Math.floor(n / 3)),
+		);
+	return [...Array(count).keys()].map(
+		(n) => (index) =>
+			Math.floor(n / ways.slice(0, index).reduce((product, way) => product * way, 1)) % ways[index],
+	);
 }
 
 /**
  * A secret's end that what follows it may change: the start of a chunk (`\u0`, `%`, `%4`, `%c3%a`), which it may
  * complete, with a backslash before it (whether that counts depends on what follows it).
  */
-const CHUNK_START_AT_END = /\\?(\\u[0-9a-fA-F]{0,3}|%[0-9a-fA-F]?|%[c-fC-F][0-9a-fA-F](%[89abAB][0-9a-fA-F]){0,2}(%[89abAB]?)?)$/;
+const CHUNK_START_AT_END =
+	/\\?(\\u[0-9a-fA-F]{0,3}|%[0-9a-fA-F]?|%[c-fC-F][0-9a-fA-F](%[89abAB][0-9a-fA-F]){0,2}(%[89abAB]?)?)$/;
 
 /** The longest start inside a chunk the tables look for: the tail of a 4-byte %-chunk after its first `%`. */
 const MAX_START_INSIDE = 11;
@@ -158,14 +184,23 @@ function patternsOf(secret: string): Pattern[] {
 	const whole = readingsOf(secret).map((reading) => unitsOf(secret, reading));
 	let tail = CHUNK_START_AT_END.exec(secret)?.[0] ?? '';
 	let tailUnits = unitsOf(tail, () => 0);
-	if (chunkAt(tail, /^\\*/.exec(tail)![0].length) >= 0 || whole.some((units) => units.length <= tailUnits.length)) tail = tailUnits = '';
+	if (
+		chunkAt(tail, /^\\*/.exec(tail)![0].length) >= 0 ||
+		whole.some((units) => units.length <= tailUnits.length)
+	)
+		tail = tailUnits = '';
 	// The units before the tail are read with it: whether a backslash counts depends on what follows it.
 	const readings = new Set(whole.map((units) => units.slice(0, units.length - tailUnits.length)));
 	const tailSplits = [...tail]
-		.map((_, at): [string, string] => [unitsOf(tail.slice(0, at), () => 0).replace(/\\$/, ''), tail.slice(at)])
+		.map((_, at): [string, string] => [
+			unitsOf(tail.slice(0, at), () => 0).replace(/\\$/, ''),
+			tail.slice(at),
+		])
 		.filter(([, rest]) => rest[0] === '%' || rest[0] === '\\');
-	const tailReach = 6 * (tail.length + /\\*$/.exec(secret.slice(0, secret.length - tail.length))![0].length) + 1;
-	const widenStart = 2 * /^\\*/.exec(secret)![0].length + (/^\\*["/\b\f\n\r\t]/.test(secret) ? 1 : 0);
+	const tailReach =
+		6 * (tail.length + /\\*$/.exec(secret.slice(0, secret.length - tail.length))![0].length) + 1;
+	const widenStart =
+		2 * /^\\*/.exec(secret)![0].length + (/^\\*["/\b\f\n\r\t]/.test(secret) ? 1 : 0);
 	const widenEnd = 2 * /\\*$/.exec(secret)![0].length;
 	return [...readings].map((reading) => {
 		const backslashAfter = !tail && reading.length > 1 && reading.endsWith('\\');
@@ -181,10 +216,27 @@ function patternsOf(secret: string): Pattern[] {
 		const restMatched = new Uint16Array(length + 1);
 		for (let state = 1; state <= length; state++) {
 			const skipped = length - state;
-			restMatched[state] = restMatched[borders[state - 1]] | (skipped >= 1 && skipped <= MAX_START_INSIDE ? 1 << skipped : 0);
+			restMatched[state] =
+				restMatched[borders[state - 1]] |
+				(skipped >= 1 && skipped <= MAX_START_INSIDE ? 1 << skipped : 0);
 		}
-		const minSpan = length + tailUnits.length + Number(backslashAfter) < MIN_SECRET_LENGTH ? secret.length : 0;
-		return { units, reversed, borders, restMatched, state: 0, tail, tailUnits, tailSplits, tailReach, widenStart, widenEnd, backslashAfter, minSpan };
+		const minSpan =
+			length + tailUnits.length + Number(backslashAfter) < MIN_SECRET_LENGTH ? secret.length : 0;
+		return {
+			units,
+			reversed,
+			borders,
+			restMatched,
+			state: 0,
+			tail,
+			tailUnits,
+			tailSplits,
+			tailReach,
+			widenStart,
+			widenEnd,
+			backslashAfter,
+			minSpan,
+		};
 	});
 }
 
@@ -201,7 +253,8 @@ function tailEnd(text: string, at: number, pattern: Pattern): number {
 		if (read + (backslash ? '\\' : '') === tailUnits) longest = end;
 		// What follows may complete a chunk the tail starts (`50%` before `41`): from there the tail is as written.
 		for (const [before, rest] of tailSplits) {
-			if (before === read && text.startsWith(rest, end) && chunkAt(text, end) % 16 > rest.length) longest = Math.max(longest, end + rest.length);
+			if (before === read && text.startsWith(rest, end) && chunkAt(text, end) % 16 > rest.length)
+				longest = Math.max(longest, end + rest.length);
 		}
 		if (end >= text.length) break;
 		const chunk = chunkAt(text, end);
@@ -231,15 +284,22 @@ function findSecrets(text: string, patterns: Pattern[]): number[] {
 	let steps = 0;
 	let read = 0;
 	// Where each of the last units read ends (a ring as long as the longest secret): where a match ends.
-	const ringMask = 2 ** Math.ceil(Math.log2(Math.max(...patterns.map((pattern) => pattern.units.length)) + 1)) - 1;
+	const ringMask =
+		2 ** Math.ceil(Math.log2(Math.max(...patterns.map((pattern) => pattern.units.length)) + 1)) - 1;
 	const unitEnds = new Int32Array(ringMask + 1);
 	const found = (pattern: Pattern, start: number, end: number) => {
 		if (pattern.tail) end = tailEnd(text, end, pattern);
 		const backslash = pattern.backslashAfter ? backslashAt(text, end) : 0;
 		if (end < 0 || (pattern.backslashAfter && !backslash)) return;
 		end += backslash;
-		for (let n = pattern.widenStart, length; n > 0 && (length = backslashEndingAt(text, start)) > 0; n--) start -= length;
-		for (let n = pattern.widenEnd, length; n > 0 && (length = backslashAt(text, end)) > 0; n--) end += length;
+		for (
+			let n = pattern.widenStart, length;
+			n > 0 && (length = backslashEndingAt(text, start)) > 0;
+			n--
+		)
+			start -= length;
+		for (let n = pattern.widenEnd, length; n > 0 && (length = backslashAt(text, end)) > 0; n--)
+			end += length;
 		if (end - start < pattern.minSpan) return;
 		while (spans.length > 0 && end > spans[spans.length - 2] && start < spans[spans.length - 1]) {
 			end = Math.max(end, spans.pop()!);
@@ -273,12 +333,20 @@ function findSecrets(text: string, patterns: Pattern[]): number[] {
 			const rest = pattern.restMatched[pattern.state];
 			for (let skipped = 1; skipped < end - chunkStart; skipped++) {
 				const at = end - skipped;
-				if (skipped < length ? !(rest & (1 << skipped)) : text.charCodeAt(at) !== units.charCodeAt(0)) continue;
+				if (
+					skipped < length ? !(rest & (1 << skipped)) : text.charCodeAt(at) !== units.charCodeAt(0)
+				)
+					continue;
 				let same = 0;
-				while (same < Math.min(skipped, length) && text.charCodeAt(at + same) === units.charCodeAt(same)) same++;
+				while (
+					same < Math.min(skipped, length) &&
+					text.charCodeAt(at + same) === units.charCodeAt(same)
+				)
+					same++;
 				steps += same;
 				if (same === length) found(pattern, at, at + length);
-				else if (same === skipped) found(pattern, at, unitEnds[(read - length + skipped) & ringMask]);
+				else if (same === skipped)
+					found(pattern, at, unitEnds[(read - length + skipped) & ringMask]);
 			}
 		}
 	};
@@ -293,7 +361,8 @@ function findSecrets(text: string, patterns: Pattern[]): number[] {
 		if (backslash >= end) backslash = text.lastIndexOf('\\', end - 1);
 		let codePoint = text.charCodeAt(end - 1);
 		let start = end - 1;
-		const chunk = Math.max(percent, backslash) >= end - 12 && isHex(codePoint) ? chunkEndingAt(text, end) : -1;
+		const chunk =
+			Math.max(percent, backslash) >= end - 12 && isHex(codePoint) ? chunkEndingAt(text, end) : -1;
 		if (chunk >= 0) {
 			start = end - (chunk % 16);
 			codePoint = chunk >> 4;
@@ -338,45 +407,71 @@ export class SecretSet {
 	private allTail: string[] = [];
 
 	add(...values: Array<string | undefined>): void {
-		const fresh = values.filter((value): value is string => !!value && value.length >= MIN_SECRET_LENGTH && !this.values.has(value));
+		const fresh = values.filter(
+			(value): value is string =>
+				!!value && value.length >= MIN_SECRET_LENGTH && !this.values.has(value),
+		);
 		if (fresh.length === 0) return;
 		for (const value of fresh) this.values.add(value);
 		this.anchors = [...this.values].map((secret) => {
 			const runs = /[\\%]/.test(secret) ? [] : (secret.match(/[a-z\d]+/gi) ?? []);
-			return runs.length ? runs.reduce((longest, run) => (run.length > longest.length ? run : longest)).slice(0, 12) : undefined;
+			return runs.length
+				? runs.reduce((longest, run) => (run.length > longest.length ? run : longest)).slice(0, 12)
+				: undefined;
 		});
 		this.patterns = undefined;
-		this.allTail = [...this.values].filter((secret) => CHUNK_START_AT_END.exec(secret)?.[0] === secret || /^\\+$/.test(secret));
+		this.allTail = [...this.values].filter(
+			(secret) => CHUNK_START_AT_END.exec(secret)?.[0] === secret || /^\\+$/.test(secret),
+		);
 	}
 
 	/** Every secret, in any form, replaced in one text; where secrets overlap, all of them. */
 	redactSecrets(text: string): string {
 		if (this.values.size === 0) return text;
-		if (!/\\u00[3-7][\da-f]|%[3-7][\da-f]/i.test(text) && this.anchors.every((anchor) => anchor !== undefined && !text.includes(anchor))) return text;
+		if (
+			!/\\u00[3-7][\da-f]|%[3-7][\da-f]/i.test(text) &&
+			this.anchors.every((anchor) => anchor !== undefined && !text.includes(anchor))
+		)
+			return text;
 		this.patterns ??= [...this.values].flatMap(patternsOf);
-		return this.allTail.reduce((redacted, secret) => redacted.split(secret).join(REDACTED), withRedactions(text, findSecrets(text, this.patterns)));
+		return this.allTail.reduce(
+			(redacted, secret) => redacted.split(secret).join(REDACTED),
+			withRedactions(text, findSecrets(text, this.patterns)),
+		);
 	}
 
 	/** Error texts: the secrets, and anything shaped like credentials (a bearer token, a URL's user:password@). */
 	redactText(text: string): string {
-		return this.redactSecrets(text).replace(USERINFO_IN_URL, `$1${REDACTED}@`).replace(BEARER_VALUE, `$1${REDACTED}`);
+		return this.redactSecrets(text)
+			.replace(USERINFO_IN_URL, `$1${REDACTED}@`)
+			.replace(BEARER_VALUE, `$1${REDACTED}`);
 	}
 
 	/** An error's message, description, stack, context and response body, in place, along its cause chain. */
 	redactError<E>(error: E): E {
 		const seen = new Set<unknown>();
-		for (let link: unknown = error; link && typeof link === 'object' && !seen.has(link); link = (link as { cause?: unknown }).cause) {
+		for (
+			let link: unknown = error;
+			link && typeof link === 'object' && !seen.has(link);
+			link = (link as { cause?: unknown }).cause
+		) {
 			seen.add(link);
 			const target = link as Record<string, unknown>;
-			for (const key of ['message', 'description', 'stack']) if (typeof target[key] === 'string') assign(target, key, this.redactText(target[key] as string));
-			for (const key of ['context', 'errorResponse', 'messages']) if (target[key] !== undefined) target[key] = redactDeep(target[key], (text) => this.redactText(text));
+			for (const key of ['message', 'description', 'stack'])
+				if (typeof target[key] === 'string')
+					assign(target, key, this.redactText(target[key] as string));
+			for (const key of ['context', 'errorResponse', 'messages'])
+				if (target[key] !== undefined)
+					target[key] = redactDeep(target[key], (text) => this.redactText(text));
 		}
 		return error;
 	}
 
 	/** An answer's data, redacted in place when its text as received holds a secret of the run in some form (outputs). */
 	redactAnswer<T>(data: T, rawText: string): T {
-		return this.redactSecrets(rawText) === rawText ? data : redactDeep(data, (text) => this.redactSecrets(text));
+		return this.redactSecrets(rawText) === rawText
+			? data
+			: redactDeep(data, (text) => this.redactSecrets(text));
 	}
 }
 
@@ -396,7 +491,11 @@ function redactDeep<T>(value: T, redact: (text: string) => string): T {
 	const seen = new WeakSet<object>();
 	for (const stack: unknown[] = [value]; stack.length > 0; ) {
 		const container = stack.pop();
-		const walkable = !!container && typeof container === 'object' && (Array.isArray(container) || [Object.prototype, null].includes(Object.getPrototypeOf(container)));
+		const walkable =
+			!!container &&
+			typeof container === 'object' &&
+			(Array.isArray(container) ||
+				[Object.prototype, null].includes(Object.getPrototypeOf(container)));
 		if (!walkable || seen.has(container)) continue;
 		seen.add(container);
 		const record = container as Record<string, unknown>;

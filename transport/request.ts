@@ -1,15 +1,42 @@
-import { type ICredentialDataDecryptedObject, type IDataObject, type IExecuteFunctions, type IHookFunctions, type ILoadOptionsFunctions, type INode, type IPollFunctions, NodeOperationError, sleep } from 'n8n-workflow';
+import {
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type ILoadOptionsFunctions,
+	type INode,
+	type IPollFunctions,
+	NodeOperationError,
+	sleep,
+} from 'n8n-workflow';
 
 import { Address, RequestRefused } from './address';
 import { readEnvelope } from './answers';
-import { accountKey, assertCredentialFieldsUsable, CREDENTIAL_TYPE, credentialSecrets, isSealedFor, LOGIN_LIMITS, missingPluginFields, readCredentials, sealFor, tokenNeedsRenewal } from './auth';
+import {
+	accountKey,
+	assertCredentialFieldsUsable,
+	CREDENTIAL_TYPE,
+	credentialSecrets,
+	isSealedFor,
+	LOGIN_LIMITS,
+	missingPluginFields,
+	readCredentials,
+	sealFor,
+	tokenNeedsRenewal,
+} from './auth';
 import { decideRetry, type LoginFailure } from './failures';
 import { formatMegabytes } from './format';
 import { exchange, type Exchange } from './http';
 import { exchangeError, networkError, plainApiError, serviceError } from './messages';
 import { SecretSet } from './redact';
 import { isRetrySafe, ROUTES, type Route, type RouteAnswer, type RouteName } from './routes';
-import { DEFAULT_RUN_SETTINGS, MAX_ANSWER_BYTES, MAX_BODY_BYTES, type RetrySettings, type RunSettings } from './settings';
+import {
+	DEFAULT_RUN_SETTINGS,
+	MAX_ANSWER_BYTES,
+	MAX_BODY_BYTES,
+	type RetrySettings,
+	type RunSettings,
+} from './settings';
 
 /**
  * One API call, read top to bottom in `sendAndRead`: the run's session (its credential read once, its token, its
@@ -19,7 +46,11 @@ import { DEFAULT_RUN_SETTINGS, MAX_ANSWER_BYTES, MAX_BODY_BYTES, type RetrySetti
  * nodes goes through here; the only other request the package sends is the login.
  */
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
+export type ApiContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions;
 
 /** `formData`: built anew for every attempt; `fullEnvelope`: the whole success envelope, not `data`. */
 export interface RequestSpec {
@@ -32,7 +63,8 @@ export interface RequestSpec {
 }
 
 /** A call to any method and path under the Base URL, with the same handling; `data` as it is unless `parse` reads it. */
-export type CustomRoute<T = unknown> = Pick<Route<T>, 'method' | 'path'> & Partial<Pick<Route<T>, 'parse'>>;
+export type CustomRoute<T = unknown> = Pick<Route<T>, 'method' | 'path'> &
+	Partial<Pick<Route<T>, 'parse'>>;
 
 /** Why a request was tried again, as the run's hints count it. */
 export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error';
@@ -42,7 +74,15 @@ export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error
  * retried after an error other than a rate limit, `retriedThenDone` of them answered in the end; `rateLimitHeldMs`:
  * wall time every lane was held for a Retry-After.
  */
-const newActivity = () => ({ reLogins: 0, retries: {} as Partial<Record<RetryKind, number>>, retriedRequests: 0, retriedThenDone: 0, listsCutAtLimit: 0, rateLimitHeldMs: 0, pagesRead: 0 });
+const newActivity = () => ({
+	reLogins: 0,
+	retries: {} as Partial<Record<RetryKind, number>>,
+	retriedRequests: 0,
+	retriedThenDone: 0,
+	listsCutAtLimit: 0,
+	rateLimitHeldMs: 0,
+	pagesRead: 0,
+});
 export type RunActivity = ReturnType<typeof newActivity>;
 
 /** One run of a node (an execution of the action node, a poll, a picker's load), keyed by its n8n context. */
@@ -69,12 +109,19 @@ function runOf(ctx: object) {
 export const settingsOf = (ctx: object) => runOf(ctx).settings;
 export const activityOf = (ctx: object) => runOf(ctx).activity;
 
-type Cancellable = Pick<IExecuteFunctions, 'getNode'> & { getExecutionCancelSignal?: () => AbortSignal | undefined };
+type Cancellable = Pick<IExecuteFunctions, 'getNode'> & {
+	getExecutionCancelSignal?: () => AbortSignal | undefined;
+};
 
 /** Waits `ms` in quarter-second slices, so a cancelled execution stops waiting at once. */
 export async function pause(ctx: Cancellable, ms: number) {
-	for (const end = Date.now() + ms; Date.now() < end; await sleep(Math.min(250, end - Date.now()))) {
-		if (ctx.getExecutionCancelSignal?.()?.aborted) throw new NodeOperationError(ctx.getNode(), 'The execution was cancelled while waiting');
+	for (
+		const end = Date.now() + ms;
+		Date.now() < end;
+		await sleep(Math.min(250, end - Date.now()))
+	) {
+		if (ctx.getExecutionCancelSignal?.()?.aborted)
+			throw new NodeOperationError(ctx.getNode(), 'The execution was cancelled while waiting');
 	}
 }
 
@@ -109,7 +156,8 @@ export class RunPacer {
 				spaced = true;
 				const startAt = Math.max(Date.now(), this.nextStartAt);
 				// Below ten accepted requests a rate says little.
-				this.nextStartAt = startAt + (this.accepted < 10 ? 0 : (Date.now() - this.firstStartAt) / this.accepted);
+				this.nextStartAt =
+					startAt + (this.accepted < 10 ? 0 : (Date.now() - this.firstStartAt) / this.accepted);
 				await pause(ctx, startAt - Date.now());
 			} else {
 				this.firstStartAt ||= Date.now();
@@ -157,11 +205,19 @@ class Session {
 		this.pacer = new RunPacer(run.activity);
 		this.account = accountKey(this.credentials);
 		this.secrets.add(...credentialSecrets(this.credentials));
-		Object.defineProperty(data, LOGIN_LIMITS, { value: { timeoutMs: run.settings.retry.timeoutMs, cancel, timeoutName: run.settings.names.timeout } });
+		Object.defineProperty(data, LOGIN_LIMITS, {
+			value: {
+				timeoutMs: run.settings.retry.timeoutMs,
+				cancel,
+				timeoutName: run.settings.names.timeout,
+			},
+		});
 		try {
 			assertCredentialFieldsUsable(this.credentials);
 		} catch (error) {
-			throw new NodeOperationError(node, (error as Error).message, { description: 'Fix this field in the Commerce Messaging credential.' });
+			throw new NodeOperationError(node, (error as Error).message, {
+				description: 'Fix this field in the Commerce Messaging credential.',
+			});
 		}
 	}
 
@@ -181,7 +237,8 @@ class Session {
 			const shared = accounts.get(this.account);
 			const renewal = this.login?.done ?? shared?.renewal;
 			if (renewal) await renewal;
-			else if (isSealedFor(this.data, this.credentials) && !tokenNeedsRenewal(this.data)) return { rateLimitWaitMs };
+			else if (isSealedFor(this.data, this.credentials) && !tokenNeedsRenewal(this.data))
+				return { rateLimitWaitMs };
 			else if (
 				// A credential without a token logs in itself, so that n8n stores the token it gets.
 				(this.replacing = this.token || this.replacing) !== undefined &&
@@ -189,14 +246,23 @@ class Session {
 				shared.token !== this.replacing &&
 				!tokenNeedsRenewal({ sessionToken: shared.token, loginReceivedAt: shared.receivedAt })
 			) {
-				Object.assign(this.data, { sessionToken: shared.token, loginReceivedAt: shared.receivedAt, sessionTokenSeal: sealFor(this.credentials) });
+				Object.assign(this.data, {
+					sessionToken: shared.token,
+					loginReceivedAt: shared.receivedAt,
+					sessionTokenSeal: sealFor(this.credentials),
+				});
 				this.secrets.add(shared.token);
 			} else {
 				let finish = () => {};
 				this.login = { done: new Promise<void>((resolve) => (finish = resolve)), finish };
 				this.data.sessionToken = '';
 				accounts.delete(this.account);
-				accounts.set(this.account, { token: '', receivedAt: 0, ...shared, renewal: this.login.done });
+				accounts.set(this.account, {
+					token: '',
+					receivedAt: 0,
+					...shared,
+					renewal: this.login.done,
+				});
 				if (accounts.size > 256) accounts.delete(accounts.keys().next().value!);
 				return { logsIn: true, rateLimitWaitMs };
 			}
@@ -205,8 +271,14 @@ class Session {
 
 	/** After a request that logged in on its way: its new token, or the failure that answers the rest of the run. */
 	afterLogin(outcome: Exchange) {
-		if (outcome.kind === 'loginFailed' && !outcome.failure.isTransient) this.loginRefusal = outcome.failure;
-		accounts.set(this.account, this.token ? { token: this.token, receivedAt: Number(this.data.loginReceivedAt) || Date.now() } : { ...accounts.get(this.account)!, renewal: undefined });
+		if (outcome.kind === 'loginFailed' && !outcome.failure.isTransient)
+			this.loginRefusal = outcome.failure;
+		accounts.set(
+			this.account,
+			this.token
+				? { token: this.token, receivedAt: Number(this.data.loginReceivedAt) || Date.now() }
+				: { ...accounts.get(this.account)!, renewal: undefined },
+		);
 		this.secrets.add(this.token);
 		this.login?.finish();
 		this.login = undefined;
@@ -224,7 +296,12 @@ async function sessionOf(ctx: ApiContext) {
 	const run = runOf(ctx);
 	// A copy of the credential data: the token n8n writes into it must not reach other runs' objects.
 	run.session ??= (async () =>
-		new Session(ctx.getNode(), { ...(await ctx.getCredentials(CREDENTIAL_TYPE)) }, run, 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined))();
+		new Session(
+			ctx.getNode(),
+			{ ...(await ctx.getCredentials(CREDENTIAL_TYPE)) },
+			run,
+			'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined,
+		))();
 	// A failed open (a bad Base URL) is tried again at the next request.
 	run.session.catch(() => (run.session = undefined));
 	return await run.session;
@@ -234,23 +311,44 @@ async function sessionOf(ctx: ApiContext) {
 export const credentialDataOf = async (ctx: ApiContext) => (await sessionOf(ctx)).data;
 
 /** Sends one API call and returns the JSend `data` read by the route's parser (routes.ts). */
-export async function apiRequest<R extends RouteName | CustomRoute>(ctx: ApiContext, route: R, spec: RequestSpec = {}) {
-	return (await sendAndRead(ctx, route, spec)).value as R extends RouteName ? RouteAnswer<R> : R extends CustomRoute<infer T> ? T : never;
+export async function apiRequest<R extends RouteName | CustomRoute>(
+	ctx: ApiContext,
+	route: R,
+	spec: RequestSpec = {},
+) {
+	return (await sendAndRead(ctx, route, spec)).value as R extends RouteName
+		? RouteAnswer<R>
+		: R extends CustomRoute<infer T>
+			? T
+			: never;
 }
 
 /** How long the next attempt may take: its Timeout, cut to the budget left (at least a second); a budget of 0: no retries. */
 export const attemptTimeoutMs = (settings: RetrySettings, elapsedMs: number) =>
-	settings.maxTotalWaitMs === 0 ? settings.timeoutMs : Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
+	settings.maxTotalWaitMs === 0
+		? settings.timeoutMs
+		: Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
 
 /**
  * apiRequest, with the size of the answer's text in bytes (a whole-list read counts them): attempts until one is
  * answered, one fails for good, or the retry budget is used up.
  */
-export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRoute, spec: RequestSpec) {
+export async function sendAndRead(
+	ctx: ApiContext,
+	route: RouteName | CustomRoute,
+	spec: RequestSpec,
+) {
 	const session = await sessionOf(ctx);
-	const { node, pacer, run: { activity, settings } } = session;
+	const {
+		node,
+		pacer,
+		run: { activity, settings },
+	} = session;
 	const { itemIndex } = spec;
-	const [routeName, target]: [string, Route] = typeof route === 'string' ? [route, ROUTES[route]] : ['custom', { parse: (data) => data, ...route }];
+	const [routeName, target]: [string, Route] =
+		typeof route === 'string'
+			? [route, ROUTES[route]]
+			: ['custom', { parse: (data) => data, ...route }];
 	try {
 		const address = new Address(session.credentials.baseUrl, target, spec.pathParams, spec.qs);
 		const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
@@ -275,14 +373,26 @@ export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRout
 				? { kind: 'loginFailed', failure: turn.failure }
 				: await exchange(
 						async (options) =>
-							await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.data } }),
+							await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
+								credentialsDecrypted: {
+									id: '',
+									name: '',
+									type: CREDENTIAL_TYPE,
+									data: session.data,
+								},
+							}),
 						{ method: target.method, ...address.target(), body, formData: spec.formData },
 						{
 							timeoutMs: attemptTimeoutMs(settings.retry, attemptStarted - started),
 							maxAnswerBytes: MAX_ANSWER_BYTES,
 							cancel: session.cancel,
 							// A login on the way has a Timeout of its own; the request's counts from the token's arrival.
-							startedAt: turn.logsIn ? () => (Number(session.data.loginReceivedAt) >= attemptStarted ? Number(session.data.loginReceivedAt) : undefined) : undefined,
+							startedAt: turn.logsIn
+								? () =>
+										Number(session.data.loginReceivedAt) >= attemptStarted
+											? Number(session.data.loginReceivedAt)
+											: undefined
+								: undefined,
 						},
 					);
 			if (turn.logsIn) {
@@ -292,7 +402,15 @@ export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRout
 			notes.attempts++;
 			// One line per attempt in n8n's log at debug level: the route's name, never its address, body or headers.
 			const status = outcome.kind === 'answer' ? outcome.status : outcome.kind;
-			ctx.logger?.debug(`Commerce Messaging: ${target.method} ${routeName} -> ${status}`, { node: node.name, method: target.method, route: routeName, status, attempt: notes.attempts, durationMs: Date.now() - attemptStarted, itemIndex });
+			ctx.logger?.debug(`Commerce Messaging: ${target.method} ${routeName} -> ${status}`, {
+				node: node.name,
+				method: target.method,
+				route: routeName,
+				status,
+				attempt: notes.attempts,
+				durationMs: Date.now() - attemptStarted,
+				itemIndex,
+			});
 
 			/**
 			 * Rule L1: a failed attempt is retried only when it can help, is safe (a write the service may have acted on is
@@ -303,16 +421,28 @@ export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRout
 				const { headers, text } = outcome;
 				const rerouted = address.reroute(outcome.status, headers);
 				if (rerouted === true) continue;
-				if (rerouted) throw plainApiError(node, rerouted.message, rerouted.description, itemIndex, String(status));
+				if (rerouted)
+					throw plainApiError(
+						node,
+						rerouted.message,
+						rerouted.description,
+						itemIndex,
+						String(status),
+					);
 				const envelope = readEnvelope(outcome.status, headers, text);
 				if (envelope.ok) {
 					pacer.countAccepted();
 					if (retriedAfterError) activity.retriedThenDone++;
 					address.served();
 					const { data, message } = envelope;
-					const value = spec.fullEnvelope ? { status: 'success', ...(message ? { message } : {}), data: data ?? null } : data;
+					const value = spec.fullEnvelope
+						? { status: 'success', ...(message ? { message } : {}), data: data ?? null }
+						: data;
 					// Rule A6 for outputs: an answer that echoes a secret of this session, in any form, has it redacted.
-					return { value: target.parse(session.secrets.redactAnswer(value, text)), bytes: Buffer.byteLength(text) };
+					return {
+						value: target.parse(session.secrets.redactAnswer(value, text)),
+						bytes: Buffer.byteLength(text),
+					};
 				}
 				const refused = envelope.failure;
 				if (refused.kind === 'tokenRefused') {
@@ -323,21 +453,41 @@ export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRout
 					session.tokenRefused(tokenSent);
 					continue;
 				}
-				if (refused.kind === 'pluginAuth') throw serviceError(node, refused, itemIndex, { missingPluginFields: missingPluginFields(session.credentials) });
+				if (refused.kind === 'pluginAuth')
+					throw serviceError(node, refused, itemIndex, {
+						missingPluginFields: missingPluginFields(session.credentials),
+					});
 				// A rate limit is always tried again (the service did nothing), a 5xx only when that is safe; any other
 				// refusal never.
-				if (refused.kind !== 'rateLimit' && (refused.kind !== 'unavailable' || !isRetrySafe(target))) throw serviceError(node, refused, itemIndex);
-				failure = { retry: refused.kind === 'rateLimit' ? 'rate limit' : 'service error', retryAfterMs: refused.retryAfterMs, error: (gaveUp) => serviceError(node, refused, itemIndex, { ...notes, gaveUp }) };
+				if (
+					refused.kind !== 'rateLimit' &&
+					(refused.kind !== 'unavailable' || !isRetrySafe(target))
+				)
+					throw serviceError(node, refused, itemIndex);
+				failure = {
+					retry: refused.kind === 'rateLimit' ? 'rate limit' : 'service error',
+					retryAfterMs: refused.retryAfterMs,
+					error: (gaveUp) => serviceError(node, refused, itemIndex, { ...notes, gaveUp }),
+				};
 			} else if (outcome.kind === 'network') {
 				// A request that never left is always safe to send again.
 				const maybeApplied = !outcome.notSent && !isRetrySafe(target);
-				failure = { retry: outcome.timedOut ? 'timeout' : 'connection', error: (gaveUp) => networkError(node, outcome, { ...notes, gaveUp, itemIndex, maybeApplied }) };
+				failure = {
+					retry: outcome.timedOut ? 'timeout' : 'connection',
+					error: (gaveUp) =>
+						networkError(node, outcome, { ...notes, gaveUp, itemIndex, maybeApplied }),
+				};
 				if (maybeApplied) throw failure.error();
 			} else {
 				throw exchangeError(node, outcome, itemIndex);
 			}
 
-			const decision = decideRetry(settings.retry, ++failures, Date.now() - started, failure.retryAfterMs);
+			const decision = decideRetry(
+				settings.retry,
+				++failures,
+				Date.now() - started,
+				failure.retryAfterMs,
+			);
 			if (!decision.retry) throw failure.error(decision.reason);
 			activity.retries[failure.retry] = (activity.retries[failure.retry] ?? 0) + 1;
 			if (failure.retry !== 'rate limit' && !retriedAfterError) {
@@ -353,7 +503,10 @@ export async function sendAndRead(ctx: ApiContext, route: RouteName | CustomRout
 			}
 		}
 	} catch (error) {
-		const thrown = error instanceof RequestRefused ? new NodeOperationError(node, error.message, { description: error.description, itemIndex }) : error;
+		const thrown =
+			error instanceof RequestRefused
+				? new NodeOperationError(node, error.message, { description: error.description, itemIndex })
+				: error;
 		// Rule A6: whatever the service or the HTTP library wrote, no secret of this session leaves in an error.
 		throw session.secrets.redactError(thrown);
 	}

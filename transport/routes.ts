@@ -1,6 +1,13 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
-import { asMediaAnswer, asOptionalRecord, asRecord, asTemplate, readListPage, type ListPage } from './answers';
+import {
+	asMediaAnswer,
+	asOptionalRecord,
+	asRecord,
+	asTemplate,
+	readListPage,
+	type ListPage,
+} from './answers';
 
 /**
  * Every path of the service, in one table (rule E6: v1 and unversioned routes end with a slash, v2 WhatsApp routes do
@@ -19,7 +26,12 @@ export interface Route<T = unknown> {
 
 export const ROUTES = {
 	// The login's answer is read by auth.ts (its token may sit outside JSend's data): only its path is used.
-	login: { method: 'POST', path: '/api/login_check', alternatePath: '/api/login_check/', parse: asRecord },
+	login: {
+		method: 'POST',
+		path: '/api/login_check',
+		alternatePath: '/api/login_check/',
+		parse: asRecord,
+	},
 
 	contactCreate: { method: 'POST', path: '/api/contacts/', parse: asRecord },
 	contactList: { method: 'GET', path: '/api/contacts/', parse: readListPage },
@@ -29,7 +41,11 @@ export const ROUTES = {
 	templateCreate: { method: 'POST', path: '/api/v2/whatsapp/templates', parse: asTemplate },
 	templateList: { method: 'GET', path: '/api/v2/whatsapp/templates', parse: readListPage },
 	templateGet: { method: 'GET', path: '/api/v2/whatsapp/templates/{id}', parse: asTemplate },
-	templateSubmit: { method: 'POST', path: '/api/v2/whatsapp/templates/{id}/submit', parse: asTemplate },
+	templateSubmit: {
+		method: 'POST',
+		path: '/api/v2/whatsapp/templates/{id}/submit',
+		parse: asTemplate,
+	},
 	templateSend: { method: 'POST', path: '/api/v2/whatsapp/templates/{id}/send', parse: asRecord },
 	templateDelete: { method: 'DELETE', path: '/api/v2/whatsapp/templates/{id}', parse: asTemplate },
 
@@ -37,9 +53,18 @@ export const ROUTES = {
 	mediaDelete: { method: 'DELETE', path: '/api/v2/whatsapp/media/{id}', parse: asMediaAnswer },
 
 	orderEvent: { method: 'POST', path: '/api/v1/order/', parse: asOptionalRecord },
-	orderHistory: { method: 'GET', path: '/api/v1/order/history/', alternatePath: '/api/v1/order/history', parse: readListPage },
+	orderHistory: {
+		method: 'GET',
+		path: '/api/v1/order/history/',
+		alternatePath: '/api/v1/order/history',
+		parse: readListPage,
+	},
 	cartEvent: { method: 'POST', path: '/api/v1/cart/', parse: asOptionalRecord },
-	automationInstanceCreate: { method: 'POST', path: '/api/v1/automations/instances/', parse: asRecord },
+	automationInstanceCreate: {
+		method: 'POST',
+		path: '/api/v1/automations/instances/',
+		parse: asRecord,
+	},
 
 	productList: { method: 'GET', path: '/api/v1/products/', parse: readListPage },
 	productCreate: { method: 'POST', path: '/api/v1/products/', parse: asRecord },
@@ -54,10 +79,13 @@ export type RouteName = keyof typeof ROUTES;
 export type RouteAnswer<R extends RouteName> = ReturnType<(typeof ROUTES)[R]['parse']>;
 
 /** The routes that answer one page of a list. */
-export type ListRouteName = { [R in RouteName]: RouteAnswer<R> extends ListPage ? R : never }[RouteName];
+export type ListRouteName = {
+	[R in RouteName]: RouteAnswer<R> extends ListPage ? R : never;
+}[RouteName];
 
 /**
  * Whether a 5xx, a timeout or a broken connection may be retried: only for idempotent methods, which sent twice have
  * the effect of once (a 429 is always retried: nothing was done).
  */
-export const isRetrySafe = (route: Route) => ['GET', 'HEAD', 'PUT', 'DELETE'].includes(route.method);
+export const isRetrySafe = (route: Route) =>
+	['GET', 'HEAD', 'PUT', 'DELETE'].includes(route.method);

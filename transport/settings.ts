@@ -53,7 +53,12 @@ export const MAX_PAGES_SIDE_BY_SIDE = 8;
  * How messages name the settings a user can change; a message names none it is not given. `sendLess`: how the node
  * lets the user send less at once, where it does.
  */
-export type SettingNames = Partial<Record<'timeout' | 'retryBudget' | 'maxAttempts' | 'maxRecords' | 'maxListBytes' | 'sendLess', string>>;
+export type SettingNames = Partial<
+	Record<
+		'timeout' | 'retryBudget' | 'maxAttempts' | 'maxRecords' | 'maxListBytes' | 'sendLess',
+		string
+	>
+>;
 
 /** Everything one run of a node asks of the transport. */
 export const DEFAULT_RUN_SETTINGS = {

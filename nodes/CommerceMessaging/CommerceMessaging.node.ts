@@ -1,4 +1,10 @@
-import { type INodeProperties, type INodePropertyOptions, type INodeType, type INodeTypeDescription, NodeConnectionTypes } from 'n8n-workflow';
+import {
+	type INodeProperties,
+	type INodePropertyOptions,
+	type INodeType,
+	type INodeTypeDescription,
+	NodeConnectionTypes,
+} from 'n8n-workflow';
 
 import { operations, resourceDescriptions } from './actions/resources';
 import { router } from './actions/router';
@@ -23,7 +29,8 @@ const resourceProperty: INodeProperties = {
 		{
 			name: 'Other Endpoint',
 			value: 'customApiCall',
-			description: "Call any path of the service with this node's login, error handling, retries and paging",
+			description:
+				"Call any path of the service with this node's login, error handling, retries and paging",
 		},
 		{ name: 'Product', value: 'product' },
 		{ name: 'Template', value: 'template' },
@@ -32,11 +39,18 @@ const resourceProperty: INodeProperties = {
 };
 
 /** Value -> the name the panel shows, for the subtitle. */
-const RESOURCE_LABELS = Object.fromEntries((resourceProperty.options as INodePropertyOptions[]).map(({ value, name }) => [value, name]));
+const RESOURCE_LABELS = Object.fromEntries(
+	(resourceProperty.options as INodePropertyOptions[]).map(({ value, name }) => [value, name]),
+);
 
 /** "resource:operation" -> the operation's name (names repeat across resources). */
 const OPERATION_LABELS = Object.fromEntries(
-	Object.entries(operations).flatMap(([resource, byName]) => Object.entries(byName).map(([operation, { option }]) => [`${resource}:${operation}`, option.name])),
+	Object.entries(operations).flatMap(([resource, byName]) =>
+		Object.entries(byName).map(([operation, { option }]) => [
+			`${resource}:${operation}`,
+			option.name,
+		]),
+	),
 );
 
 export class CommerceMessaging implements INodeType {

@@ -1,6 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_LIST_BYTES, DEFAULT_MAX_RECORDS, DEFAULT_RETRY, DEFAULT_CONCURRENCY, MAX_ATTEMPTS, MAX_CONCURRENCY, MIN_TIMEOUT_MS, MAX_PAGES_SIDE_BY_SIDE } from '../../transport/settings';
+import {
+	DEFAULT_MAX_LIST_BYTES,
+	DEFAULT_MAX_RECORDS,
+	DEFAULT_RETRY,
+	DEFAULT_CONCURRENCY,
+	MAX_ATTEMPTS,
+	MAX_CONCURRENCY,
+	MIN_TIMEOUT_MS,
+	MAX_PAGES_SIDE_BY_SIDE,
+} from '../../transport/settings';
 
 /**
  * The parameters more than one operation (or both nodes) show, each written once. The logic that reads them lives in
@@ -35,7 +44,10 @@ const COLLECTIONS = {
 	requestOptions: ['Request Options', 'Add option'],
 };
 
-export const collection = (name: keyof typeof COLLECTIONS, options: INodeProperties[]): INodeProperties => ({
+export const collection = (
+	name: keyof typeof COLLECTIONS,
+	options: INodeProperties[],
+): INodeProperties => ({
 	displayName: COLLECTIONS[name][0],
 	name,
 	type: 'collection',
@@ -89,7 +101,13 @@ export const customFieldsOption = (record: string, exampleName: string): INodePr
 			displayName: 'Field',
 			name: 'field',
 			values: [
-				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: exampleName },
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					placeholder: exampleName,
+				},
 				{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 			],
 		},
@@ -116,7 +134,8 @@ export const requestOptions = collection('requestOptions', [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_ATTEMPTS, numberPrecision: 0 },
 		default: DEFAULT_RETRY.maxAttempts,
-		description: 'How many times a request may be sent in all when rate-limited (429), briefly unavailable or timed out',
+		description:
+			'How many times a request may be sent in all when rate-limited (429), briefly unavailable or timed out',
 	},
 	{
 		displayName: 'Max List Size (MB)',
@@ -124,7 +143,8 @@ export const requestOptions = collection('requestOptions', [
 		type: 'number',
 		typeOptions: { minValue: 0.001 },
 		default: DEFAULT_MAX_LIST_BYTES / (1024 * 1024),
-		description: 'The most memory a whole list may take, as the size of the answers read; a larger one fails with an error',
+		description:
+			'The most memory a whole list may take, as the size of the answers read; a larger one fails with an error',
 	},
 	{
 		displayName: 'Max Records',
@@ -132,7 +152,8 @@ export const requestOptions = collection('requestOptions', [
 		type: 'number',
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: DEFAULT_MAX_RECORDS,
-		description: 'The most records a whole list may hold (Return All, a trigger poll); a longer one fails with an error',
+		description:
+			'The most records a whole list may hold (Return All, a trigger poll); a longer one fails with an error',
 	},
 	{
 		displayName: 'Retry Budget (Seconds)',
@@ -140,7 +161,8 @@ export const requestOptions = collection('requestOptions', [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: DEFAULT_RETRY.maxTotalWaitMs / 1000,
-		description: 'Longest time one request may take, all attempts and waits included; a longer Retry-After fails the item at once',
+		description:
+			'Longest time one request may take, all attempts and waits included; a longer Retry-After fails the item at once',
 	},
 	{
 		displayName: 'Timeout (Seconds)',
@@ -148,7 +170,8 @@ export const requestOptions = collection('requestOptions', [
 		type: 'number',
 		typeOptions: { minValue: MIN_TIMEOUT_MS / 1000 },
 		default: DEFAULT_RETRY.timeoutMs / 1000,
-		description: 'Longest time one attempt may take; a read, update or delete that times out is tried again within the Retry Budget',
+		description:
+			'Longest time one attempt may take; a read, update or delete that times out is tried again within the Retry Budget',
 	},
 ]);
 
@@ -194,7 +217,13 @@ export const productLocator: INodeProperties = {
 			placeholder: 'Select a product...',
 			typeOptions: { searchListMethod: 'productSearch', searchable: true },
 		},
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1001', hint: "The shop's productId, as given at Create" },
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 1001',
+			hint: "The shop's productId, as given at Create",
+		},
 	],
 };
 
@@ -209,7 +238,8 @@ export const batchingOption: INodeProperties = {
 	type: 'fixedCollection',
 	typeOptions: { multipleValues: false },
 	default: { batch: {} },
-	description: 'Send items in batches with a pause between them; on by default, 50 items per second',
+	description:
+		'Send items in batches with a pause between them; on by default, 50 items per second',
 	options: [
 		{
 			displayName: 'Batching',

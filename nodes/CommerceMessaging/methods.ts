@@ -10,27 +10,45 @@ import { placeholdersOf } from './helpers/template';
  * lists have no server-side search: each reads every page (rule L3) and keeps what matches the typed text.
  */
 
-const matches = (filter: string | undefined, ...texts: string[]) => texts.some((text) => text.toLowerCase().includes((filter ?? '').trim().toLowerCase()));
+const matches = (filter: string | undefined, ...texts: string[]) =>
+	texts.some((text) => text.toLowerCase().includes((filter ?? '').trim().toLowerCase()));
 
 /** Templates whose name holds the typed text (or whose id it is), by name: `order_confirmation (APPROVED, en)`. */
 async function templateSearch(this: ILoadOptionsFunctions, filter?: string) {
 	const results = (await listRecords(this, 'templateList'))
 		.map(asTemplate)
-		.filter(({ id, name }) => id !== undefined && id !== null && (matches(filter, String(name ?? '')) || String(id) === filter?.trim()))
+		.filter(
+			({ id, name }) =>
+				id !== undefined &&
+				id !== null &&
+				(matches(filter, String(name ?? '')) || String(id) === filter?.trim()),
+		)
 		.map(({ id, name, state, language }) => {
 			const details = [state, language].filter((part) => typeof part === 'string' && part !== '');
 			const label = name ? String(name) : `Template ${String(id)}`;
-			return { name: details.length ? `${label} (${details.join(', ')})` : label, value: String(id) };
+			return {
+				name: details.length ? `${label} (${details.join(', ')})` : label,
+				value: String(id),
+			};
 		});
-	return { results: results.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' })) };
+	return {
+		results: results.sort((a, b) =>
+			a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
+		),
+	};
 }
 
 /** Products whose name, id or SKU holds the typed text: `name (id)`, the value being the shop's productId. */
 async function productSearch(this: ILoadOptionsFunctions, filter?: string) {
 	const results = (await listRecords(this, 'productList')).flatMap((product) => {
 		if (product.id === undefined || product.id === null || product.id === '') return [];
-		const [id, name] = [String(product.id), typeof product.name === 'string' ? product.name.trim() : ''];
-		return matches(filter, name, id, typeof product.sku === 'string' ? product.sku : '') ? [{ name: name ? `${name} (${id})` : id, value: id }] : [];
+		const [id, name] = [
+			String(product.id),
+			typeof product.name === 'string' ? product.name.trim() : '',
+		];
+		return matches(filter, name, id, typeof product.sku === 'string' ? product.sku : '')
+			? [{ name: name ? `${name} (${id})` : id, value: id }]
+			: [];
 	});
 	return { results };
 }
@@ -47,9 +65,20 @@ async function templateVariables(this: ILoadOptionsFunctions) {
 	} catch {
 		// An expression the editor cannot resolve: no template to read.
 	}
-	const template = typeof id === 'string' || typeof id === 'number' ? await apiRequest(this, 'templateGet', { pathParams: { id } }) : {};
+	const template =
+		typeof id === 'string' || typeof id === 'number'
+			? await apiRequest(this, 'templateGet', { pathParams: { id } })
+			: {};
 	return {
-		fields: (placeholdersOf(template) ?? []).map(({ id: field, label }) => ({ id: field, displayName: label, required: true, defaultMatch: false, canBeUsedToMatch: false, display: true, type: 'string' as const })),
+		fields: (placeholdersOf(template) ?? []).map(({ id: field, label }) => ({
+			id: field,
+			displayName: label,
+			required: true,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+			type: 'string' as const,
+		})),
 		emptyFieldsNotice:
 			'No variables to map: the template has none, or its text could not be read here (an expression, or a record without text). Give them under Options > Variables (List) or Variables (JSON) if it has some.',
 	};

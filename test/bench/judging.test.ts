@@ -44,14 +44,26 @@ describe('bench: profile parts', () => {
 	const nm = 'file:///root/.cache/n8n/node_modules';
 	it.each([
 		[`${nm}/n8n-workflow/dist/cjs/expression.js`, 'renderExpression', 'expressions'],
-		[`${nm}/@n8n/expression-runtime/dist/cjs/bridge/isolated-vm-bridge.js`, 'execute', 'expressions'],
+		[
+			`${nm}/@n8n/expression-runtime/dist/cjs/bridge/isolated-vm-bridge.js`,
+			'execute',
+			'expressions',
+		],
 		[`${nm}/@n8n/backend-network/dist/outbound-http.js`, 'request', 'http'],
 		['node:_tls_wrap', 'TLSSocket', 'http'],
 		[`${nm}/n8n-core/dist/execution-engine/workflow-execute.js`, 'runNode', 'engine'],
 		[`${nm}/n8n-workflow/dist/cjs/node-helpers.js`, 'getNodeParameters', 'engine'],
 		[`${nm}/@n8n/typeorm/index.js`, 'save', 'server'],
-		['file:///home/x/.n8n/nodes/node_modules/n8n-nodes-commerce-messaging/dist/transport/request.js', 'send', 'package:transport'],
-		['file:///home/x/.n8n/nodes/node_modules/n8n-nodes-commerce-messaging/dist/nodes/CommerceMessaging/helpers/deduplication.js', 'claim', 'package:nodes'],
+		[
+			'file:///home/x/.n8n/nodes/node_modules/n8n-nodes-commerce-messaging/dist/transport/request.js',
+			'send',
+			'package:transport',
+		],
+		[
+			'file:///home/x/.n8n/nodes/node_modules/n8n-nodes-commerce-messaging/dist/nodes/CommerceMessaging/helpers/deduplication.js',
+			'claim',
+			'package:nodes',
+		],
 		['', 'evalClosureSync', 'native'],
 		['', '(garbage collector)', 'gc'],
 		['', '(idle)', 'idle'],

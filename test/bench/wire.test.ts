@@ -17,7 +17,12 @@ const RTT = 100;
 
 describe('bench wire: delay proxy + TLS terminator in front of a plain loopback server', () => {
 	let server: http.Server;
-	let wire: { port: number; counters: () => Record<string, unknown>; clearCounters: () => void; close: () => Promise<void> };
+	let wire: {
+		port: number;
+		counters: () => Record<string, unknown>;
+		clearCounters: () => void;
+		close: () => Promise<void>;
+	};
 	let cert: { cert: string; key: string; remove: () => void };
 
 	beforeAll(async () => {
@@ -28,7 +33,12 @@ describe('bench wire: delay proxy + TLS terminator in front of a plain loopback 
 			req.on('end', () => res.end(Buffer.concat(chunks)));
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		wire = await startWire({ targetPort: (server.address() as AddressInfo).port, rttMs: RTT, cert: cert.cert, key: cert.key });
+		wire = await startWire({
+			targetPort: (server.address() as AddressInfo).port,
+			rttMs: RTT,
+			cert: cert.cert,
+			key: cert.key,
+		});
 	});
 	afterAll(async () => {
 		await wire.close();
@@ -37,14 +47,30 @@ describe('bench wire: delay proxy + TLS terminator in front of a plain loopback 
 	});
 	beforeEach(() => wire.clearCounters());
 
-	function post(agent: https.Agent, body = 'ping', trusted = true): Promise<{ ms: number; body: string }> {
+	function post(
+		agent: https.Agent,
+		body = 'ping',
+		trusted = true,
+	): Promise<{ ms: number; body: string }> {
 		const started = Date.now();
 		return new Promise((resolve, reject) => {
-			const req = https.request({ host: '127.0.0.1', port: wire.port, method: 'POST', path: '/', agent, ...(trusted ? { ca: cert.cert } : {}) }, (res) => {
-				const chunks: Buffer[] = [];
-				res.on('data', (c: Buffer) => chunks.push(c));
-				res.on('end', () => resolve({ ms: Date.now() - started, body: Buffer.concat(chunks).toString() }));
-			});
+			const req = https.request(
+				{
+					host: '127.0.0.1',
+					port: wire.port,
+					method: 'POST',
+					path: '/',
+					agent,
+					...(trusted ? { ca: cert.cert } : {}),
+				},
+				(res) => {
+					const chunks: Buffer[] = [];
+					res.on('data', (c: Buffer) => chunks.push(c));
+					res.on('end', () =>
+						resolve({ ms: Date.now() - started, body: Buffer.concat(chunks).toString() }),
+					);
+				},
+			);
 			req.on('error', reject);
 			req.end(body);
 		});
@@ -75,7 +101,8 @@ describe('bench wire: delay proxy + TLS terminator in front of a plain loopback 
 
 	it('connections close once both ends are done: none is left open, none was reset', async () => {
 		for (let i = 0; i < 5; i++) await post(new https.Agent({ keepAlive: false }));
-		for (let waited = 0; Number(wire.counters().openSockets) > 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+		for (let waited = 0; Number(wire.counters().openSockets) > 0 && waited < 5000; waited += 50)
+			await new Promise((resolve) => setTimeout(resolve, 50));
 		expect(wire.counters()).toMatchObject({ connections: 5, openSockets: 0, errors: {} });
 	});
 
@@ -86,6 +113,8 @@ describe('bench wire: delay proxy + TLS terminator in front of a plain loopback 
 	});
 
 	it('the certificate is self-signed: a client that was not told to trust it refuses the connection', async () => {
-		await expect(post(new https.Agent({ keepAlive: false }), 'ping', false)).rejects.toThrow(/self[- ]signed/i);
+		await expect(post(new https.Agent({ keepAlive: false }), 'ping', false)).rejects.toThrow(
+			/self[- ]signed/i,
+		);
 	});
 });

@@ -1,12 +1,24 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/node-usable-as-tool -- test code: runs in jest, not inside n8n (a test-only node among it) */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport/request';
 
 import { Engine, visibleText } from '../../tools/harness/engine';
-import { drip, fakeJwt, isLoginRequest, withHostile, type HostileServer } from '../../tools/harness/hostile';
+import {
+	drip,
+	fakeJwt,
+	isLoginRequest,
+	withHostile,
+	type HostileServer,
+} from '../../tools/harness/hostile';
 import { PollHarness } from '../../tools/harness/poll';
 import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
@@ -19,16 +31,25 @@ import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/ha
 const PASSWORD = 'hostile-test-password';
 const listContacts = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 };
 const allContacts = { resource: 'contact', operation: 'getAll', returnAll: true };
-const pushOrder = { resource: 'order', operation: 'pushEvent', orderId: '={{ $json.orderId }}', status: 'paid' };
-const orders = (count: number) => Array.from({ length: count }, (_, i) => ({ json: { orderId: `BOUND-${i}` } }));
+const pushOrder = {
+	resource: 'order',
+	operation: 'pushEvent',
+	orderId: '={{ $json.orderId }}',
+	status: 'paid',
+};
+const orders = (count: number) =>
+	Array.from({ length: count }, (_, i) => ({ json: { orderId: `BOUND-${i}` } }));
 
-const hostileCredentials = (server: HostileServer) => ({ baseUrl: server.url, username: 'alice@shop.test', password: PASSWORD });
+const hostileCredentials = (server: HostileServer) => ({
+	baseUrl: server.url,
+	username: 'alice@shop.test',
+	password: PASSWORD,
+});
 
 const json = (response: ServerResponse, status: number, body: unknown) => {
 	response.writeHead(status, { 'content-type': 'application/json' });
 	response.end(JSON.stringify(body));
 };
-
 
 describe('Every wait has a deadline (the Timeout covers connect to last byte, the login included)', () => {
 	it('A1/L1: a login that hangs fails every item within the Timeout, naming the login, with ONE login attempt per run', async () => {
@@ -44,9 +65,15 @@ describe('Every wait has a deadline (the Timeout covers connect to last byte, th
 				});
 				const elapsed = Date.now() - started;
 				expect(result.items.map((item) => item.json.error)).toEqual([
-					expect.stringMatching(/^Login to the Commerce Messaging service failed: the service did not answer within 2 s/),
-					expect.stringMatching(/^Login to the Commerce Messaging service failed: the service did not answer within 2 s/),
-					expect.stringMatching(/^Login to the Commerce Messaging service failed: the service did not answer within 2 s/),
+					expect.stringMatching(
+						/^Login to the Commerce Messaging service failed: the service did not answer within 2 s/,
+					),
+					expect.stringMatching(
+						/^Login to the Commerce Messaging service failed: the service did not answer within 2 s/,
+					),
+					expect.stringMatching(
+						/^Login to the Commerce Messaging service failed: the service did not answer within 2 s/,
+					),
 				]);
 				expect(server.logins()).toHaveLength(1);
 				expect(server.calls()).toHaveLength(0);
@@ -68,7 +95,9 @@ describe('Every wait has a deadline (the Timeout covers connect to last byte, th
 					continueOnFail: true,
 				});
 				expect(result.items).toHaveLength(8);
-				expect(result.items.every((item) => /did not answer within 1 s/.test(String(item.json.error)))).toBe(true);
+				expect(
+					result.items.every((item) => /did not answer within 1 s/.test(String(item.json.error))),
+				).toBe(true);
 				expect(server.logins()).toHaveLength(1);
 			},
 		);
@@ -79,19 +108,28 @@ describe('Every wait has a deadline (the Timeout covers connect to last byte, th
 			(request, response) => {
 				if (isLoginRequest(request)) return false;
 				// 60 bytes at 300 ms: 18 s of drip.
-				drip(response, JSON.stringify({ status: 'success', data: [{ id: 1, note: 'x'.repeat(20) }] }), 300);
+				drip(
+					response,
+					JSON.stringify({ status: 'success', data: [{ id: 1, note: 'x'.repeat(20) }] }),
+					300,
+				);
 				return true;
 			},
 			async (server) => {
 				const engine = new Engine(hostileCredentials(server));
 				const started = Date.now();
-				const result = await engine.run({ parameters: { ...listContacts, requestOptions: { timeoutSeconds: 2, maxAttempts: 1 } } });
+				const result = await engine.run({
+					parameters: { ...listContacts, requestOptions: { timeoutSeconds: 2, maxAttempts: 1 } },
+				});
 				const elapsed = Date.now() - started;
-				expect(result.error?.message).toMatch(/did not answer in time: the request timed out after 2 s/);
+				expect(result.error?.message).toMatch(
+					/did not answer in time: the request timed out after 2 s/,
+				);
 				expect(server.calls()).toHaveLength(1);
 				// The node closed the connection at its deadline instead of reading the whole drip.
 				const [call] = server.calls();
-				for (let waited = 0; call.closedAt === undefined && waited < 3_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+				for (let waited = 0; call.closedAt === undefined && waited < 3_000; waited += 100)
+					await new Promise((r) => setTimeout(r, 100));
 				expect(call.closedAt! - call.at).toBeLessThan(8_000);
 				expect(elapsed).toBeLessThan(9_000);
 			},
@@ -103,12 +141,19 @@ describe('Every wait has a deadline (the Timeout covers connect to last byte, th
 			(request, response) => {
 				if (isLoginRequest(request)) return false;
 				request.resume();
-				drip(response, JSON.stringify({ status: 'success', data: { order_id: 'x', note: 'y'.repeat(40) } }), 300);
+				drip(
+					response,
+					JSON.stringify({ status: 'success', data: { order_id: 'x', note: 'y'.repeat(40) } }),
+					300,
+				);
 				return true;
 			},
 			async (server) => {
 				const engine = new Engine(hostileCredentials(server));
-				const result = await engine.run({ parameters: { ...pushOrder, requestOptions: { timeoutSeconds: 1 } }, items: orders(1) });
+				const result = await engine.run({
+					parameters: { ...pushOrder, requestOptions: { timeoutSeconds: 1 } },
+					items: orders(1),
+				});
 				expect(result.error?.message).toMatch(/timed out after 1 s/);
 				expect(result.error?.description).toMatch(/Not retried automatically/);
 				expect(server.calls()).toHaveLength(1);
@@ -129,8 +174,14 @@ describe('Lists have a ceiling (Request Options > Max Records)', () => {
 			const query = new URL(request.url ?? '', 'http://x').searchParams;
 			const page = Number(query.get('page'));
 			const limit = Number(query.get('limit'));
-			const records = Array.from({ length: limit }, (_, i) => ({ id: (page - 1) * limit + i + 1, firstname: 'Endless' }));
-			json(response, 200, { status: 'success', data: total === 'none' ? records : { items: records, total: (page + 1) * limit } });
+			const records = Array.from({ length: limit }, (_, i) => ({
+				id: (page - 1) * limit + i + 1,
+				firstname: 'Endless',
+			}));
+			json(response, 200, {
+				status: 'success',
+				data: total === 'none' ? records : { items: records, total: (page + 1) * limit },
+			});
 			return true;
 		};
 	const endlessList = endless('none');
@@ -138,7 +189,9 @@ describe('Lists have a ceiling (Request Options > Max Records)', () => {
 	it('L3: a total that keeps growing ahead of the pages stops at Max Records too', async () => {
 		await withHostile(endless('lying'), async (server) => {
 			const engine = new Engine(hostileCredentials(server));
-			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { maxRecords: 2_500, concurrency: 4 } } });
+			const result = await engine.run({
+				parameters: { ...allContacts, requestOptions: { maxRecords: 2_500, concurrency: 4 } },
+			});
 			expect(result.error?.message).toMatch(/^The list goes on beyond 2,500 records/);
 			expect(server.calls().length).toBeLessThanOrEqual(3 + 4);
 		});
@@ -147,8 +200,12 @@ describe('Lists have a ceiling (Request Options > Max Records)', () => {
 	it('L3: Return All over a list that keeps serving fresh full pages stops at Max Records with an error naming it', async () => {
 		await withHostile(endlessList, async (server) => {
 			const engine = new Engine(hostileCredentials(server));
-			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { maxRecords: 2_500, concurrency: 1 } } });
-			expect(result.error?.message).toBe('The list goes on beyond 2,500 records, the most read in one go (Request Options > Max Records)');
+			const result = await engine.run({
+				parameters: { ...allContacts, requestOptions: { maxRecords: 2_500, concurrency: 1 } },
+			});
+			expect(result.error?.message).toBe(
+				'The list goes on beyond 2,500 records, the most read in one go (Request Options > Max Records)',
+			);
 			expect(result.items).toHaveLength(0);
 			// Pages of 1000: the fourth one passes the ceiling.
 			expect(server.calls()).toHaveLength(3);
@@ -158,7 +215,9 @@ describe('Lists have a ceiling (Request Options > Max Records)', () => {
 	it('L3: the default ceiling is 100,000 records', async () => {
 		await withHostile(endlessList, async (server) => {
 			const engine = new Engine(hostileCredentials(server));
-			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { concurrency: 8 } } });
+			const result = await engine.run({
+				parameters: { ...allContacts, requestOptions: { concurrency: 8 } },
+			});
 			expect(result.error?.message).toMatch(/^The list goes on beyond 100,000 records/);
 			expect(server.calls().length).toBeLessThanOrEqual(101 + 8);
 		});
@@ -168,7 +227,12 @@ describe('Lists have a ceiling (Request Options > Max Records)', () => {
 		await withHostile(endlessList, async (server) => {
 			const engine = new Engine(hostileCredentials(server));
 			const result = await engine.run({
-				parameters: { ...allContacts, returnAll: false, limit: 1_500, requestOptions: { maxRecords: 1_000 } },
+				parameters: {
+					...allContacts,
+					returnAll: false,
+					limit: 1_500,
+					requestOptions: { maxRecords: 1_000 },
+				},
 			});
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(1_500);
@@ -177,7 +241,10 @@ describe('Lists have a ceiling (Request Options > Max Records)', () => {
 
 	it('L3: a trigger poll over a list that never ends fails at Max Records instead of reading on', async () => {
 		await withHostile(endlessList, async (server) => {
-			const harness = new PollHarness(hostileCredentials(server), { event: 'newContact', requestOptions: { maxRecords: 300 } });
+			const harness = new PollHarness(hostileCredentials(server), {
+				event: 'newContact',
+				requestOptions: { maxRecords: 300 },
+			});
 			const activation = await harness.activate();
 			expect(activation.error?.message).toMatch(/^The list goes on beyond 300 records/);
 			expect(server.calls().length).toBeLessThanOrEqual(5);
@@ -206,8 +273,12 @@ describe('Answers and requests have a size limit', () => {
 			},
 			async (server) => {
 				const engine = new Engine(hostileCredentials(server));
-				const result = await engine.run({ parameters: { ...listContacts, requestOptions: { maxAttempts: 1 } } });
-				expect(result.error?.message).toBe("The service's answer is larger than 16 MB, the most this node reads in one answer");
+				const result = await engine.run({
+					parameters: { ...listContacts, requestOptions: { maxAttempts: 1 } },
+				});
+				expect(result.error?.message).toBe(
+					"The service's answer is larger than 16 MB, the most this node reads in one answer",
+				);
 				const [call] = server.calls();
 				// The connection was closed well before the 50 MB were written.
 				await new Promise((resolve) => setTimeout(resolve, 200));
@@ -220,28 +291,38 @@ describe('Answers and requests have a size limit', () => {
 	it.each([
 		['a 200 KB token', 'x'.repeat(200 * 1024), /token in the answer is 204,800 characters long/],
 		['a token with CR/LF', `${fakeJwt()}\r\nX-Injected: 1`, /cannot be sent in a header/],
-	])('A1: a login answering %s is refused at once with a clear error, and not retried', async (_label, token, message) => {
-		await withHostile(
-			(request, response) => {
-				if (!isLoginRequest(request)) return false;
-				request.resume();
-				json(response, 200, { token });
-				return true;
-			},
-			async (server) => {
-				const engine = new Engine(hostileCredentials(server));
-				const started = Date.now();
-				const result = await engine.run({ parameters: pushOrder, items: orders(3), continueOnFail: true });
-				expect(result.items.map((item) => String(item.json.error))).toEqual(Array(3).fill(expect.stringMatching(message)));
-				expect(server.logins()).toHaveLength(1);
-				expect(server.calls()).toHaveLength(0);
-				expect(visibleText(result)).not.toContain('X-Injected');
-				expect(Date.now() - started).toBeLessThan(10_000);
-			},
-		);
-	}, 30_000);
+	])(
+		'A1: a login answering %s is refused at once with a clear error, and not retried',
+		async (_label, token, message) => {
+			await withHostile(
+				(request, response) => {
+					if (!isLoginRequest(request)) return false;
+					request.resume();
+					json(response, 200, { token });
+					return true;
+				},
+				async (server) => {
+					const engine = new Engine(hostileCredentials(server));
+					const started = Date.now();
+					const result = await engine.run({
+						parameters: pushOrder,
+						items: orders(3),
+						continueOnFail: true,
+					});
+					expect(result.items.map((item) => String(item.json.error))).toEqual(
+						Array(3).fill(expect.stringMatching(message)),
+					);
+					expect(server.logins()).toHaveLength(1);
+					expect(server.calls()).toHaveLength(0);
+					expect(visibleText(result)).not.toContain('X-Injected');
+					expect(Date.now() - started).toBeLessThan(10_000);
+				},
+			);
+		},
+		30_000,
+	);
 
-	it('A1: a login answer over 256 KB (the login\'s own cap, far below the 16 MB of other answers) is refused', async () => {
+	it("A1: a login answer over 256 KB (the login's own cap, far below the 16 MB of other answers) is refused", async () => {
 		await withHostile(
 			(request, response) => {
 				if (!isLoginRequest(request)) return false;
@@ -250,8 +331,12 @@ describe('Answers and requests have a size limit', () => {
 				return true;
 			},
 			async (server) => {
-				const result = await new Engine(hostileCredentials(server)).run({ parameters: listContacts });
-				expect(result.error?.message).toBe('Login to the Commerce Messaging service failed: the answer is larger than 256 KB, which no login answer is');
+				const result = await new Engine(hostileCredentials(server)).run({
+					parameters: listContacts,
+				});
+				expect(result.error?.message).toBe(
+					'Login to the Commerce Messaging service failed: the answer is larger than 256 KB, which no login answer is',
+				);
 				expect(server.calls()).toHaveLength(0);
 			},
 		);
@@ -264,9 +349,16 @@ describe('Answers and requests have a size limit', () => {
 				const engine = new Engine(hostileCredentials(server));
 				const started = Date.now();
 				const result = await engine.run({
-					parameters: { resource: 'customApiCall', operation: 'request', method: 'GET', path: `/api/${'a'.repeat(10 * 1024 * 1024)}` },
+					parameters: {
+						resource: 'customApiCall',
+						operation: 'request',
+						method: 'GET',
+						path: `/api/${'a'.repeat(10 * 1024 * 1024)}`,
+					},
 				});
-				expect(result.error?.message).toMatch(/^The request's address is 10,485,[0-9]{3} characters long, over the limit of 8,192/);
+				expect(result.error?.message).toMatch(
+					/^The request's address is 10,485,[0-9]{3} characters long, over the limit of 8,192/,
+				);
 				expect(server.requests).toHaveLength(0);
 				expect(Date.now() - started).toBeLessThan(10_000);
 			},
@@ -281,8 +373,18 @@ describe('Request bodies have a size limit', () => {
 			async (server) => {
 				const engine = new Engine(hostileCredentials(server));
 				const jsonBody = JSON.stringify({ note: 'x'.repeat(17 * 1024 * 1024) });
-				const result = await engine.run({ parameters: { resource: 'customApiCall', operation: 'request', method: 'POST', path: '/api/sms/', jsonBody } });
-				expect(result.error?.message).toMatch(/^The request body is 17 MB, over the limit of 16 MB/);
+				const result = await engine.run({
+					parameters: {
+						resource: 'customApiCall',
+						operation: 'request',
+						method: 'POST',
+						path: '/api/sms/',
+						jsonBody,
+					},
+				});
+				expect(result.error?.message).toMatch(
+					/^The request body is 17 MB, over the limit of 16 MB/,
+				);
 				expect(server.requests).toHaveLength(0);
 			},
 		);
@@ -295,20 +397,50 @@ describe('Path ids are one segment (V5, T5, M4)', () => {
 	afterAll(async () => await sandbox.close());
 
 	const operations = [
-		['product delete', { resource: 'product', operation: 'delete', productId: { __rl: true, mode: 'id', value: '' } }, 'productId'],
-		['template delete', { resource: 'template', operation: 'delete', templateId: { __rl: true, mode: 'id', value: '' } }, 'templateId'],
+		[
+			'product delete',
+			{
+				resource: 'product',
+				operation: 'delete',
+				productId: { __rl: true, mode: 'id', value: '' },
+			},
+			'productId',
+		],
+		[
+			'template delete',
+			{
+				resource: 'template',
+				operation: 'delete',
+				templateId: { __rl: true, mode: 'id', value: '' },
+			},
+			'templateId',
+		],
 		['media delete', { resource: 'media', operation: 'delete', mediaId: '' }, 'mediaId'],
 	] as const;
 
-	it.each(operations.flatMap(([name, parameters, field]) => ['.', '..'].map((id) => [name, id, parameters, field] as const)))(
+	it.each(
+		operations.flatMap(([name, parameters, field]) =>
+			['.', '..'].map((id) => [name, id, parameters, field] as const),
+		),
+	)(
 		'%s with the id "%s" is refused before any request: it would name another endpoint',
 		async (_name, id, parameters, field) => {
 			const engine = new Engine(credentialsFor(sandbox, DEMO));
 			const before = sandbox.state.requests.length;
-			const value = typeof parameters[field as keyof typeof parameters] === 'object' ? { __rl: true, mode: 'id', value: id } : id;
-			const result = await engine.run({ parameters: { ...parameters, [field]: value }, continueOnFail: true });
-			expect(String(result.items[0].json.error)).toMatch(/is not a valid id|is not a valid .*id|"\.\.?"/);
-			const sent = (sandbox.state.requests as Array<{ method: string; path: string }>).slice(before).filter((r) => r.method === 'DELETE');
+			const value =
+				typeof parameters[field as keyof typeof parameters] === 'object'
+					? { __rl: true, mode: 'id', value: id }
+					: id;
+			const result = await engine.run({
+				parameters: { ...parameters, [field]: value },
+				continueOnFail: true,
+			});
+			expect(String(result.items[0].json.error)).toMatch(
+				/is not a valid id|is not a valid .*id|"\.\.?"/,
+			);
+			const sent = (sandbox.state.requests as Array<{ method: string; path: string }>)
+				.slice(before)
+				.filter((r) => r.method === 'DELETE');
 			expect(sent).toEqual([]);
 		},
 	);
@@ -317,11 +449,17 @@ describe('Path ids are one segment (V5, T5, M4)', () => {
 		const engine = new Engine(credentialsFor(sandbox, DEMO));
 		const before = sandbox.state.requests.length;
 		const result = await engine.run({
-			parameters: { resource: 'product', operation: 'get', productId: { __rl: true, mode: 'id', value: '../../contacts' } },
+			parameters: {
+				resource: 'product',
+				operation: 'get',
+				productId: { __rl: true, mode: 'id', value: '../../contacts' },
+			},
 			continueOnFail: true,
 		});
 		expect(String(result.items[0].json.error)).toMatch(/NOT_FOUND|not found/i);
-		const sent = (sandbox.state.requests as Array<{ method: string; url: string }>).slice(before).filter((r) => r.method === 'GET');
+		const sent = (sandbox.state.requests as Array<{ method: string; url: string }>)
+			.slice(before)
+			.filter((r) => r.method === 'GET');
 		expect(sent.map((r) => r.url)).toEqual(['/api/v1/products/..%2F..%2Fcontacts/']);
 	});
 
@@ -329,9 +467,16 @@ describe('Path ids are one segment (V5, T5, M4)', () => {
 		const engine = new Engine(credentialsFor(sandbox, DEMO));
 		for (const path of ['/api/v1/products/../contacts/', '/api/v1/%2e%2e/contacts/']) {
 			const before = sandbox.state.requests.length;
-			const result = await engine.run({ parameters: { resource: 'customApiCall', operation: 'request', method: 'DELETE', path }, continueOnFail: true });
+			const result = await engine.run({
+				parameters: { resource: 'customApiCall', operation: 'request', method: 'DELETE', path },
+				continueOnFail: true,
+			});
 			expect(String(result.items[0].json.error)).toMatch(/segment/);
-			expect(sandbox.state.requests.slice(before).filter((r: { method: string }) => r.method === 'DELETE')).toEqual([]);
+			expect(
+				sandbox.state.requests
+					.slice(before)
+					.filter((r: { method: string }) => r.method === 'DELETE'),
+			).toEqual([]);
 		}
 	});
 });
@@ -354,24 +499,30 @@ describe("The transport's own check of a custom path, behind the operation's inp
 
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const path = this.getNodeParameter('path', 0) as string;
-			return [[{ json: { answer: (await apiRequest(this, { method: 'DELETE', path })) as IDataObject } }]];
+			return [
+				[{ json: { answer: (await apiRequest(this, { method: 'DELETE', path })) as IDataObject } }],
+			];
 		}
 	}
 
-	it.each(['/api/v1/products/../contacts/', '/api/v1/%2e%2e/contacts/', '/api/v1/products/%2E./x', '/api/./contacts/'])(
-		'X1: the transport refuses %s itself: nothing is sent',
-		async (path) => {
-			await withHostile(
-				() => false,
-				async (server) => {
-					const engine = new Engine(hostileCredentials(server), { 'test.rawCall': new RawCall() });
-					const result = await engine.run({ nodeType: 'test.rawCall', parameters: { path } });
-					expect(result.error?.message).toMatch(/^The path ".*" contains the segment "(\.|%2e|%2E){1,2}"/);
-					expect(server.requests).toHaveLength(0);
-				},
-			);
-		},
-	);
+	it.each([
+		'/api/v1/products/../contacts/',
+		'/api/v1/%2e%2e/contacts/',
+		'/api/v1/products/%2E./x',
+		'/api/./contacts/',
+	])('X1: the transport refuses %s itself: nothing is sent', async (path) => {
+		await withHostile(
+			() => false,
+			async (server) => {
+				const engine = new Engine(hostileCredentials(server), { 'test.rawCall': new RawCall() });
+				const result = await engine.run({ nodeType: 'test.rawCall', parameters: { path } });
+				expect(result.error?.message).toMatch(
+					/^The path ".*" contains the segment "(\.|%2e|%2E){1,2}"/,
+				);
+				expect(server.requests).toHaveLength(0);
+			},
+		);
+	});
 });
 
 describe('5xx are retried by status, whatever their body', () => {
@@ -388,9 +539,18 @@ describe('5xx are retried by status, whatever their body', () => {
 
 		const before = sandbox.state.requests.length;
 		sandbox.faults.inject({ method: 'POST', path: '/api/v1/order/', kind: '500', times: 1 });
-		const write = await engine.run({ parameters: pushOrder, items: [{ json: { orderId: 'BOUND-500' } }] });
-		expect(write.error?.message).toMatch(/^The service failed with HTTP 500: Internal server error/);
-		expect(sandbox.state.requests.slice(before).filter((r: { path: string }) => r.path === '/api/v1/order/')).toHaveLength(1);
+		const write = await engine.run({
+			parameters: pushOrder,
+			items: [{ json: { orderId: 'BOUND-500' } }],
+		});
+		expect(write.error?.message).toMatch(
+			/^The service failed with HTTP 500: Internal server error/,
+		);
+		expect(
+			sandbox.state.requests
+				.slice(before)
+				.filter((r: { path: string }) => r.path === '/api/v1/order/'),
+		).toHaveLength(1);
 	});
 });
 
@@ -405,7 +565,13 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 		return (request: IncomingMessage, response: ServerResponse): boolean => {
 			if (isLoginRequest(request)) return false;
 			const page = Number(new URL(request.url ?? '', 'http://x').searchParams.get('page'));
-			const records = page > lastPage ? [] : Array.from({ length: perPage }, (_, i) => ({ id: (page - 1) * perPage + i + 1, note: filler }));
+			const records =
+				page > lastPage
+					? []
+					: Array.from({ length: perPage }, (_, i) => ({
+							id: (page - 1) * perPage + i + 1,
+							note: filler,
+						}));
 			json(response, 200, { status: 'success', data: { items: records, total: 1_000_000 } });
 			return true;
 		};
@@ -414,8 +580,12 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 	it('L3: Return All over pages of large records stops at Max List Size (MB), counting what was read, with an error naming it', async () => {
 		await withHostile(largeRecords(10 * 1024, 100, 12), async (server) => {
 			const engine = new Engine(hostileCredentials(server));
-			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { maxListMegabytes: 5, concurrency: 1 } } });
-			expect(result.error?.message).toBe('The list goes on beyond 5 MB of answers, the most read in one go (Request Options > Max List Size (MB))');
+			const result = await engine.run({
+				parameters: { ...allContacts, requestOptions: { maxListMegabytes: 5, concurrency: 1 } },
+			});
+			expect(result.error?.message).toBe(
+				'The list goes on beyond 5 MB of answers, the most read in one go (Request Options > Max List Size (MB))',
+			);
 			expect(result.items).toHaveLength(0);
 			// About 1 MB a page: the sixth passes the ceiling, far below Max Records.
 			expect(server.calls()).toHaveLength(6);
@@ -427,7 +597,9 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 		const page = 100 * 159 * 1024;
 		await withHostile(largeRecords(159 * 1024, 100, 40), async (server) => {
 			const engine = new Engine(hostileCredentials(server));
-			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { maxListMegabytes: 40, concurrency: 8 } } });
+			const result = await engine.run({
+				parameters: { ...allContacts, requestOptions: { maxListMegabytes: 40, concurrency: 8 } },
+			});
 			expect(result.error?.message).toMatch(/^The list goes on beyond 40 MB of answers/);
 			// Every page the service answered was in memory at once at worst: 3 pages of 15.5 MB, where 8 side by side
 			// would have been 9 (first page alone, then 8) and 140 MB.
@@ -439,7 +611,9 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 	it('L3: the default ceiling is 256 MB of answers', async () => {
 		await withHostile(largeRecords(1024 * 1024, 10, 30), async (server) => {
 			const engine = new Engine(hostileCredentials(server));
-			const result = await engine.run({ parameters: { ...allContacts, requestOptions: { concurrency: 1 } } });
+			const result = await engine.run({
+				parameters: { ...allContacts, requestOptions: { concurrency: 1 } },
+			});
 			expect(result.error?.message).toMatch(/^The list goes on beyond 256 MB of answers/);
 			// 10 MB a page: the 26th passes 256 MB.
 			expect(server.calls()).toHaveLength(26);
@@ -448,28 +622,42 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 
 	it('L3: a trigger poll holds to it as well', async () => {
 		await withHostile(largeRecords(10 * 1024, 100, 6), async (server) => {
-			const harness = new PollHarness(hostileCredentials(server), { event: 'newOrChangedProduct', requestOptions: { maxListMegabytes: 2 } });
+			const harness = new PollHarness(hostileCredentials(server), {
+				event: 'newOrChangedProduct',
+				requestOptions: { maxListMegabytes: 2 },
+			});
 			const activation = await harness.activate();
 			expect(activation.error?.message).toMatch(/^The list goes on beyond 2 MB of answers/);
 		});
 	});
 
 	it('L3: a list of exactly Max Records records is read whole; one more fails', async () => {
-		for (const [records, fails] of [[2_500, false], [2_501, true]] as const) {
+		for (const [records, fails] of [
+			[2_500, false],
+			[2_501, true],
+		] as const) {
 			await withHostile(
 				(request, response) => {
 					if (isLoginRequest(request)) return false;
 					const query = new URL(request.url ?? '', 'http://x').searchParams;
 					const page = Number(query.get('page'));
 					const limit = Number(query.get('limit'));
-					const ids = Array.from({ length: limit }, (_, i) => (page - 1) * limit + i + 1).filter((id) => id <= records);
-					json(response, 200, { status: 'success', data: { items: ids.map((id) => ({ id })), total: records } });
+					const ids = Array.from({ length: limit }, (_, i) => (page - 1) * limit + i + 1).filter(
+						(id) => id <= records,
+					);
+					json(response, 200, {
+						status: 'success',
+						data: { items: ids.map((id) => ({ id })), total: records },
+					});
 					return true;
 				},
 				async (server) => {
 					const engine = new Engine(hostileCredentials(server));
-					const result = await engine.run({ parameters: { ...allContacts, requestOptions: { maxRecords: 2_500 } } });
-					if (fails) expect(result.error?.message).toMatch(/^The list goes on beyond 2,500 records/);
+					const result = await engine.run({
+						parameters: { ...allContacts, requestOptions: { maxRecords: 2_500 } },
+					});
+					if (fails)
+						expect(result.error?.message).toMatch(/^The list goes on beyond 2,500 records/);
 					else {
 						expect(result.error).toBeUndefined();
 						expect(result.items).toHaveLength(2_500);
@@ -481,27 +669,40 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 });
 
 describe('Answers n8n can always store: nested at most 100 levels', () => {
-	const nestedJson = (depth: number, inner: string) => `${'{"a":'.repeat(depth)}${inner}${'}'.repeat(depth)}`;
-	const answering = (status: number, text: string) => (request: IncomingMessage, response: ServerResponse) => {
-		if (isLoginRequest(request)) return false;
-		response.writeHead(status, { 'content-type': 'application/json' });
-		response.end(text);
-		return true;
+	const nestedJson = (depth: number, inner: string) =>
+		`${'{"a":'.repeat(depth)}${inner}${'}'.repeat(depth)}`;
+	const answering =
+		(status: number, text: string) => (request: IncomingMessage, response: ServerResponse) => {
+			if (isLoginRequest(request)) return false;
+			response.writeHead(status, { 'content-type': 'application/json' });
+			response.end(text);
+			return true;
+		};
+	const call = {
+		resource: 'customApiCall',
+		operation: 'request',
+		method: 'GET',
+		path: '/api/deep/',
+		requestOptions: { maxAttempts: 1 },
 	};
-	const call = { resource: 'customApiCall', operation: 'request', method: 'GET', path: '/api/deep/', requestOptions: { maxAttempts: 1 } };
 
 	it('E1: an answer nested 100 levels deep is taken; 101 levels fail with a clear error, in a success or an error body', async () => {
-		await withHostile(answering(200, `{"status":"success","data":${nestedJson(99, '1')}}`), async (server) => {
-			const result = await new Engine(hostileCredentials(server)).run({ parameters: call });
-			expect(result.error).toBeUndefined();
-		});
+		await withHostile(
+			answering(200, `{"status":"success","data":${nestedJson(99, '1')}}`),
+			async (server) => {
+				const result = await new Engine(hostileCredentials(server)).run({ parameters: call });
+				expect(result.error).toBeUndefined();
+			},
+		);
 		for (const [status, text] of [
 			[200, `{"status":"success","data":${nestedJson(100, '1')}}`],
 			[500, `{"status":"error","message":"deep","data":${nestedJson(6_000, '"x"')}}`],
 		] as const) {
 			await withHostile(answering(status, text), async (server) => {
 				const result = await new Engine(hostileCredentials(server)).run({ parameters: call });
-				expect(result.error?.message).toBe("The service's answer is nested more than 100 levels deep, more than n8n can store and show");
+				expect(result.error?.message).toBe(
+					"The service's answer is nested more than 100 levels deep, more than n8n can store and show",
+				);
 				// The run and its error are storable: n8n writes them as JSON.
 				expect(() => JSON.stringify(result.run)).not.toThrow();
 			});
@@ -518,8 +719,12 @@ describe('Answers n8n can always store: nested at most 100 levels', () => {
 				return true;
 			},
 			async (server) => {
-				const result = await new Engine(hostileCredentials(server)).run({ parameters: listContacts });
-				expect(result.error?.message).toMatch(/^Login to the Commerce Messaging service failed: the answer is nested more than 100 levels deep/);
+				const result = await new Engine(hostileCredentials(server)).run({
+					parameters: listContacts,
+				});
+				expect(result.error?.message).toMatch(
+					/^Login to the Commerce Messaging service failed: the answer is nested more than 100 levels deep/,
+				);
 			},
 		);
 	});
@@ -531,13 +736,21 @@ describe('Deadlines that tell the truth', () => {
 			(request, response) => {
 				if (isLoginRequest(request)) return false;
 				// About 3 s of drip: past the 2 s Timeout, but within the login's and the request's added up.
-				drip(response, JSON.stringify({ status: 'success', data: [{ id: 1, note: 'x'.repeat(40) }] }), 50);
+				drip(
+					response,
+					JSON.stringify({ status: 'success', data: [{ id: 1, note: 'x'.repeat(40) }] }),
+					50,
+				);
 				return true;
 			},
 			async (server) => {
 				const engine = new Engine(hostileCredentials(server));
-				const result = await engine.run({ parameters: { ...listContacts, requestOptions: { timeoutSeconds: 2, maxAttempts: 1 } } });
-				expect(result.error?.message).toMatch(/^The service did not answer in time: the request timed out after 2 s/);
+				const result = await engine.run({
+					parameters: { ...listContacts, requestOptions: { timeoutSeconds: 2, maxAttempts: 1 } },
+				});
+				expect(result.error?.message).toMatch(
+					/^The service did not answer in time: the request timed out after 2 s/,
+				);
 				expect(server.logins()).toHaveLength(1);
 			},
 		);
@@ -551,12 +764,15 @@ describe('Deadlines that tell the truth', () => {
 				if (isLoginRequest(request)) {
 					request.resume();
 					setTimeout(() => json(response, 200, { token: fakeJwt() }), delay);
-				} else setTimeout(() => json(response, 200, { status: 'success', data: [{ id: 1 }] }), delay);
+				} else
+					setTimeout(() => json(response, 200, { status: 'success', data: [{ id: 1 }] }), delay);
 				return true;
 			},
 			async (server) => {
 				const engine = new Engine(hostileCredentials(server));
-				const result = await engine.run({ parameters: { ...listContacts, requestOptions: { timeoutSeconds: 3.5, maxAttempts: 1 } } });
+				const result = await engine.run({
+					parameters: { ...listContacts, requestOptions: { timeoutSeconds: 3.5, maxAttempts: 1 } },
+				});
 				expect(result.error).toBeUndefined();
 				expect(result.items).toHaveLength(1);
 			},
@@ -574,28 +790,43 @@ describe('Deadlines that tell the truth', () => {
 				const first = !answered.has(orderId);
 				answered.add(orderId);
 				const refuse = (retryAfter: string) => {
-					response.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
+					response.writeHead(429, {
+						'content-type': 'application/json',
+						'retry-after': retryAfter,
+					});
 					response.end('{"status":"error","code":"RATE_LIMITED","message":"Slow down"}');
 				};
 				// Item 0: a Retry-After of 2 s, which holds every lane. Item 1: fine, after a moment, so item 2 starts
 				// while the hold lasts. Item 2 (it waited for item 0's Retry-After): one longer than its budget has left.
 				if (orderId === 'BOUND-0' && first) refuse('2');
 				else if (orderId === 'BOUND-2') refuse('30');
-				else setTimeout(() => json(response, 200, { status: 'success', data: { accepted: true } }), 300);
+				else
+					setTimeout(
+						() => json(response, 200, { status: 'success', data: { accepted: true } }),
+						300,
+					);
 				return true;
 			},
 			async (server) => {
 				const engine = new Engine(hostileCredentials(server));
 				// Logged in before: items 0 and 1 go out together, rather than one after the other behind the login.
-				await engine.run({ parameters: { ...pushOrder, orderId: 'WARM-UP', options: { deduplicate: false } } });
+				await engine.run({
+					parameters: { ...pushOrder, orderId: 'WARM-UP', options: { deduplicate: false } },
+				});
 				const result = await engine.run({
-					parameters: { ...pushOrder, options: { deduplicate: false }, requestOptions: { concurrency: 2, maxRetryWaitSeconds: 10 } },
+					parameters: {
+						...pushOrder,
+						options: { deduplicate: false },
+						requestOptions: { concurrency: 2, maxRetryWaitSeconds: 10 },
+					},
 					items: orders(3),
 					continueOnFail: true,
 				});
 				const third = result.items[2].json;
 				expect(third.error).toMatch(/^Rate limited by the service: Slow down/);
-				expect(third.description).toMatch(/^It was sent once, after waiting \d+(\.\d)? s in all for the service's rate limit; the service asked to wait 30 s/);
+				expect(third.description).toMatch(
+					/^It was sent once, after waiting \d+(\.\d)? s in all for the service's rate limit; the service asked to wait 30 s/,
+				);
 				expect(third.description).not.toMatch(/retried with backoff|sent \d+ times/);
 				expect(result.items[0].json.error).toBeUndefined();
 				expect(result.items[1].json.error).toBeUndefined();

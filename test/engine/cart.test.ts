@@ -10,7 +10,7 @@ interface LoggedRequest {
 	path: string;
 }
 
-describe('Cart, run by n8n\'s engine against the emulator', () => {
+describe("Cart, run by n8n's engine against the emulator", () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
 		sandbox = await startSandbox();
@@ -18,9 +18,12 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 	afterAll(async () => await sandbox.close());
 
 	const cartPosts = (): number =>
-		sandbox.state.requests.filter((r: LoggedRequest) => r.method === 'POST' && r.path === CART_PATH).length;
+		sandbox.state.requests.filter((r: LoggedRequest) => r.method === 'POST' && r.path === CART_PATH)
+			.length;
 	const eventsFor = (cartId: string): IDataObject[] =>
-		sandbox.state.cartEvents.filter((e: { body: IDataObject }) => e.body.cart_id === cartId).map((e: { body: IDataObject }) => e.body);
+		sandbox.state.cartEvents
+			.filter((e: { body: IDataObject }) => e.body.cart_id === cartId)
+			.map((e: { body: IDataObject }) => e.body);
 	const push = (extra: IDataObject = {}) => ({
 		resource: 'cart',
 		operation: 'pushAbandoned',
@@ -34,7 +37,11 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({
 				parameters: push({
-					customer: { phone: '+33 6 12 34 56 78', email: 'claude@example.com', contactId: '={{ $json.contactId }}' },
+					customer: {
+						phone: '+33 6 12 34 56 78',
+						email: 'claude@example.com',
+						contactId: '={{ $json.contactId }}',
+					},
 					additionalFields: {
 						currency: 'EUR',
 						cartUrl: 'https://shop.example.com/cart/recover/abc123',
@@ -47,7 +54,11 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 			});
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(1);
-			expect(result.items[0].json).toEqual({ cart_id: 'V2-CART-1', total: 49.9, recovery: 'scheduled' });
+			expect(result.items[0].json).toEqual({
+				cart_id: 'V2-CART-1',
+				total: 49.9,
+				recovery: 'scheduled',
+			});
 			expect(pairedInputs(result)).toEqual([0]);
 
 			const [event] = eventsFor('V2-CART-1');
@@ -66,7 +77,12 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 		it('V2: a plain number total and no contact references send only cart_id and total', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({
-				parameters: { resource: 'cart', operation: 'pushAbandoned', cartId: 'V2-CART-2', total: 120.5 },
+				parameters: {
+					resource: 'cart',
+					operation: 'pushAbandoned',
+					cartId: 'V2-CART-2',
+					total: 120.5,
+				},
 			});
 			expect(result.error).toBeUndefined();
 			expect(eventsFor('V2-CART-2')).toEqual([{ cart_id: 'V2-CART-2', total: 120.5 }]);
@@ -77,7 +93,10 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 			const before = cartPosts();
 			const result = await engine.run({
 				parameters: push({
-					customer: { phone: '={{ $json.phone ?? "" }}', contactId: '={{ $json.contactId ?? "" }}' },
+					customer: {
+						phone: '={{ $json.phone ?? "" }}',
+						contactId: '={{ $json.contactId ?? "" }}',
+					},
 					additionalFields: { lineItems: '={{ $json.lineItems ?? "[]" }}' },
 				}),
 				items: [
@@ -109,7 +128,10 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 		it('V2/E2: a service failure stops the run on that item with the service message and code', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			sandbox.faults.inject({ method: 'POST', path: CART_PATH, kind: '500', times: 1 });
-			const result = await engine.run({ parameters: push(), items: [{ json: { cartId: 'V2-FAIL-1', total: 10 } }] });
+			const result = await engine.run({
+				parameters: push(),
+				items: [{ json: { cartId: 'V2-FAIL-1', total: 10 } }],
+			});
 			expect(result.error?.message).toMatch(/Internal server error \[INTERNAL_ERROR\]/);
 			expect(result.error?.context?.itemIndex).toBe(0);
 			expect(eventsFor('V2-FAIL-1')).toHaveLength(0);
@@ -121,7 +143,10 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({
 				parameters: push(),
-				items: [{ json: { cartId: 'V4-CART-1', total: 49.9 } }, { json: { cartId: 'V4-CART-1', total: '49.90' } }],
+				items: [
+					{ json: { cartId: 'V4-CART-1', total: 49.9 } },
+					{ json: { cartId: 'V4-CART-1', total: '49.90' } },
+				],
 			});
 			expect(result.error).toBeUndefined();
 			expect(eventsFor('V4-CART-1')).toHaveLength(1);
@@ -139,14 +164,24 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 
 		it('V4: a later run skips the same cart again, while a changed total is a new event', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
-			await engine.run({ parameters: push(), items: [{ json: { cartId: 'V4-CART-2', total: 30 } }] });
+			await engine.run({
+				parameters: push(),
+				items: [{ json: { cartId: 'V4-CART-2', total: 30 } }],
+			});
 			const again = await engine.run({
 				parameters: push(),
-				items: [{ json: { cartId: 'V4-CART-2', total: '30.00' } }, { json: { cartId: 'V4-CART-2', total: 35.5 } }],
+				items: [
+					{ json: { cartId: 'V4-CART-2', total: '30.00' } },
+					{ json: { cartId: 'V4-CART-2', total: 35.5 } },
+				],
 			});
 			expect(again.error).toBeUndefined();
 			expect(again.items[0].json).toMatchObject({ skipped: true, dedupKey: 'cart:V4-CART-2:30' });
-			expect(again.items[1].json).toMatchObject({ cart_id: 'V4-CART-2', total: 35.5, recovery: 'scheduled' });
+			expect(again.items[1].json).toMatchObject({
+				cart_id: 'V4-CART-2',
+				total: 35.5,
+				recovery: 'scheduled',
+			});
 			expect(eventsFor('V4-CART-2').map((e) => e.total)).toEqual([30, 35.5]);
 		});
 
@@ -162,16 +197,23 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 			expect(pairedInputs(failed)).toEqual([0]);
 			expect(eventsFor('V4-CART-3')).toHaveLength(0);
 
-			const retried = await engine.run({ parameters: push(), items: [{ json: { cartId: 'V4-CART-3', total: 12 } }] });
+			const retried = await engine.run({
+				parameters: push(),
+				items: [{ json: { cartId: 'V4-CART-3', total: 12 } }],
+			});
 			expect(retried.error).toBeUndefined();
 			expect(retried.items[0].json).toMatchObject({ cart_id: 'V4-CART-3', recovery: 'scheduled' });
 			expect(eventsFor('V4-CART-3')).toHaveLength(1);
 		});
 
-		it('V4: the service\'s own validation error is not recorded either', async () => {
+		it("V4: the service's own validation error is not recorded either", async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			// No contact references are set, so a custom field named customer reaches the service as text: a 422.
-			const parameters = push({ additionalFields: { customFields: { field: [{ name: 'customer', value: '={{ $json.customer }}' }] } } });
+			const parameters = push({
+				additionalFields: {
+					customFields: { field: [{ name: 'customer', value: '={{ $json.customer }}' }] },
+				},
+			});
 			const rejected = await engine.run({
 				parameters,
 				items: [{ json: { cartId: 'V4-CART-4', total: 5, customer: 'not-an-object' } }],
@@ -180,7 +222,10 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 			expect(rejected.items[0].json).toMatchObject({ code: 'VALIDATION_ERROR', httpCode: '422' });
 			expect(eventsFor('V4-CART-4')).toHaveLength(0);
 
-			const fixed = await engine.run({ parameters: push(), items: [{ json: { cartId: 'V4-CART-4', total: 5 } }] });
+			const fixed = await engine.run({
+				parameters: push(),
+				items: [{ json: { cartId: 'V4-CART-4', total: 5 } }],
+			});
 			expect(fixed.items[0].json.skipped).toBeUndefined();
 			expect(eventsFor('V4-CART-4')).toHaveLength(1);
 		});
@@ -189,7 +234,10 @@ describe('Cart, run by n8n\'s engine against the emulator', () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({
 				parameters: push({ options: { deduplicate: false } }),
-				items: [{ json: { cartId: 'V4-OFF-1', total: 9.99 } }, { json: { cartId: 'V4-OFF-1', total: 9.99 } }],
+				items: [
+					{ json: { cartId: 'V4-OFF-1', total: 9.99 } },
+					{ json: { cartId: 'V4-OFF-1', total: 9.99 } },
+				],
 			});
 			expect(result.error).toBeUndefined();
 			expect(result.items.every((item) => item.json.skipped === undefined)).toBe(true);

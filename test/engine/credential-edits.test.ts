@@ -1,6 +1,13 @@
 import { CREDENTIAL_TYPE, Engine } from '../../tools/harness/engine';
 import { PollHarness } from '../../tools/harness/poll';
-import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox, type SandboxRequestLog } from '../../tools/harness/sandbox';
+import {
+	credentialsFor,
+	DEMO,
+	OTHER,
+	startSandbox,
+	type Sandbox,
+	type SandboxRequestLog,
+} from '../../tools/harness/sandbox';
 import { SIGNED_REQUEST, SignedRequest } from '../../tools/harness/signedRequest';
 
 /**
@@ -13,7 +20,10 @@ import { SIGNED_REQUEST, SignedRequest } from '../../tools/harness/signedRequest
 const listContacts = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 };
 
 /** What n8n's editor does on save: the fields as edited, the hidden stored ones (token, seal) kept. */
-function editStoredCredential(engine: { credentialsHelper: Engine['credentialsHelper'] }, changes: Record<string, string>) {
+function editStoredCredential(
+	engine: { credentialsHelper: Engine['credentialsHelper'] },
+	changes: Record<string, string>,
+) {
 	const stored = engine.credentialsHelper.stored[CREDENTIAL_TYPE];
 	engine.credentialsHelper.setCredentials(CREDENTIAL_TYPE, { ...stored, ...changes });
 }
@@ -21,7 +31,8 @@ function editStoredCredential(engine: { credentialsHelper: Engine['credentialsHe
 describe('A3/A6: the session token is bound to the account that obtained it', () => {
 	let sandbox: Sandbox;
 	let userIdOf: (username: string) => number;
-	const requestsSince = (start: number, on = sandbox) => (on.state.requests as SandboxRequestLog[]).slice(start);
+	const requestsSince = (start: number, on = sandbox) =>
+		(on.state.requests as SandboxRequestLog[]).slice(start);
 
 	beforeAll(async () => {
 		sandbox = await startSandbox();
@@ -38,7 +49,11 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 
 	it('A3: after the username is changed (the token kept by n8n), the next run logs in as the new user and is served as that user', async () => {
 		const engine = await loggedIn();
-		editStoredCredential(engine, { username: OTHER.username, password: OTHER.password, pluginApiKey: OTHER.pluginKey });
+		editStoredCredential(engine, {
+			username: OTHER.username,
+			password: OTHER.password,
+			pluginApiKey: OTHER.pluginKey,
+		});
 		const start = sandbox.state.requests.length;
 		const result = await engine.run({ parameters: listContacts });
 		expect(result.error).toBeUndefined();
@@ -53,14 +68,16 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 		editStoredCredential(engine, { password: 'a-mistyped-password' });
 		const start = sandbox.state.requests.length;
 		const result = await engine.run({ parameters: listContacts });
-		expect(result.error?.message).toMatch(/^Login to the Commerce Messaging service failed: Invalid credentials/);
+		expect(result.error?.message).toMatch(
+			/^Login to the Commerce Messaging service failed: Invalid credentials/,
+		);
 		expect(requestsSince(start).filter((r) => r.path === '/api/contacts/')).toEqual([]);
 
 		editStoredCredential(engine, { password: DEMO.password });
 		expect((await engine.run({ parameters: listContacts })).error).toBeUndefined();
 	});
 
-	it('A6: after the Base URL is changed, the new service never receives the old service\'s token: its first request is the login', async () => {
+	it("A6: after the Base URL is changed, the new service never receives the old service's token: its first request is the login", async () => {
 		const engine = await loggedIn();
 		const second = await startSandbox({ signingKey: 'another-service-signing-key' });
 		try {
@@ -77,7 +94,7 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 		}
 	});
 
-	it('A3: changing only the credential\'s name (or nothing) keeps the token: no extra login', async () => {
+	it("A3: changing only the credential's name (or nothing) keeps the token: no extra login", async () => {
 		const engine = await loggedIn();
 		editStoredCredential(engine, {});
 		expect((await engine.run({ parameters: listContacts })).error).toBeUndefined();
@@ -88,20 +105,31 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 		const harness = new PollHarness(credentialsFor(sandbox, DEMO), { event: 'newContact' });
 		expect((await harness.activate()).error).toBeUndefined();
 		const stored = harness.credentialsHelper.stored[CREDENTIAL_TYPE];
-		harness.credentialsHelper.setCredentials(CREDENTIAL_TYPE, { ...stored, username: OTHER.username, password: OTHER.password });
+		harness.credentialsHelper.setCredentials(CREDENTIAL_TYPE, {
+			...stored,
+			username: OTHER.username,
+			password: OTHER.password,
+		});
 		const start = sandbox.state.requests.length;
 		expect((await harness.poll()).error).toBeUndefined();
 		const served = requestsSince(start).filter((r) => r.path === '/api/contacts/');
 		expect(served.length).toBeGreaterThan(0);
 		// Served as the new user: by a fresh login, or by the token this process already holds for that account.
-		expect(served.every((r) => r.userId === userIdOf(OTHER.username) && r.status === 200)).toBe(true);
+		expect(served.every((r) => r.userId === userIdOf(OTHER.username) && r.status === 200)).toBe(
+			true,
+		);
 	});
 
 	it.each(['http', 'legacy'])(
 		"A6: n8n's %s request helper with the edited credential (as the HTTP Request node uses it) logs in first and never sends the old token",
 		async (helper) => {
-			const engine = new Engine(credentialsFor(sandbox, DEMO), { [SIGNED_REQUEST]: new SignedRequest() });
-			const read = { nodeType: SIGNED_REQUEST, parameters: { url: `${sandbox.url}/api/contacts/?limit=1`, helper } };
+			const engine = new Engine(credentialsFor(sandbox, DEMO), {
+				[SIGNED_REQUEST]: new SignedRequest(),
+			});
+			const read = {
+				nodeType: SIGNED_REQUEST,
+				parameters: { url: `${sandbox.url}/api/contacts/?limit=1`, helper },
+			};
 			expect((await engine.run(read)).error).toBeUndefined();
 			editStoredCredential(engine, { username: OTHER.username, password: OTHER.password });
 			const start = sandbox.state.requests.length;
@@ -111,7 +139,9 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 			// Signing refuses the old token the way the service would, so n8n logs in with the edited fields before
 			// anything is sent: one request, with the new account's token.
 			const calls = requestsSince(start).filter((r) => r.path === '/api/contacts/');
-			expect(calls.map((r) => [r.status, r.authorization, r.userId])).toEqual([[200, true, userIdOf(OTHER.username)]]);
+			expect(calls.map((r) => [r.status, r.authorization, r.userId])).toEqual([
+				[200, true, userIdOf(OTHER.username)],
+			]);
 			expect(engine.logins).toBe(logins + 1);
 		},
 	);
@@ -122,7 +152,11 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 
 		it('A3: after an edit the node logs in once and is served as the new user', async () => {
 			// A user this process holds no token for, so the run must log in.
-			sandbox.addUser({ username: 'edited@shop.test', password: 'edited-password', apiAccess: true });
+			sandbox.addUser({
+				username: 'edited@shop.test',
+				password: 'edited-password',
+				apiAccess: true,
+			});
 			const engine = await loggedIn();
 			editStoredCredential(engine, { username: 'edited@shop.test', password: 'edited-password' });
 			const start = sandbox.state.requests.length;
@@ -135,18 +169,26 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 			expect(engine.logins).toBe(2);
 		});
 
-		it.each(['http', 'legacy'])("A3: after an edit n8n's %s request helper (the HTTP Request node's path) logs in once and succeeds", async (helper) => {
-			const engine = new Engine(credentialsFor(sandbox, DEMO), { [SIGNED_REQUEST]: new SignedRequest() });
-			const read = { nodeType: SIGNED_REQUEST, parameters: { url: `${sandbox.url}/api/contacts/?limit=1`, helper } };
-			expect((await engine.run(read)).error).toBeUndefined();
-			editStoredCredential(engine, { username: OTHER.username, password: OTHER.password });
-			const start = sandbox.state.requests.length;
-			const result = await engine.run(read);
-			expect(result.error).toBeUndefined();
-			expect(requestsSince(start).map((r) => [r.path, r.status])).toEqual([
-				['/api/login_check', 200],
-				['/api/contacts/', 200],
-			]);
-		});
+		it.each(['http', 'legacy'])(
+			"A3: after an edit n8n's %s request helper (the HTTP Request node's path) logs in once and succeeds",
+			async (helper) => {
+				const engine = new Engine(credentialsFor(sandbox, DEMO), {
+					[SIGNED_REQUEST]: new SignedRequest(),
+				});
+				const read = {
+					nodeType: SIGNED_REQUEST,
+					parameters: { url: `${sandbox.url}/api/contacts/?limit=1`, helper },
+				};
+				expect((await engine.run(read)).error).toBeUndefined();
+				editStoredCredential(engine, { username: OTHER.username, password: OTHER.password });
+				const start = sandbox.state.requests.length;
+				const result = await engine.run(read);
+				expect(result.error).toBeUndefined();
+				expect(requestsSince(start).map((r) => [r.path, r.status])).toEqual([
+					['/api/login_check', 200],
+					['/api/contacts/', 200],
+				]);
+			},
+		);
 	});
 });

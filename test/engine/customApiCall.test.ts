@@ -1,11 +1,24 @@
 import { Engine, pairedInputs } from '../../tools/harness/engine';
 import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
-type LoggedRequest = { method: string; path: string; url: string; status: number; at: number; userId: unknown; authorization: boolean; fault?: string };
+type LoggedRequest = {
+	method: string;
+	path: string;
+	url: string;
+	status: number;
+	at: number;
+	userId: unknown;
+	authorization: boolean;
+	fault?: string;
+};
 
-const call = (parameters: Record<string, unknown>) => ({ resource: 'customApiCall', operation: 'request', ...parameters });
+const call = (parameters: Record<string, unknown>) => ({
+	resource: 'customApiCall',
+	operation: 'request',
+	...parameters,
+});
 
-describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
+describe("Custom API Call, run by n8n's engine against the emulator", () => {
 	let sandbox: Sandbox;
 	let demoId: number;
 	const requestsSince = (start: number) => sandbox.state.requests.slice(start) as LoggedRequest[];
@@ -20,7 +33,9 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 	/** An engine that has already logged in, so a fault injected next hits the call under test, not the login. */
 	async function loggedInEngine(): Promise<Engine> {
 		const engine = new Engine(credentialsFor(sandbox));
-		const warmUp = await engine.run({ parameters: call({ method: 'GET', path: '/api/v1/products/1001/' }) });
+		const warmUp = await engine.run({
+			parameters: call({ method: 'GET', path: '/api/v1/products/1001/' }),
+		});
 		expect(warmUp.error).toBeUndefined();
 		return engine;
 	}
@@ -32,30 +47,58 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 			parameters: call({
 				method: 'GET',
 				path: '/api/contacts/',
-				queryParameters: { parameter: [{ name: 'limit', value: '5' }, { name: 'currentPage', value: '2' }, { name: 'page', value: '2' }] },
+				queryParameters: {
+					parameter: [
+						{ name: 'limit', value: '5' },
+						{ name: 'currentPage', value: '2' },
+						{ name: 'page', value: '2' },
+					],
+				},
 			}),
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
-		const data = result.items[0].json as { items: Array<{ id: number }>; total: number; status?: unknown };
+		const data = result.items[0].json as {
+			items: Array<{ id: number }>;
+			total: number;
+			status?: unknown;
+		};
 		expect(data.status).toBeUndefined();
 		expect(data.items).toHaveLength(5);
 		expect(data.items[0].id).toBe(sandbox.state.contacts[5].id);
 		expect(data.total).toBeGreaterThanOrEqual(45);
-		const sent = requestsSince(start).filter((r) => r.method === 'GET' && r.path === '/api/contacts/');
+		const sent = requestsSince(start).filter(
+			(r) => r.method === 'GET' && r.path === '/api/contacts/',
+		);
 		const query = new URL(sent[sent.length - 1].url, sandbox.url).searchParams;
-		expect([query.get('limit'), query.get('currentPage'), query.get('page')]).toEqual(['5', '2', '2']);
+		expect([query.get('limit'), query.get('currentPage'), query.get('page')]).toEqual([
+			'5',
+			'2',
+			'2',
+		]);
 	});
 
 	it('X1/L3: with Paginate and Return All, every page is fetched and each record is an item', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const start = sandbox.state.requests.length;
 		const mine = sandbox.state.contacts.filter((c: { userId: number }) => c.userId === demoId);
-		const all = await engine.run({ parameters: call({ method: 'GET', path: '/api/contacts/', paginate: true, returnAll: true }) });
+		const all = await engine.run({
+			parameters: call({ method: 'GET', path: '/api/contacts/', paginate: true, returnAll: true }),
+		});
 		expect(all.items.map((item) => item.json.id)).toEqual(mine.map((c: { id: number }) => c.id));
 		expect(pairedInputs(all)).toEqual([0]);
-		const limited = await engine.run({ parameters: call({ method: 'GET', path: '/api/contacts/', paginate: true, returnAll: false, limit: 3 }) });
-		expect(limited.items.map((item) => item.json.id)).toEqual(mine.slice(0, 3).map((c: { id: number }) => c.id));
+		const limited = await engine.run({
+			parameters: call({
+				method: 'GET',
+				path: '/api/contacts/',
+				paginate: true,
+				returnAll: false,
+				limit: 3,
+			}),
+		});
+		expect(limited.items.map((item) => item.json.id)).toEqual(
+			mine.slice(0, 3).map((c: { id: number }) => c.id),
+		);
 		const pages = requestsSince(start).filter((r) => r.path === '/api/contacts/');
 		expect(new URL(pages[pages.length - 1].url, sandbox.url).searchParams.get('limit')).toBe('3');
 	});
@@ -68,16 +111,24 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 			parameters: call({
 				method: 'POST',
 				path: '/api/contacts/',
-				jsonBody: '={{ JSON.stringify({ firstname: $json.name, phone: $json.phone, tags: ["custom"] }) }}',
+				jsonBody:
+					'={{ JSON.stringify({ firstname: $json.name, phone: $json.phone, tags: ["custom"] }) }}',
 				options: { response: 'envelope' },
 			}),
-			items: [{ json: { name: 'Grace', phone: '+4915199999901' } }, { json: { name: 'Alan', phone: '+4915199999902' } }],
+			items: [
+				{ json: { name: 'Grace', phone: '+4915199999901' } },
+				{ json: { name: 'Alan', phone: '+4915199999902' } },
+			],
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.status)).toEqual(['success', 'success']);
-		expect(result.items.map((item) => (item.json.data as { firstname: string }).firstname)).toEqual(['Grace', 'Alan']);
+		expect(result.items.map((item) => (item.json.data as { firstname: string }).firstname)).toEqual(
+			['Grace', 'Alan'],
+		);
 		expect(pairedInputs(result)).toEqual([0, 1]);
-		const stored = sandbox.state.contacts.find((c: { phone: string }) => c.phone === '+4915199999901');
+		const stored = sandbox.state.contacts.find(
+			(c: { phone: string }) => c.phone === '+4915199999901',
+		);
 		expect(stored).toMatchObject({ firstname: 'Grace', tags: ['custom'] });
 		expect(stored.userId).toBe(demoId);
 
@@ -85,14 +136,20 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 		expect(sent.filter((r) => r.path === '/api/login_check')).toHaveLength(1);
 		const posts = sent.filter((r) => r.method === 'POST' && r.path === '/api/contacts/');
 		expect(posts).toHaveLength(2);
-		expect(posts.every((r) => r.method === 'POST' && r.authorization && r.userId === demoId && r.status === 201)).toBe(true);
+		expect(
+			posts.every(
+				(r) => r.method === 'POST' && r.authorization && r.userId === demoId && r.status === 201,
+			),
+		).toBe(true);
 		expect(sandbox.state.logins.length - loginsBefore).toBe(1);
 		expect(engine.logins).toBe(1);
 	});
 
-	it('X1/A5: the credential\'s plugin headers go with custom calls too, so a product path works', async () => {
+	it("X1/A5: the credential's plugin headers go with custom calls too, so a product path works", async () => {
 		const engine = new Engine(credentialsFor(sandbox));
-		const result = await engine.run({ parameters: call({ method: 'GET', path: '/api/v1/products/1001/' }) });
+		const result = await engine.run({
+			parameters: call({ method: 'GET', path: '/api/v1/products/1001/' }),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ id: 1001, sku: 'SKU-1001' });
 	});
@@ -100,8 +157,16 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 	it('X1/L1/E5: a 429 with Retry-After on a custom path is waited out and retried', async () => {
 		const engine = await loggedInEngine();
 		const start = sandbox.state.requests.length;
-		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: '429', retryAfter: 1, times: 1 });
-		const result = await engine.run({ parameters: call({ method: 'GET', path: '/api/contacts/' }) });
+		sandbox.faults.inject({
+			method: 'GET',
+			path: '/api/contacts/',
+			kind: '429',
+			retryAfter: 1,
+			times: 1,
+		});
+		const result = await engine.run({
+			parameters: call({ method: 'GET', path: '/api/contacts/' }),
+		});
 		expect(result.error).toBeUndefined();
 		expect((result.items[0].json.items as unknown[]).length).toBeGreaterThan(0);
 		const tries = requestsSince(start).filter((r) => r.path === '/api/contacts/');
@@ -112,9 +177,18 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 
 	it('X1/E1: an HTTP 200 whose JSend status is error is a failure with the service message and code', async () => {
 		const engine = await loggedInEngine();
-		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'jsend-error-200', times: 1 });
-		const result = await engine.run({ parameters: call({ method: 'GET', path: '/api/contacts/' }) });
-		expect(result.error?.message).toBe('An internal error occurred while processing the request. [INTERNAL_ERROR]');
+		sandbox.faults.inject({
+			method: 'GET',
+			path: '/api/contacts/',
+			kind: 'jsend-error-200',
+			times: 1,
+		});
+		const result = await engine.run({
+			parameters: call({ method: 'GET', path: '/api/contacts/' }),
+		});
+		expect(result.error?.message).toBe(
+			'An internal error occurred while processing the request. [INTERNAL_ERROR]',
+		);
 	});
 
 	it('X1: a POST whose connection is reset is not sent again (it may have been processed); a GET is', async () => {
@@ -123,17 +197,25 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 		const before = sandbox.state.contacts.length;
 		sandbox.faults.inject({ method: 'POST', path: '/api/contacts/', kind: 'reset', times: 1 });
 		const post = await engine.run({
-			parameters: call({ method: 'POST', path: '/api/contacts/', jsonBody: '{"firstname": "Once", "phone": "+4915199999903"}' }),
+			parameters: call({
+				method: 'POST',
+				path: '/api/contacts/',
+				jsonBody: '{"firstname": "Once", "phone": "+4915199999903"}',
+			}),
 		});
 		expect(post.error?.message).toMatch(/connection/);
 		expect(post.error?.description).toMatch(/Not retried automatically/);
-		expect(requestsSince(start).filter((r) => r.path === '/api/contacts/' && r.method === 'POST')).toHaveLength(1);
+		expect(
+			requestsSince(start).filter((r) => r.path === '/api/contacts/' && r.method === 'POST'),
+		).toHaveLength(1);
 		expect(sandbox.state.contacts.length).toBe(before);
 
 		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'reset', times: 1 });
 		const get = await engine.run({ parameters: call({ method: 'GET', path: '/api/contacts/' }) });
 		expect(get.error).toBeUndefined();
-		expect(requestsSince(start).filter((r) => r.path === '/api/contacts/' && r.method === 'GET')).toHaveLength(2);
+		expect(
+			requestsSince(start).filter((r) => r.path === '/api/contacts/' && r.method === 'GET'),
+		).toHaveLength(2);
 	});
 
 	it.each([
@@ -147,21 +229,29 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 		['/api/contacts/\u0000', /spaces or control characters/],
 		['/api/contacts/\u001b[0m', /spaces or control characters/],
 		['/api/contacts/\u007f', /spaces or control characters/],
-	])('X1/A6: the path %j is refused before any request, so the token never leaves the service', async (path, reason) => {
-		const engine = new Engine(credentialsFor(sandbox));
-		const start = sandbox.state.requests.length;
-		const result = await engine.run({ parameters: call({ method: 'GET', path: '={{ $json.path }}' }), items: [{ json: { path } }] });
-		expect(result.error?.message).toMatch(/^Item 0: the path ".*" is refused: /s);
-		expect(result.error?.message).toMatch(reason);
-		expect(result.error?.context?.itemIndex).toBe(0);
-		expect(requestsSince(start)).toEqual([]);
-		expect(engine.logins).toBe(0);
-	});
+	])(
+		'X1/A6: the path %j is refused before any request, so the token never leaves the service',
+		async (path, reason) => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const start = sandbox.state.requests.length;
+			const result = await engine.run({
+				parameters: call({ method: 'GET', path: '={{ $json.path }}' }),
+				items: [{ json: { path } }],
+			});
+			expect(result.error?.message).toMatch(/^Item 0: the path ".*" is refused: /s);
+			expect(result.error?.message).toMatch(reason);
+			expect(result.error?.context?.itemIndex).toBe(0);
+			expect(requestsSince(start)).toEqual([]);
+			expect(engine.logins).toBe(0);
+		},
+	);
 
-	it('X1/E6: a wrong trailing slash gets the service\'s 404 message and code', async () => {
+	it("X1/E6: a wrong trailing slash gets the service's 404 message and code", async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const result = await engine.run({ parameters: call({ method: 'GET', path: '/api/contacts' }) });
-		expect(result.error?.message).toMatch(/No route found for "GET \/api\/contacts"\..*check the trailing slash.*did you mean "\/api\/contacts\/"\?/);
+		expect(result.error?.message).toMatch(
+			/No route found for "GET \/api\/contacts"\..*check the trailing slash.*did you mean "\/api\/contacts\/"\?/,
+		);
 		expect(result.error?.message).toMatch(/\[NOT_FOUND\]$/);
 		expect(result.error?.httpCode).toBe('404');
 	});
@@ -169,7 +259,9 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 	it('X1: braces in a path are sent encoded, never read as a placeholder', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const start = sandbox.state.requests.length;
-		const result = await engine.run({ parameters: call({ method: 'GET', path: '/api/v1/products/{id}/' }) });
+		const result = await engine.run({
+			parameters: call({ method: 'GET', path: '/api/v1/products/{id}/' }),
+		});
 		expect(result.error?.message).toMatch(/\[NOT_FOUND\]/);
 		expect(requestsSince(start).map((r) => r.path)).toContain('/api/v1/products/%7Bid%7D/');
 	});
@@ -177,11 +269,19 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 	it('X1: a JSON body that is not an object or array or not JSON at all, or an unknown method, is refused before any request', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const start = sandbox.state.requests.length;
-		const text = await engine.run({ parameters: call({ method: 'POST', path: '/api/contacts/', jsonBody: '"hello"' }) });
-		expect(text.error?.message).toBe('Item 0: the JSON body must be a JSON object or array, not a string');
-		const broken = await engine.run({ parameters: call({ method: 'PUT', path: '/api/contacts/', jsonBody: '{"a": }' }) });
+		const text = await engine.run({
+			parameters: call({ method: 'POST', path: '/api/contacts/', jsonBody: '"hello"' }),
+		});
+		expect(text.error?.message).toBe(
+			'Item 0: the JSON body must be a JSON object or array, not a string',
+		);
+		const broken = await engine.run({
+			parameters: call({ method: 'PUT', path: '/api/contacts/', jsonBody: '{"a": }' }),
+		});
 		expect(broken.error?.message).toBe('Item 0: the JSON body is not valid JSON');
-		const method = await engine.run({ parameters: call({ method: '={{ "TRACE" }}', path: '/api/contacts/' }) });
+		const method = await engine.run({
+			parameters: call({ method: '={{ "TRACE" }}', path: '/api/contacts/' }),
+		});
 		expect(method.error?.message).toBe('Item 0: the method "TRACE" is not supported');
 		expect(requestsSince(start)).toEqual([]);
 	});
@@ -201,7 +301,9 @@ describe('Custom API Call, run by n8n\'s engine against the emulator', () => {
 		expect(result.error).toBeUndefined();
 		expect(pairedInputs(result)).toEqual([0, 1, 2]);
 		expect(result.items[0].json.id).toBe(1002);
-		expect(result.items[1].json.error).toMatch(/^Item 1: the path "https:\/\/evil.example.com\/x" is refused/);
+		expect(result.items[1].json.error).toMatch(
+			/^Item 1: the path "https:\/\/evil.example.com\/x" is refused/,
+		);
 		expect(result.items[2].json).toMatchObject({ code: 'NOT_FOUND', httpCode: '404' });
 		expect(requestsSince(start).some((r) => r.url.includes('evil'))).toBe(false);
 	});

@@ -7,7 +7,7 @@ import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/
  * The node's one input layer (helpers/parameters.ts): bad input fails its item with an "Item N:" error before any
  * request reaches the service, and with Continue On Fail only the bad items become error items.
  */
-describe('Input checks, run by n8n\'s engine against the emulator', () => {
+describe("Input checks, run by n8n's engine against the emulator", () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
 		sandbox = await startSandbox();
@@ -15,7 +15,10 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 	afterAll(async () => await sandbox.close());
 
 	/** Runs the node and says how many requests reached the emulator meanwhile (a login counts too). */
-	async function runCounting(engine: Engine, options: Parameters<Engine['run']>[0]): Promise<RunResult & { requests: number }> {
+	async function runCounting(
+		engine: Engine,
+		options: Parameters<Engine['run']>[0],
+	): Promise<RunResult & { requests: number }> {
 		const before = sandbox.state.requests.length;
 		const result = await engine.run(options);
 		return { ...result, requests: sandbox.state.requests.length - before };
@@ -33,7 +36,11 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 			['-1', -1, 'Item 0: the Limit -1 is below the minimum of 1'],
 			['1.5', 1.5, 'Item 0: the Limit 1.5 is not a whole number'],
 			['"abc" from an expression', '={{ "abc" }}', 'Item 0: the Limit "abc" is not a whole number'],
-			['NaN from an expression', '={{ Number("x") }}', 'Item 0: the Limit NaN is not a whole number'],
+			[
+				'NaN from an expression',
+				'={{ Number("x") }}',
+				'Item 0: the Limit NaN is not a whole number',
+			],
 		])('L3: a Limit of %s fails the item before any request', async (_label, limit, message) => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await runCounting(engine, {
@@ -50,18 +57,37 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 			['product', { resource: 'product', operation: 'getAll' }],
 			['template', { resource: 'template', operation: 'getAll' }],
 			['order history', { resource: 'order', operation: 'getHistory' }],
-			['custom API call', { resource: 'customApiCall', operation: 'request', method: 'GET', path: '/api/contacts/', paginate: true }],
-		])('L3: every list (%s) refuses Limit 0 the same way, before any request', async (_label, parameters) => {
-			const engine = new Engine(credentialsFor(sandbox));
-			const result = await runCounting(engine, { parameters: { ...parameters, returnAll: false, limit: 0 } });
-			expect(result.error?.message).toBe('Item 0: the Limit 0 is below the minimum of 1');
-			expect(result.requests).toBe(0);
-		});
+			[
+				'custom API call',
+				{
+					resource: 'customApiCall',
+					operation: 'request',
+					method: 'GET',
+					path: '/api/contacts/',
+					paginate: true,
+				},
+			],
+		])(
+			'L3: every list (%s) refuses Limit 0 the same way, before any request',
+			async (_label, parameters) => {
+				const engine = new Engine(credentialsFor(sandbox));
+				const result = await runCounting(engine, {
+					parameters: { ...parameters, returnAll: false, limit: 0 },
+				});
+				expect(result.error?.message).toBe('Item 0: the Limit 0 is below the minimum of 1');
+				expect(result.requests).toBe(0);
+			},
+		);
 
 		it('L3: a Limit given as digits from an expression is read as that number', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({
-				parameters: { resource: 'contact', operation: 'getAll', returnAll: false, limit: '={{ "2" }}' },
+				parameters: {
+					resource: 'contact',
+					operation: 'getAll',
+					returnAll: false,
+					limit: '={{ "2" }}',
+				},
 			});
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(2);
@@ -70,24 +96,44 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 		it('L3: with Continue On Fail each bad Limit is an error item paired to its item; the good ones are listed', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({
-				parameters: { resource: 'contact', operation: 'getAll', returnAll: false, limit: '={{ $json.limit }}' },
-				items: [{ json: { limit: 2 } }, { json: { limit: 0 } }, { json: { limit: 'abc' } }, { json: { limit: 1 } }],
+				parameters: {
+					resource: 'contact',
+					operation: 'getAll',
+					returnAll: false,
+					limit: '={{ $json.limit }}',
+				},
+				items: [
+					{ json: { limit: 2 } },
+					{ json: { limit: 0 } },
+					{ json: { limit: 'abc' } },
+					{ json: { limit: 1 } },
+				],
 				continueOnFail: true,
 			});
 			expect(result.error).toBeUndefined();
 			expect(pairedInputs(result)).toEqual([0, 1, 2, 3]);
-			const byInput = (index: number) => result.items.filter((item) => (item.pairedItem as { item: number }).item === index);
+			const byInput = (index: number) =>
+				result.items.filter((item) => (item.pairedItem as { item: number }).item === index);
 			expect(byInput(0)).toHaveLength(2);
 			expect(byInput(0)[0].json.error).toBeUndefined();
-			expect(byInput(1).map((item) => item.json.error)).toEqual(['Item 1: the Limit 0 is below the minimum of 1']);
-			expect(byInput(2).map((item) => item.json.error)).toEqual(['Item 2: the Limit "abc" is not a whole number']);
+			expect(byInput(1).map((item) => item.json.error)).toEqual([
+				'Item 1: the Limit 0 is below the minimum of 1',
+			]);
+			expect(byInput(2).map((item) => item.json.error)).toEqual([
+				'Item 2: the Limit "abc" is not a whole number',
+			]);
 			expect(byInput(3)).toHaveLength(1);
 			expect(byInput(3)[0].json.error).toBeUndefined();
 		});
 	});
 
 	describe('Cart total', () => {
-		const push = { resource: 'cart', operation: 'pushAbandoned', cartId: '={{ $json.cartId }}', total: '={{ $json.total }}' };
+		const push = {
+			resource: 'cart',
+			operation: 'pushAbandoned',
+			cartId: '={{ $json.cartId }}',
+			total: '={{ $json.total }}',
+		};
 
 		it.each([
 			['"0x1F" (hex)', '0x1F', 'Item 0: the cart total "0x1F" is not a decimal number'],
@@ -98,7 +144,10 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 		])('V2: a total of %s fails the item before any request', async (_label, total, message) => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const cartId = `INPUT-BAD-${String(total)}`;
-			const result = await runCounting(engine, { parameters: push, items: [{ json: { cartId, total } }] });
+			const result = await runCounting(engine, {
+				parameters: push,
+				items: [{ json: { cartId, total } }],
+			});
 			expect(result.error?.message).toBe(message);
 			expect(result.error?.context?.itemIndex).toBe(0);
 			expect(result.error?.description).toMatch(/decimal number of 0 or more/);
@@ -133,9 +182,13 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 			expect(result.items).toHaveLength(4);
 			expect(pairedInputs(result)).toEqual([0, 1, 2, 3]);
 			expect(result.items[0].json).toMatchObject({ cart_id: 'INPUT-COF-0', total: 19.99 });
-			expect(result.items[1].json.error).toBe('Item 1: the cart total "0x1F" is not a decimal number');
+			expect(result.items[1].json.error).toBe(
+				'Item 1: the cart total "0x1F" is not a decimal number',
+			);
 			expect(result.items[2].json).toMatchObject({ cart_id: 'INPUT-COF-2', total: 7 });
-			expect(result.items[3].json.error).toBe('Item 3: the cart total "-5" is below the minimum of 0');
+			expect(result.items[3].json.error).toBe(
+				'Item 3: the cart total "-5" is below the minimum of 0',
+			);
 			expect(cartEvents('INPUT-COF-0')).toHaveLength(1);
 			expect(cartEvents('INPUT-COF-1')).toHaveLength(0);
 			expect(cartEvents('INPUT-COF-3')).toHaveLength(0);
@@ -143,15 +196,24 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 	});
 
 	describe('Message text', () => {
-		const send = { resource: 'message', operation: 'send', phone: '+4915100000042', message: '={{ $json.text }}' };
+		const send = {
+			resource: 'message',
+			operation: 'send',
+			phone: '+4915100000042',
+			message: '={{ $json.text }}',
+		};
 		const messagesWith = (text: string) =>
-			sandbox.state.messages.filter((m: { type: string; message: string }) => m.type === 'whatsapp' && m.message === text);
+			sandbox.state.messages.filter(
+				(m: { type: string; message: string }) => m.type === 'whatsapp' && m.message === text,
+			);
 
 		it('C2: a message of 4,097 characters fails before any request, naming the limit and its length', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const text = 'x'.repeat(4097);
 			const result = await runCounting(engine, { parameters: send, items: [{ json: { text } }] });
-			expect(result.error?.message).toBe('Item 0: the message text is 4,097 characters long, over the limit of 4,096');
+			expect(result.error?.message).toBe(
+				'Item 0: the message text is 4,097 characters long, over the limit of 4,096',
+			);
 			expect(result.error?.context?.itemIndex).toBe(0);
 			expect(result.requests).toBe(0);
 			expect(messagesWith(text)).toHaveLength(0);
@@ -177,13 +239,19 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({
 				parameters: send,
-				items: [{ json: { text: 'short one' } }, { json: { text: 'z'.repeat(5000) } }, { json: { text: 'short two' } }],
+				items: [
+					{ json: { text: 'short one' } },
+					{ json: { text: 'z'.repeat(5000) } },
+					{ json: { text: 'short two' } },
+				],
 				continueOnFail: true,
 			});
 			expect(result.error).toBeUndefined();
 			expect(pairedInputs(result)).toEqual([0, 1, 2]);
 			expect(result.items[0].json.status).toBe('queued');
-			expect(result.items[1].json.error).toBe('Item 1: the message text is 5,000 characters long, over the limit of 4,096');
+			expect(result.items[1].json.error).toBe(
+				'Item 1: the message text is 5,000 characters long, over the limit of 4,096',
+			);
 			expect(result.items[2].json.status).toBe('queued');
 		});
 	});
@@ -192,12 +260,23 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 		const cases: Array<[string, IDataObject, RegExp]> = [
 			[
 				'JSON Body (custom API call, X1)',
-				{ resource: 'customApiCall', operation: 'request', method: 'POST', path: '/api/contacts/', jsonBody: '={{ $json.json }}' },
+				{
+					resource: 'customApiCall',
+					operation: 'request',
+					method: 'POST',
+					path: '/api/contacts/',
+					jsonBody: '={{ $json.json }}',
+				},
 				/^Item (\d): the JSON body is not valid JSON$/,
 			],
 			[
 				'Payload (automation, V3)',
-				{ resource: 'automation', operation: 'createInstance', automationId: 1, payload: '={{ $json.json }}' },
+				{
+					resource: 'automation',
+					operation: 'createInstance',
+					automationId: 1,
+					payload: '={{ $json.json }}',
+				},
 				/^Item (\d): the payload is not valid JSON$/,
 			],
 			[
@@ -224,16 +303,22 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 			],
 		];
 
-		it.each(cases)('Input: bad JSON in %s fails the item, naming the parameter, before any request', async (_label, parameters, message) => {
-			const engine = new Engine(credentialsFor(sandbox));
-			const result = await runCounting(engine, { parameters, items: [{ json: { json: '{"a": 1,}' } }] });
-			expect(result.error?.message).toMatch(message);
-			expect(result.error?.message).toMatch(/^Item 0:/);
-			expect(result.error?.context?.itemIndex).toBe(0);
-			// The parser's own words and the right form, for the user to fix it.
-			expect(result.error?.description).toMatch(/JSON/);
-			expect(result.requests).toBe(0);
-		});
+		it.each(cases)(
+			'Input: bad JSON in %s fails the item, naming the parameter, before any request',
+			async (_label, parameters, message) => {
+				const engine = new Engine(credentialsFor(sandbox));
+				const result = await runCounting(engine, {
+					parameters,
+					items: [{ json: { json: '{"a": 1,}' } }],
+				});
+				expect(result.error?.message).toMatch(message);
+				expect(result.error?.message).toMatch(/^Item 0:/);
+				expect(result.error?.context?.itemIndex).toBe(0);
+				// The parser's own words and the right form, for the user to fix it.
+				expect(result.error?.description).toMatch(/JSON/);
+				expect(result.requests).toBe(0);
+			},
+		);
 
 		it.each(cases)(
 			'Input: with Continue On Fail, bad JSON in %s is an error item paired to its item',
@@ -246,7 +331,10 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 				});
 				expect(result.error).toBeUndefined();
 				expect(pairedInputs(result)).toEqual([0, 1]);
-				expect(result.items.map((item) => String(item.json.error).match(message)?.[1])).toEqual(['0', '1']);
+				expect(result.items.map((item) => String(item.json.error).match(message)?.[1])).toEqual([
+					'0',
+					'1',
+				]);
 				expect(result.requests).toBe(0);
 			},
 		);
@@ -254,10 +342,17 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 		it('Input: with Continue On Fail a bad payload fails only its item; good payloads start their automation', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const demoId = sandbox.state.userByName('demo@shop.test').id;
-			const automation = [...sandbox.state.automations.values()].find((a: { userId: unknown }) => a.userId === demoId);
+			const automation = [...sandbox.state.automations.values()].find(
+				(a: { userId: unknown }) => a.userId === demoId,
+			);
 			const before = sandbox.state.automationInstances.length;
 			const result = await engine.run({
-				parameters: { resource: 'automation', operation: 'createInstance', automationId: automation.id, payload: '={{ $json.json }}' },
+				parameters: {
+					resource: 'automation',
+					operation: 'createInstance',
+					automationId: automation.id,
+					payload: '={{ $json.json }}',
+				},
 				items: [
 					{ json: { json: '{"order_id": "A-1"}' } },
 					{ json: { json: '{order_id: A-2}' } },
@@ -269,8 +364,12 @@ describe('Input checks, run by n8n\'s engine against the emulator', () => {
 			expect(result.error).toBeUndefined();
 			expect(pairedInputs(result)).toEqual([0, 1, 2, 3]);
 			expect(result.items[1].json.error).toBe('Item 1: the payload is not valid JSON');
-			expect(result.items[2].json.error).toBe('Item 2: the payload must be a JSON object, not an array');
-			const started = sandbox.state.automationInstances.slice(before).map((s: { payload: unknown }) => s.payload);
+			expect(result.items[2].json.error).toBe(
+				'Item 2: the payload must be a JSON object, not an array',
+			);
+			const started = sandbox.state.automationInstances
+				.slice(before)
+				.map((s: { payload: unknown }) => s.payload);
 			expect(started).toEqual([{ order_id: 'A-1' }, { order_id: 'A-4' }]);
 		});
 	});

@@ -67,7 +67,12 @@ async function startRecordingProxy(target: string) {
 					answer.on('data', (chunk: Buffer) => answerChunks.push(chunk));
 					answer.on('end', () => {
 						let text = Buffer.concat(answerChunks).toString('utf8');
-						if (reshapeUpload && incoming.method === 'POST' && path === MEDIA_PATH && answer.statusCode === 201) {
+						if (
+							reshapeUpload &&
+							incoming.method === 'POST' &&
+							path === MEDIA_PATH &&
+							answer.statusCode === 201
+						) {
 							text = JSON.stringify(reshapeUpload(JSON.parse(text)));
 						}
 						outgoing.writeHead(answer.statusCode ?? 500, { 'content-type': 'application/json' });
@@ -89,7 +94,7 @@ async function startRecordingProxy(target: string) {
 	};
 }
 
-describe('Media (v2), run by n8n\'s engine against the emulator', () => {
+describe("Media (v2), run by n8n's engine against the emulator", () => {
 	let sandbox: Sandbox;
 	let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
 	const png = tinyPng();
@@ -121,7 +126,10 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 	}
 
 	/** Sends the APPROVED seed template with a header media, straight to the emulator, as the given user. */
-	async function sendTemplateWithMedia(user: { username: string; password: string }, mediaId: string) {
+	async function sendTemplateWithMedia(
+		user: { username: string; password: string },
+		mediaId: string,
+	) {
 		const login = await fetch(`${sandbox.url}/api/login_check`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
@@ -134,7 +142,11 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 		const response = await fetch(`${sandbox.url}/api/v2/whatsapp/templates/${template.id}/send`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-			body: JSON.stringify({ phone: '+33612345678', variables: ['Ada', 'A-1001'], header_media_id: mediaId }),
+			body: JSON.stringify({
+				phone: '+33612345678',
+				variables: ['Ada', 'A-1001'],
+				header_media_id: mediaId,
+			}),
 		});
 		return { status: response.status, body: (await response.json()) as { code?: string } };
 	}
@@ -160,15 +172,24 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 		expect(pairedInputs(result)).toEqual([0]);
 
 		const stored = sandbox.state.media.get(json.media_id);
-		expect(stored).toMatchObject({ filename: 'pixel.png', mimetype: 'image/png', size: png.length, used_by: [] });
+		expect(stored).toMatchObject({
+			filename: 'pixel.png',
+			mimetype: 'image/png',
+			size: png.length,
+			used_by: [],
+		});
 		expect(stored.userId).toBe(userId(DEMO.username));
 
 		// What the node handed n8n: a FormData body and no Content-Type of its own (rule M1). n8n's HTTP client writes
 		// one from the FormData, boundary included, so a hand-set header would not show on the wire here.
-		const handed = engine.credentialsHelper.signedRequests.filter((r) => r.method === 'POST' && r.url.endsWith(MEDIA_PATH));
+		const handed = engine.credentialsHelper.signedRequests.filter(
+			(r) => r.method === 'POST' && r.url.endsWith(MEDIA_PATH),
+		);
 		expect(handed).toHaveLength(1);
 		expect(handed[0].body).toBeInstanceOf(FormData);
-		expect(Object.keys(handed[0].headers).filter((name) => name.toLowerCase() === 'content-type')).toEqual([]);
+		expect(
+			Object.keys(handed[0].headers).filter((name) => name.toLowerCase() === 'content-type'),
+		).toEqual([]);
 
 		const sent = proxy.seen.filter((r) => r.method === 'POST' && r.path === MEDIA_PATH);
 		expect(sent).toHaveLength(1);
@@ -177,7 +198,9 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 		expect(boundary).toBeTruthy();
 		const raw = sent[0].body;
 		expect(raw.toString('latin1')).toContain(`--${boundary}`);
-		expect(raw.toString('latin1')).toMatch(/Content-Disposition: form-data; name="file"; filename="pixel.png"\r\nContent-Type: image\/png/);
+		expect(raw.toString('latin1')).toMatch(
+			/Content-Disposition: form-data; name="file"; filename="pixel.png"\r\nContent-Type: image\/png/,
+		);
 		// The PNG's bytes travel untouched inside the part.
 		expect(raw.indexOf(png)).toBeGreaterThan(0);
 	});
@@ -187,7 +210,10 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 		const shapes: Array<[string, (id: string) => unknown]> = [
 			['data.id', (id) => ({ status: 'success', data: { id } })],
 			['data.mediaId', (id) => ({ status: 'success', data: { mediaId: id } })],
-			['data.media.id', (id) => ({ status: 'success', data: { media: { id, url: 'https://cdn.example/m' } } })],
+			[
+				'data.media.id',
+				(id) => ({ status: 'success', data: { media: { id, url: 'https://cdn.example/m' } } }),
+			],
 			['data as the id', (id) => ({ status: 'success', data: id })],
 			['top-level media_id', (id) => ({ media_id: id })],
 			['top-level id', (id) => ({ id })],
@@ -223,8 +249,13 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ file_name: 'header.png', file_size: png.length });
-		expect(result.items[0].binary?.data).toMatchObject({ fileName: 'pixel.png', mimeType: 'image/png' });
-		expect(sandbox.state.media.get(result.items[0].json.media_id)).toMatchObject({ filename: 'header.png' });
+		expect(result.items[0].binary?.data).toMatchObject({
+			fileName: 'pixel.png',
+			mimeType: 'image/png',
+		});
+		expect(sandbox.state.media.get(result.items[0].json.media_id)).toMatchObject({
+			filename: 'header.png',
+		});
 	});
 
 	it('M1: a missing binary field fails the item naming the field and costs no API call', async () => {
@@ -245,7 +276,12 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 	it('A3/M1: a 401 expired token during the upload leads to one fresh login and a full re-sent file', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const before = mediaRequests().length;
-		sandbox.faults.inject({ method: 'POST', path: MEDIA_PATH, kind: 'expired-token-401', times: 1 });
+		sandbox.faults.inject({
+			method: 'POST',
+			path: MEDIA_PATH,
+			kind: 'expired-token-401',
+			times: 1,
+		});
 		const result = await engine.run({
 			parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' },
 			items: [pngItem('retry.png')],
@@ -260,18 +296,28 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 		expect(attempts[0].tokenExpired).toBe(true);
 		// The second attempt carried the whole file again: a consumed body would arrive empty or be refused.
 		const stored = sandbox.state.media.get(result.items[0].json.media_id);
-		expect(stored).toMatchObject({ filename: 'retry.png', mimetype: 'image/png', size: png.length });
+		expect(stored).toMatchObject({
+			filename: 'retry.png',
+			mimetype: 'image/png',
+			size: png.length,
+		});
 	});
 
 	it('M4: deletes an unused media; the service no longer has it', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const mediaId = await upload(engine);
 		expect(sandbox.state.media.has(mediaId)).toBe(true);
-		const result = await engine.run({ parameters: { resource: 'media', operation: 'delete', mediaId } });
+		const result = await engine.run({
+			parameters: { resource: 'media', operation: 'delete', mediaId },
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json)).toEqual([{ media_id: mediaId, deleted: true }]);
 		expect(sandbox.state.media.has(mediaId)).toBe(false);
-		expect(mediaRequests().at(-1)).toMatchObject({ method: 'DELETE', path: `${MEDIA_PATH}/${mediaId}`, status: 200 });
+		expect(mediaRequests().at(-1)).toMatchObject({
+			method: 'DELETE',
+			path: `${MEDIA_PATH}/${mediaId}`,
+			status: 200,
+		});
 	});
 
 	it('M4: a media used by a sent template cannot be deleted: MEDIA_IN_USE is shown, the media stays', async () => {
@@ -281,7 +327,9 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 		expect(send.status).toBe(201);
 		expect(sandbox.state.media.get(mediaId).used_by).toHaveLength(1);
 
-		const stopped = await engine.run({ parameters: { resource: 'media', operation: 'delete', mediaId } });
+		const stopped = await engine.run({
+			parameters: { resource: 'media', operation: 'delete', mediaId },
+		});
 		expect(stopped.error?.message).toMatch(/MEDIA_IN_USE/);
 		expect(stopped.error?.httpCode).toBe('409');
 
@@ -315,7 +363,9 @@ describe('Media (v2), run by n8n\'s engine against the emulator', () => {
 		expect(sandbox.state.media.get(mediaId)).toMatchObject({ filename: 'other.png', used_by: [] });
 
 		// The owner still can.
-		const byOwner = await otherEngine.run({ parameters: { resource: 'media', operation: 'delete', mediaId } });
+		const byOwner = await otherEngine.run({
+			parameters: { resource: 'media', operation: 'delete', mediaId },
+		});
 		expect(byOwner.items[0].json).toEqual({ media_id: mediaId, deleted: true });
 		expect(sandbox.state.media.has(mediaId)).toBe(false);
 	});

@@ -1,12 +1,17 @@
 import { Engine, pairedInputs } from '../../tools/harness/engine';
 import { batchSpans, earlyArrivals } from '../../tools/harness/pacing';
-import { credentialsFor, startSandbox, type Sandbox, type SandboxRequestLog } from '../../tools/harness/sandbox';
+import {
+	credentialsFor,
+	startSandbox,
+	type Sandbox,
+	type SandboxRequestLog,
+} from '../../tools/harness/sandbox';
 
 const MESSAGE_PATH = '/api/whatsapp/';
 // +999 has the shape of an E.164 number, but no country uses that code: the service (and its emulator) refuses it.
 const UNASSIGNED_NUMBER = '+9991234567';
 
-describe('Message, run by n8n\'s engine against the emulator', () => {
+describe("Message, run by n8n's engine against the emulator", () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
 		sandbox = await startSandbox();
@@ -14,9 +19,13 @@ describe('Message, run by n8n\'s engine against the emulator', () => {
 	afterAll(async () => await sandbox.close());
 
 	const messageRequests = (): SandboxRequestLog[] =>
-		sandbox.state.requests.filter((r: SandboxRequestLog) => r.method === 'POST' && r.path === MESSAGE_PATH);
+		sandbox.state.requests.filter(
+			(r: SandboxRequestLog) => r.method === 'POST' && r.path === MESSAGE_PATH,
+		);
 	const messagesTo = (phone: string) =>
-		sandbox.state.messages.filter((m: { type: string; phone: string }) => m.type === 'whatsapp' && m.phone === phone);
+		sandbox.state.messages.filter(
+			(m: { type: string; phone: string }) => m.type === 'whatsapp' && m.phone === phone,
+		);
 
 	it('C2: sends a WhatsApp message with the additional and custom fields; the service stores it', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
@@ -60,10 +69,17 @@ describe('Message, run by n8n\'s engine against the emulator', () => {
 		const requestsBefore = sandbox.state.requests.length;
 		const messagesBefore = sandbox.state.messages.length;
 		const result = await engine.run({
-			parameters: { resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: 'Hi' },
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				phone: '={{ $json.phone }}',
+				message: 'Hi',
+			},
 			items: [{ json: { phone: '0151 2345 6789' } }],
 		});
-		expect(result.error?.message).toBe('Item 0: "0151 2345 6789" is not an international phone number');
+		expect(result.error?.message).toBe(
+			'Item 0: "0151 2345 6789" is not an international phone number',
+		);
 		expect(result.error?.context?.itemIndex).toBe(0);
 		// Not even the login: the check runs before the first request.
 		expect(sandbox.state.requests.length).toBe(requestsBefore);
@@ -71,10 +87,15 @@ describe('Message, run by n8n\'s engine against the emulator', () => {
 		expect(sandbox.state.messages.length).toBe(messagesBefore);
 	});
 
-	it('C2/E2: the service\'s INVALID_PHONE answer is shown with its message and code', async () => {
+	it("C2/E2: the service's INVALID_PHONE answer is shown with its message and code", async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const result = await engine.run({
-			parameters: { resource: 'message', operation: 'send', phone: UNASSIGNED_NUMBER, message: 'Hi' },
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				phone: UNASSIGNED_NUMBER,
+				message: 'Hi',
+			},
 		});
 		expect(result.error?.message).toMatch(/INVALID_PHONE/);
 		expect(result.error?.message).toContain(`Invalid phone number "${UNASSIGNED_NUMBER}"`);
@@ -103,7 +124,9 @@ describe('Message, run by n8n\'s engine against the emulator', () => {
 		expect(result.error).toBeUndefined();
 		expect(pairedInputs(result)).toEqual([0, 1, 2, 3, 4, 5]);
 
-		const arrivals = messageRequests().slice(before).map((request) => request.at);
+		const arrivals = messageRequests()
+			.slice(before)
+			.map((request) => request.at);
 		expect(arrivals).toHaveLength(6);
 		// Sends 3-4 no sooner than a second after the run began, sends 5-6 no sooner than two.
 		expect(earlyArrivals(arrivals, runStart, { size: 2, intervalMs: 1000 })).toEqual([]);
@@ -116,16 +139,25 @@ describe('Message, run by n8n\'s engine against the emulator', () => {
 	it('L2: batching is on without touching the options: 50 sends, then the next batch a second after the first', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const before = messageRequests().length;
-		const items = Array.from({ length: 52 }, (_, i) => ({ json: { phone: `+4917000${String(i).padStart(5, '0')}` } }));
+		const items = Array.from({ length: 52 }, (_, i) => ({
+			json: { phone: `+4917000${String(i).padStart(5, '0')}` },
+		}));
 		const runStart = Date.now();
 		const result = await engine.run({
-			parameters: { resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: 'Default batching' },
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				phone: '={{ $json.phone }}',
+				message: 'Default batching',
+			},
 			items,
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(52);
 
-		const arrivals = messageRequests().slice(before).map((request) => request.at);
+		const arrivals = messageRequests()
+			.slice(before)
+			.map((request) => request.at);
 		expect(arrivals).toHaveLength(52);
 		// A rate of 50 per second, counted from the start of a batch: the 51st send no sooner than a second after the
 		// run began. (That a batch goes out together is shown with batches of 2 above: 50 sends are too many to bound
@@ -147,7 +179,12 @@ describe('Message, run by n8n\'s engine against the emulator', () => {
 		];
 		const before = messageRequests().length;
 		const result = await engine.run({
-			parameters: { resource: 'message', operation: 'send', phone: '={{ $json.phone }}', message: '={{ $json.text }}' },
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				phone: '={{ $json.phone }}',
+				message: '={{ $json.text }}',
+			},
 			items,
 			continueOnFail: true,
 		});

@@ -1,6 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetProcessState, orderEvent } from '../../nodes/CommerceMessaging/helpers/deduplication';
+import {
+	forgetProcessState,
+	orderEvent,
+} from '../../nodes/CommerceMessaging/helpers/deduplication';
 import { CREDENTIAL_TYPE, Engine, pairedInputs } from '../../tools/harness/engine';
 import { credentialsFor, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 import { hashOf, NODE_STATE, savedHashes } from './lib/savedEvents';
@@ -15,7 +18,7 @@ interface LoggedRequest {
 	status: number;
 }
 
-describe('Order, run by n8n\'s engine against the emulator', () => {
+describe("Order, run by n8n's engine against the emulator", () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
 		sandbox = await startSandbox();
@@ -25,7 +28,9 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 	const requests = (method: string, path: string): LoggedRequest[] =>
 		sandbox.state.requests.filter((r: LoggedRequest) => r.method === method && r.path === path);
 	const eventsFor = (orderId: string): IDataObject[] =>
-		sandbox.state.orderEvents.filter((e: { body: IDataObject }) => e.body.order_id === orderId).map((e: { body: IDataObject }) => e.body);
+		sandbox.state.orderEvents
+			.filter((e: { body: IDataObject }) => e.body.order_id === orderId)
+			.map((e: { body: IDataObject }) => e.body);
 	const push = (extra: IDataObject = {}) => ({
 		resource: 'order',
 		operation: 'pushEvent',
@@ -35,10 +40,12 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 	});
 	/** Whether the node's saved copy holds an event sent through the emulator's demo account. */
 	const saved = (engine: Engine, orderId: string, status = 'paid') =>
-		savedHashes(engine.staticData).includes(hashOf(credentialsFor(sandbox), orderEvent(orderId, status)));
+		savedHashes(engine.staticData).includes(
+			hashOf(credentialsFor(sandbox), orderEvent(orderId, status)),
+		);
 
 	describe('Push Event', () => {
-		it('V1: sends order_id and status with the optional fields, and outputs the service\'s answer', async () => {
+		it("V1: sends order_id and status with the optional fields, and outputs the service's answer", async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({
 				parameters: {
@@ -53,7 +60,12 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 						customerEmail: 'ada@example.com',
 						contactId: '12',
 						createdAt: '2025-01-31T18:30:00Z',
-						customFields: { field: [{ name: 'shipping_method', value: 'express' }, { name: 'status', value: 'ignored' }] },
+						customFields: {
+							field: [
+								{ name: 'shipping_method', value: 'express' },
+								{ name: 'status', value: 'ignored' },
+							],
+						},
 					},
 				},
 			});
@@ -74,7 +86,9 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 				shipping_method: 'express',
 			});
 			const history = sandbox.state.ordersAscending(sandbox.state.userByName('demo@shop.test').id);
-			expect(history.find((o: IDataObject) => o.order_id === 'V1-ORD-1')).toMatchObject({ status: 'paid' });
+			expect(history.find((o: IDataObject) => o.order_id === 'V1-ORD-1')).toMatchObject({
+				status: 'paid',
+			});
 		});
 
 		it('V1: bad input (phone, total, contact id, date, empty id) fails before any call, naming the item and value', async () => {
@@ -130,7 +144,10 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({
 				parameters: push(),
-				items: [{ json: { orderId: 'V4-ORD-1', status: 'paid' } }, { json: { orderId: 'V4-ORD-1', status: 'paid' } }],
+				items: [
+					{ json: { orderId: 'V4-ORD-1', status: 'paid' } },
+					{ json: { orderId: 'V4-ORD-1', status: 'paid' } },
+				],
 			});
 			expect(result.error).toBeUndefined();
 			expect(eventsFor('V4-ORD-1')).toHaveLength(1);
@@ -151,7 +168,10 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 
 		it('V4: a later run of the same workflow skips it too, while a new status of that order is sent', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
-			const first = await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-ORD-2', status: 'paid' } }] });
+			const first = await engine.run({
+				parameters: push(),
+				items: [{ json: { orderId: 'V4-ORD-2', status: 'paid' } }],
+			});
 			expect(first.error).toBeUndefined();
 			// n8n saves static data only when it is marked changed: the node must mark it.
 			expect((engine.staticData as { __dataChanged?: boolean }).__dataChanged).toBe(true);
@@ -159,10 +179,16 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 
 			const second = await engine.run({
 				parameters: push(),
-				items: [{ json: { orderId: 'V4-ORD-2', status: 'paid' } }, { json: { orderId: 'V4-ORD-2', status: 'shipped' } }],
+				items: [
+					{ json: { orderId: 'V4-ORD-2', status: 'paid' } },
+					{ json: { orderId: 'V4-ORD-2', status: 'shipped' } },
+				],
 			});
 			expect(second.error).toBeUndefined();
-			expect(second.items[0].json).toMatchObject({ skipped: true, dedupKey: 'order:V4-ORD-2:paid' });
+			expect(second.items[0].json).toMatchObject({
+				skipped: true,
+				dedupKey: 'order:V4-ORD-2:paid',
+			});
 			expect(second.items[1].json).toMatchObject({ order_id: 'V4-ORD-2', status: 'shipped' });
 			expect(second.items[1].json.skipped).toBeUndefined();
 			expect(eventsFor('V4-ORD-2').map((e) => e.status)).toEqual(['paid', 'shipped']);
@@ -173,8 +199,14 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 
 		it('V4: a run where everything is skipped leaves the saved state untouched', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
-			await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-ORD-3', status: 'paid' } }] });
-			const again = await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-ORD-3', status: 'paid' } }] });
+			await engine.run({
+				parameters: push(),
+				items: [{ json: { orderId: 'V4-ORD-3', status: 'paid' } }],
+			});
+			const again = await engine.run({
+				parameters: push(),
+				items: [{ json: { orderId: 'V4-ORD-3', status: 'paid' } }],
+			});
 			expect(again.items[0].json.skipped).toBe(true);
 			expect((engine.staticData as { __dataChanged?: boolean }).__dataChanged).toBe(false);
 			expect(eventsFor('V4-ORD-3')).toHaveLength(1);
@@ -183,12 +215,18 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 		it('V4: a failed send is not recorded, so the retry in the next run is sent', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: '500', times: 1 });
-			const failed = await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-ORD-4', status: 'paid' } }] });
+			const failed = await engine.run({
+				parameters: push(),
+				items: [{ json: { orderId: 'V4-ORD-4', status: 'paid' } }],
+			});
 			expect(failed.error?.message).toMatch(/INTERNAL_ERROR/);
 			expect(eventsFor('V4-ORD-4')).toHaveLength(0);
 			expect(saved(engine, 'V4-ORD-4')).toBe(false);
 
-			const retried = await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-ORD-4', status: 'paid' } }] });
+			const retried = await engine.run({
+				parameters: push(),
+				items: [{ json: { orderId: 'V4-ORD-4', status: 'paid' } }],
+			});
 			expect(retried.error).toBeUndefined();
 			expect(retried.items[0].json.skipped).toBeUndefined();
 			expect(eventsFor('V4-ORD-4')).toHaveLength(1);
@@ -219,8 +257,19 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			// The second POST of the run is answered with an error (HTTP 200, JSend status "error").
 			const before = requests('POST', ORDER_PATH).length;
-			sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: 'slow', delayMs: 1, times: 1 });
-			sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: 'jsend-error-200', times: 1 });
+			sandbox.faults.inject({
+				method: 'POST',
+				path: ORDER_PATH,
+				kind: 'slow',
+				delayMs: 1,
+				times: 1,
+			});
+			sandbox.faults.inject({
+				method: 'POST',
+				path: ORDER_PATH,
+				kind: 'jsend-error-200',
+				times: 1,
+			});
 			const result = await engine.run({
 				parameters: push({ additionalFields: { customerPhone: '={{ $json.phone ?? "" }}' } }),
 				items: [
@@ -252,7 +301,10 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({
 				parameters: push({ options: { deduplicate: false } }),
-				items: [{ json: { orderId: 'V4-OFF-1', status: 'paid' } }, { json: { orderId: 'V4-OFF-1', status: 'paid' } }],
+				items: [
+					{ json: { orderId: 'V4-OFF-1', status: 'paid' } },
+					{ json: { orderId: 'V4-OFF-1', status: 'paid' } },
+				],
 			});
 			expect(result.error).toBeUndefined();
 			expect(result.items.map((item) => item.json.skipped)).toEqual([undefined, undefined]);
@@ -286,7 +338,9 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 				parameters: push({ options: { deduplicationWindowHours: '={{ $json.window }}' } }),
 				items: [{ json: { orderId: 'V4-BADWIN-1', status: 'paid', window: 'a day' } }],
 			});
-			expect(result.error?.message).toMatch(/Item 0: the deduplication window "a day" is not a decimal number/);
+			expect(result.error?.message).toMatch(
+				/Item 0: the deduplication window "a day" is not a decimal number/,
+			);
 			expect(eventsFor('V4-BADWIN-1')).toHaveLength(0);
 		});
 
@@ -297,8 +351,12 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 				const items = [{ json: { orderId: 'V4-ACC-1', status: 'paid' } }];
 				const userOf = (e: { userId: unknown }) => e.userId;
 				const events = (service: Sandbox) =>
-					service.state.orderEvents.filter((e: { body: IDataObject }) => e.body.order_id === 'V4-ACC-1');
-				expect((await engine.run({ parameters: push(), items })).items[0].json.skipped).toBeUndefined();
+					service.state.orderEvents.filter(
+						(e: { body: IDataObject }) => e.body.order_id === 'V4-ACC-1',
+					);
+				expect(
+					(await engine.run({ parameters: push(), items })).items[0].json.skipped,
+				).toBeUndefined();
 
 				engine.credentialsHelper.setCredentials(CREDENTIAL_TYPE, credentialsFor(otherService));
 				const elsewhere = await engine.run({ parameters: push(), items });
@@ -315,7 +373,11 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 				// Back on the first account, it is a duplicate there.
 				engine.credentialsHelper.setCredentials(CREDENTIAL_TYPE, credentialsFor(sandbox));
 				const again = await engine.run({ parameters: push(), items });
-				expect(again.items[0].json).toMatchObject({ order_id: 'V4-ACC-1', skipped: true, reason: 'duplicate' });
+				expect(again.items[0].json).toMatchObject({
+					order_id: 'V4-ACC-1',
+					skipped: true,
+					reason: 'duplicate',
+				});
 				expect(events(sandbox)).toHaveLength(2);
 				expect(events(otherService)).toHaveLength(1);
 			} finally {
@@ -323,16 +385,31 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			}
 		});
 
-		it('V4: a real duplicate stays skipped when only the credential\'s name changes, or its Base URL is written differently', async () => {
+		it("V4: a real duplicate stays skipped when only the credential's name changes, or its Base URL is written differently", async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const items = [{ json: { orderId: 'V4-ACC-2', status: 'paid' } }];
 			await engine.run({ parameters: push(), items });
-			const renamed = await engine.run({ parameters: push(), items, credential: { id: '1', name: 'Shop account (renamed)' } });
-			expect(renamed.items[0].json).toMatchObject({ order_id: 'V4-ACC-2', skipped: true, reason: 'duplicate' });
-			engine.credentialsHelper.setCredentials(CREDENTIAL_TYPE, credentialsFor(sandbox, undefined, { baseUrl: ` ${sandbox.url}/ ` }));
+			const renamed = await engine.run({
+				parameters: push(),
+				items,
+				credential: { id: '1', name: 'Shop account (renamed)' },
+			});
+			expect(renamed.items[0].json).toMatchObject({
+				order_id: 'V4-ACC-2',
+				skipped: true,
+				reason: 'duplicate',
+			});
+			engine.credentialsHelper.setCredentials(
+				CREDENTIAL_TYPE,
+				credentialsFor(sandbox, undefined, { baseUrl: ` ${sandbox.url}/ ` }),
+			);
 			const rewritten = await engine.run({ parameters: push(), items });
 			expect(rewritten.error).toBeUndefined();
-			expect(rewritten.items[0].json).toMatchObject({ order_id: 'V4-ACC-2', skipped: true, reason: 'duplicate' });
+			expect(rewritten.items[0].json).toMatchObject({
+				order_id: 'V4-ACC-2',
+				skipped: true,
+				reason: 'duplicate',
+			});
 			expect(eventsFor('V4-ACC-2')).toHaveLength(1);
 		});
 
@@ -343,9 +420,16 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			expect(saved(engine, 'V4-RESTART-1')).toBe(true);
 			forgetProcessState();
 			const afterRestart = await engine.run({ parameters: push(), items });
-			expect(afterRestart.items[0].json).toMatchObject({ order_id: 'V4-RESTART-1', skipped: true, reason: 'duplicate' });
+			expect(afterRestart.items[0].json).toMatchObject({
+				order_id: 'V4-RESTART-1',
+				skipped: true,
+				reason: 'duplicate',
+			});
 			// Each run saves everything the process knows: a copy saved by any later run has it too.
-			await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-RESTART-2', status: 'paid' } }] });
+			await engine.run({
+				parameters: push(),
+				items: [{ json: { orderId: 'V4-RESTART-2', status: 'paid' } }],
+			});
 			expect(saved(engine, 'V4-RESTART-1')).toBe(true);
 			expect(saved(engine, 'V4-RESTART-2')).toBe(true);
 			expect(eventsFor('V4-RESTART-1')).toHaveLength(1);
@@ -353,17 +437,36 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 
 		it('V4: a copy that another running n8n process saved is reported, unless Deduplicate Across Workers is on', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
-			await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-PROC-1', status: 'paid' } }] });
+			await engine.run({
+				parameters: push(),
+				items: [{ json: { orderId: 'V4-PROC-1', status: 'paid' } }],
+			});
 			const hintsOf = (result: Awaited<ReturnType<Engine['run']>>) =>
-				((result.run.data.resultData.runData['Commerce Messaging'][0] as { hints?: Array<{ message: string }> }).hints ?? []).map(
-					(hint) => hint.message,
-				);
+				(
+					(
+						result.run.data.resultData.runData['Commerce Messaging'][0] as {
+							hints?: Array<{ message: string }>;
+						}
+					).hints ?? []
+				).map((hint) => hint.message);
 			// What a queue-mode worker leaves in the workflow: its own copy, saved a moment ago.
 			const copy = (engine.staticData[NODE_STATE] as IDataObject).deduplication as IDataObject;
-			const fromWorker = () => ({ ...copy, process: 'another-worker', copy: 'its-memory', at: Math.floor(Date.now() / 1000) });
+			const fromWorker = () => ({
+				...copy,
+				process: 'another-worker',
+				copy: 'its-memory',
+				at: Math.floor(Date.now() / 1000),
+			});
 			(engine.staticData[NODE_STATE] as IDataObject).deduplication = fromWorker();
-			const warned = await engine.run({ parameters: push(), items: [{ json: { orderId: 'V4-PROC-2', status: 'paid' } }] });
-			expect(hintsOf(warned)).toEqual([expect.stringMatching(/Another n8n process .* only with the option Deduplicate Across Workers on/)]);
+			const warned = await engine.run({
+				parameters: push(),
+				items: [{ json: { orderId: 'V4-PROC-2', status: 'paid' } }],
+			});
+			expect(hintsOf(warned)).toEqual([
+				expect.stringMatching(
+					/Another n8n process .* only with the option Deduplicate Across Workers on/,
+				),
+			]);
 
 			(engine.staticData[NODE_STATE] as IDataObject).deduplication = fromWorker();
 			const quiet = await engine.run({
@@ -372,7 +475,9 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			});
 			expect(quiet.error).toBeUndefined();
 			// No word of another process; this engine has no shared store (no database), which the node says instead.
-			expect(hintsOf(quiet)).toEqual([expect.stringMatching(/^Deduplicate Across Workers could not reach n8n's shared store/)]);
+			expect(hintsOf(quiet)).toEqual([
+				expect.stringMatching(/^Deduplicate Across Workers could not reach n8n's shared store/),
+			]);
 		});
 	});
 
@@ -382,7 +487,9 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			// More orders than one page of 100.
 			const seeded = await engine.run({
 				parameters: push(),
-				items: Array.from({ length: 130 }, (_, i) => ({ json: { orderId: `HIST-${String(i).padStart(3, '0')}`, status: 'pending' } })),
+				items: Array.from({ length: 130 }, (_, i) => ({
+					json: { orderId: `HIST-${String(i).padStart(3, '0')}`, status: 'pending' },
+				})),
 			});
 			expect(seeded.error).toBeUndefined();
 			const demoId = sandbox.state.userByName('demo@shop.test').id;
@@ -390,7 +497,9 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			expect(total).toBeGreaterThan(130);
 
 			const before = requests('GET', HISTORY_PATH).length;
-			const result = await engine.run({ parameters: { resource: 'order', operation: 'getHistory', returnAll: true } });
+			const result = await engine.run({
+				parameters: { resource: 'order', operation: 'getHistory', returnAll: true },
+			});
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(total);
 			expect(pairedInputs(result)).toEqual([0]);
@@ -405,7 +514,9 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 		it('V1/L3: a Limit stops exactly there with one page request', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const before = requests('GET', HISTORY_PATH).length;
-			const result = await engine.run({ parameters: { resource: 'order', operation: 'getHistory', returnAll: false, limit: 7 } });
+			const result = await engine.run({
+				parameters: { resource: 'order', operation: 'getHistory', returnAll: false, limit: 7 },
+			});
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(7);
 			const pages = requests('GET', HISTORY_PATH).slice(before);
@@ -421,7 +532,11 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 					resource: 'order',
 					operation: 'getHistory',
 					returnAll: true,
-					filters: { status: 'paid', dateFrom: '2025-01-06T00:00:00Z', dateTo: '2025-01-08T00:00:00+01:00' },
+					filters: {
+						status: 'paid',
+						dateFrom: '2025-01-06T00:00:00Z',
+						dateTo: '2025-01-08T00:00:00+01:00',
+					},
 				},
 			});
 			expect(result.error).toBeUndefined();
@@ -434,11 +549,17 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			expect(result.items.map((item) => item.json.order_id)).toEqual(['ORD-1001']);
 		});
 
-		it('V1: a date without a zone is read in the workflow\'s time zone and sent in UTC', async () => {
+		it("V1: a date without a zone is read in the workflow's time zone and sent in UTC", async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const before = requests('GET', HISTORY_PATH).length;
 			const result = await engine.run({
-				parameters: { resource: 'order', operation: 'getHistory', returnAll: false, limit: 1, filters: { dateFrom: '2025-01-06T00:00:00' } },
+				parameters: {
+					resource: 'order',
+					operation: 'getHistory',
+					returnAll: false,
+					limit: 1,
+					filters: { dateFrom: '2025-01-06T00:00:00' },
+				},
 			});
 			expect(result.error).toBeUndefined();
 			const [page] = requests('GET', HISTORY_PATH).slice(before);
@@ -450,7 +571,12 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const before = requests('GET', HISTORY_PATH).length;
 			const bad = await engine.run({
-				parameters: { resource: 'order', operation: 'getHistory', returnAll: true, filters: { dateFrom: '={{ "soon" }}' } },
+				parameters: {
+					resource: 'order',
+					operation: 'getHistory',
+					returnAll: true,
+					filters: { dateFrom: '={{ "soon" }}' },
+				},
 			});
 			expect(bad.error?.message).toMatch(/Item 0: the Date From "soon" is not a valid date/);
 			const swapped = await engine.run({
@@ -461,15 +587,28 @@ describe('Order, run by n8n\'s engine against the emulator', () => {
 					filters: { dateFrom: '2025-02-01T00:00:00Z', dateTo: '2025-01-01T00:00:00Z' },
 				},
 			});
-			expect(swapped.error?.message).toMatch(/Item 0: Date From \(2025-02-01T00:00:00.000Z\) is after Date To/);
+			expect(swapped.error?.message).toMatch(
+				/Item 0: Date From \(2025-02-01T00:00:00.000Z\) is after Date To/,
+			);
 			expect(requests('GET', HISTORY_PATH).length).toBe(before);
 		});
 
 		it('E2: with Continue On Fail a failing history call gives an error item with the service code', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
-			sandbox.faults.inject({ method: 'GET', path: HISTORY_PATH, kind: 'jsend-error-200', times: 1 });
+			sandbox.faults.inject({
+				method: 'GET',
+				path: HISTORY_PATH,
+				kind: 'jsend-error-200',
+				times: 1,
+			});
 			const result = await engine.run({
-				parameters: { resource: 'order', operation: 'getHistory', returnAll: false, limit: 3, requestOptions: { maxAttempts: 1 } },
+				parameters: {
+					resource: 'order',
+					operation: 'getHistory',
+					returnAll: false,
+					limit: 3,
+					requestOptions: { maxAttempts: 1 },
+				},
 				continueOnFail: true,
 			});
 			expect(result.error).toBeUndefined();

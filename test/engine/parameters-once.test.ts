@@ -30,7 +30,8 @@ function countEvaluations() {
 }
 
 const ITEMS = 3;
-const items = (make: (i: number) => IDataObject) => Array.from({ length: ITEMS }, (_, i) => ({ json: make(i) }));
+const items = (make: (i: number) => IDataObject) =>
+	Array.from({ length: ITEMS }, (_, i) => ({ json: make(i) }));
 
 interface Case {
 	name: string;
@@ -55,7 +56,16 @@ const CASES: Case[] = [
 			},
 			options: { deduplicationWindowHours: '={{ $json.window }}' },
 		},
-		items: items((i) => ({ orderId: `ONCE-${i}`, status: 'paid', total: 10 + i, currency: 'EUR', createdAt: '2026-11-01T10:00:00Z', phone: `+49151000700${i}`, email: `once${i}@shop.test`, window: 24 })),
+		items: items((i) => ({
+			orderId: `ONCE-${i}`,
+			status: 'paid',
+			total: 10 + i,
+			currency: 'EUR',
+			createdAt: '2026-11-01T10:00:00Z',
+			phone: `+49151000700${i}`,
+			email: `once${i}@shop.test`,
+			window: 24,
+		})),
 	},
 	{
 		name: 'Cart > Push Abandoned Cart',
@@ -65,9 +75,19 @@ const CASES: Case[] = [
 			cartId: '={{ $json.cartId }}',
 			total: '={{ $json.total }}',
 			customer: { phone: '={{ $json.phone }}', email: '={{ $json.email }}' },
-			additionalFields: { currency: '={{ $json.currency }}', lineItems: '={{ JSON.stringify($json.lines) }}' },
+			additionalFields: {
+				currency: '={{ $json.currency }}',
+				lineItems: '={{ JSON.stringify($json.lines) }}',
+			},
 		},
-		items: items((i) => ({ cartId: `ONCE-CART-${i}`, total: 20 + i, phone: `+49151000710${i}`, email: `cart${i}@shop.test`, currency: 'EUR', lines: [{ sku: 'A', quantity: 1 }] })),
+		items: items((i) => ({
+			cartId: `ONCE-CART-${i}`,
+			total: 20 + i,
+			phone: `+49151000710${i}`,
+			email: `cart${i}@shop.test`,
+			currency: 'EUR',
+			lines: [{ sku: 'A', quantity: 1 }],
+		})),
 	},
 	{
 		name: 'Message > Send (ordering by recipient, batching)',
@@ -92,7 +112,14 @@ const CASES: Case[] = [
 			email: '={{ $json.email }}',
 			additionalFields: { language: '={{ $json.lang }}', tags: '={{ $json.tags }}' },
 		},
-		items: items((i) => ({ phone: `+49151000730${i}`, first: `Ada${i}`, last: 'Once', email: `ada${i}@shop.test`, lang: 'en', tags: 'vip' })),
+		items: items((i) => ({
+			phone: `+49151000730${i}`,
+			first: `Ada${i}`,
+			last: 'Once',
+			email: `ada${i}@shop.test`,
+			lang: 'en',
+			tags: 'vip',
+		})),
 	},
 	{
 		name: 'Product > Create (ordering by product id)',
@@ -103,7 +130,12 @@ const CASES: Case[] = [
 			name: '={{ $json.name }}',
 			additionalFields: { price: '={{ $json.price }}', sku: '={{ $json.sku }}' },
 		},
-		items: items((i) => ({ id: `ONCE-P-${i}`, name: `Mug ${i}`, price: 9.9, sku: `SKU-ONCE-${i}` })),
+		items: items((i) => ({
+			id: `ONCE-P-${i}`,
+			name: `Mug ${i}`,
+			price: 9.9,
+			sku: `SKU-ONCE-${i}`,
+		})),
 	},
 	{
 		name: 'Order > Get History (filters and limit)',
@@ -112,9 +144,18 @@ const CASES: Case[] = [
 			operation: 'getHistory',
 			returnAll: false,
 			limit: '={{ $json.limit }}',
-			filters: { status: '={{ $json.status }}', dateFrom: '={{ $json.from }}', dateTo: '={{ $json.to }}' },
+			filters: {
+				status: '={{ $json.status }}',
+				dateFrom: '={{ $json.from }}',
+				dateTo: '={{ $json.to }}',
+			},
 		},
-		items: items(() => ({ limit: 2, status: 'paid', from: '2020-01-01T00:00:00Z', to: '2030-01-01T00:00:00Z' })),
+		items: items(() => ({
+			limit: 2,
+			status: 'paid',
+			from: '2020-01-01T00:00:00Z',
+			to: '2030-01-01T00:00:00Z',
+		})),
 	},
 	{
 		name: 'Other Endpoint (path, query and body)',
@@ -126,11 +167,16 @@ const CASES: Case[] = [
 			queryParameters: { parameter: [{ name: 'ref', value: '={{ $json.ref }}' }] },
 			jsonBody: '={{ JSON.stringify({ firstname: $json.first, phone: $json.phone }) }}',
 		},
-		items: items((i) => ({ path: '/api/contacts/', ref: `q${i}`, first: `Grace${i}`, phone: `+49151000740${i}` })),
+		items: items((i) => ({
+			path: '/api/contacts/',
+			ref: `q${i}`,
+			first: `Grace${i}`,
+			phone: `+49151000740${i}`,
+		})),
 	},
 ];
 
-describe('Every expression parameter is evaluated once per item, through n8n\'s engine', () => {
+describe("Every expression parameter is evaluated once per item, through n8n's engine", () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
 		sandbox = await startSandbox({ reviewDelayMs: null });

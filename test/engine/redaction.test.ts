@@ -11,14 +11,21 @@ import { isLoginRequest, startHostile, type HostileServer } from '../../tools/ha
  */
 
 const PASSWORD = 'echoed-password-4711';
-const credentials = (server: HostileServer) => ({ baseUrl: server.url, username: 'alice@shop.test', password: PASSWORD });
+const credentials = (server: HostileServer) => ({
+	baseUrl: server.url,
+	username: 'alice@shop.test',
+	password: PASSWORD,
+});
 const listContacts = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 5 };
 
-
 /** `value` wrapped in `depth` objects: {level: {level: ... value}}. */
-const nested = (depth: number, value: unknown): unknown => (depth === 0 ? value : { level: nested(depth - 1, value) });
+const nested = (depth: number, value: unknown): unknown =>
+	depth === 0 ? value : { level: nested(depth - 1, value) };
 
-async function withEcho(answer: (token: string) => { status: number; text: string }, body: (server: HostileServer) => Promise<void>) {
+async function withEcho(
+	answer: (token: string) => { status: number; text: string },
+	body: (server: HostileServer) => Promise<void>,
+) {
 	const server = await startHostile((request: IncomingMessage, response: ServerResponse) => {
 		if (isLoginRequest(request)) return false;
 		const token = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
@@ -34,14 +41,20 @@ async function withEcho(answer: (token: string) => { status: number; text: strin
 	}
 }
 
-const tokenOf = (server: HostileServer) => String(server.calls()[0]?.authorization ?? '').replace(/^Bearer /, '');
+const tokenOf = (server: HostileServer) =>
+	String(server.calls()[0]?.authorization ?? '').replace(/^Bearer /, '');
 
 describe('A6: what the service echoes never leaves the node', () => {
 	it('A6: a token and password nested 30 levels deep in an error body reach no error, not even the persisted errorResponse', async () => {
 		await withEcho(
 			(token) => ({
 				status: 400,
-				text: JSON.stringify({ status: 'error', code: 'BAD', message: 'Refused', data: nested(30, { header: `Bearer ${token}`, token, password: PASSWORD }) }),
+				text: JSON.stringify({
+					status: 'error',
+					code: 'BAD',
+					message: 'Refused',
+					data: nested(30, { header: `Bearer ${token}`, token, password: PASSWORD }),
+				}),
 			}),
 			async (server) => {
 				const engine = new Engine(credentials(server));
@@ -63,7 +76,10 @@ describe('A6: what the service echoes never leaves the node', () => {
 		await withEcho(
 			(token) => ({
 				status: 200,
-				text: JSON.stringify({ status: 'success', data: [{ id: 1, seen: `Bearer ${token}`, nested: nested(12, PASSWORD) }] }),
+				text: JSON.stringify({
+					status: 'success',
+					data: [{ id: 1, seen: `Bearer ${token}`, nested: nested(12, PASSWORD) }],
+				}),
 			}),
 			async (server) => {
 				const engine = new Engine(credentials(server));
@@ -80,7 +96,9 @@ describe('A6: what the service echoes never leaves the node', () => {
 	});
 
 	it('A6: the same when the answer writes the password with \\u escapes', async () => {
-		const escaped = [...PASSWORD].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+		const escaped = [...PASSWORD]
+			.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+			.join('');
 		await withEcho(
 			() => ({ status: 200, text: `{"status":"success","data":[{"id":2,"login":"${escaped}"}]}` }),
 			async (server) => {
@@ -109,11 +127,13 @@ describe('A6: a secret echoed in any form never leaves the node', () => {
 	const FORMS = ['php', 'unicode', 'envelope', 'key', 'error key', 'url'] as const;
 	type Form = (typeof FORMS)[number];
 
-	const unicode = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+	const unicode = (text: string) =>
+		[...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 
 	/** The answer of GET /api/echo?form=...&secret=... : the secret written in that form. */
 	function echo(form: Form, secret: string): { status: number; text: string } {
-		const success = (data: unknown, message?: string) => JSON.stringify({ status: 'success', ...(message ? { message } : {}), data });
+		const success = (data: unknown, message?: string) =>
+			JSON.stringify({ status: 'success', ...(message ? { message } : {}), data });
 		switch (form) {
 			case 'php':
 				return { status: 200, text: success({ echo: `you sent ${secret}` }).replace(/\//g, '\\/') };
@@ -124,16 +144,36 @@ describe('A6: a secret echoed in any form never leaves the node', () => {
 			case 'key':
 				return { status: 200, text: success({ [secret]: true, ok: 1 }) };
 			case 'error key':
-				return { status: 400, text: JSON.stringify({ status: 'error', code: 'BAD', message: 'Refused', data: { [secret]: 'x' } }) };
+				return {
+					status: 400,
+					text: JSON.stringify({
+						status: 'error',
+						code: 'BAD',
+						message: 'Refused',
+						data: { [secret]: 'x' },
+					}),
+				};
 			case 'url':
-				return { status: 200, text: success({ link: `https://x.example/?p=${encodeURIComponent(secret)}&q=${new URLSearchParams({ s: secret }).toString()}` }) };
+				return {
+					status: 200,
+					text: success({
+						link: `https://x.example/?p=${encodeURIComponent(secret)}&q=${new URLSearchParams({ s: secret }).toString()}`,
+					}),
+				};
 		}
 	}
 
 	/** Everything a user, a log or n8n's database could see of a run, errors with all their own properties. */
 	const everything = (value: unknown) =>
 		JSON.stringify(value, (_key, entry) =>
-			entry instanceof Error ? Object.fromEntries(Object.getOwnPropertyNames(entry).map((name) => [name, (entry as unknown as Record<string, unknown>)[name]])) : entry,
+			entry instanceof Error
+				? Object.fromEntries(
+						Object.getOwnPropertyNames(entry).map((name) => [
+							name,
+							(entry as unknown as Record<string, unknown>)[name],
+						]),
+					)
+				: entry,
 		);
 
 	/** The forms of a secret that could survive in an output: as it is (JSON-escaped by the output), URL-encoded. */
@@ -155,7 +195,10 @@ describe('A6: a secret echoed in any form never leaves the node', () => {
 				return true;
 			}
 			const url = new URL(request.url ?? '', 'http://x');
-			const { status, text } = echo(url.searchParams.get('form') as Form, SECRETS[url.searchParams.get('secret') as SecretName]);
+			const { status, text } = echo(
+				url.searchParams.get('form') as Form,
+				SECRETS[url.searchParams.get('secret') as SecretName],
+			);
 			response.writeHead(status, { 'content-type': 'application/json' });
 			response.end(text);
 			return true;
@@ -163,32 +206,42 @@ describe('A6: a secret echoed in any form never leaves the node', () => {
 	});
 	afterAll(async () => await server.close());
 
-	const cases = (Object.keys(SECRETS) as SecretName[]).flatMap((secret) => FORMS.map((form) => [secret, form] as const));
+	const cases = (Object.keys(SECRETS) as SecretName[]).flatMap((secret) =>
+		FORMS.map((form) => [secret, form] as const),
+	);
 
-	it.each(cases)('A6: the %s, echoed as %s, is redacted wherever it would show', async (secret, form) => {
-		const engine = new Engine({
-			baseUrl: server.url,
-			username: 'alice@shop.test',
-			password: SECRETS.password,
-			pluginIntegration: true,
-			pluginApiKey: SECRETS['plugin key'],
-			pluginPlatformType: 'custom',
-			pluginBaseUri: 'https://shop.example.com',
-		});
-		const result = await engine.run({
-			parameters: {
-				resource: 'customApiCall',
-				operation: 'request',
-				method: 'GET',
-				path: '/api/echo',
-				queryParameters: { parameter: [{ name: 'form', value: form }, { name: 'secret', value: secret }] },
-				options: { response: 'envelope' },
-			},
-		});
-		const seen = everything({ items: result.items, error: result.error, run: result.run });
-		if (form === 'error key') expect(result.error?.message).toMatch(/Refused/);
-		else expect(result.error).toBeUndefined();
-		expect(seen).toContain('[redacted]');
-		for (const trace of tracesOf(SECRETS[secret])) expect(seen).not.toContain(trace);
-	});
+	it.each(cases)(
+		'A6: the %s, echoed as %s, is redacted wherever it would show',
+		async (secret, form) => {
+			const engine = new Engine({
+				baseUrl: server.url,
+				username: 'alice@shop.test',
+				password: SECRETS.password,
+				pluginIntegration: true,
+				pluginApiKey: SECRETS['plugin key'],
+				pluginPlatformType: 'custom',
+				pluginBaseUri: 'https://shop.example.com',
+			});
+			const result = await engine.run({
+				parameters: {
+					resource: 'customApiCall',
+					operation: 'request',
+					method: 'GET',
+					path: '/api/echo',
+					queryParameters: {
+						parameter: [
+							{ name: 'form', value: form },
+							{ name: 'secret', value: secret },
+						],
+					},
+					options: { response: 'envelope' },
+				},
+			});
+			const seen = everything({ items: result.items, error: result.error, run: result.run });
+			if (form === 'error key') expect(result.error?.message).toMatch(/Refused/);
+			else expect(result.error).toBeUndefined();
+			expect(seen).toContain('[redacted]');
+			for (const trace of tracesOf(SECRETS[secret])) expect(seen).not.toContain(trace);
+		},
+	);
 });

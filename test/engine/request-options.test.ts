@@ -12,9 +12,18 @@ import { PollHarness } from '../../tools/harness/poll';
  * request, and never falls back to a default in silence.
  */
 
-const credentials = (server: HostileServer) => ({ baseUrl: server.url, username: 'ada@shop.test', password: 'options-password' });
+const credentials = (server: HostileServer) => ({
+	baseUrl: server.url,
+	username: 'ada@shop.test',
+	password: 'options-password',
+});
 const listContacts = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 };
-const sendMessage = { resource: 'message', operation: 'send', phone: '+4915123456789', message: 'Hi' };
+const sendMessage = {
+	resource: 'message',
+	operation: 'send',
+	phone: '+4915123456789',
+	message: 'Hi',
+};
 
 function answerAfter(delayMs: number, status = 200) {
 	let inFlight = 0;
@@ -26,7 +35,11 @@ function answerAfter(delayMs: number, status = 200) {
 		setTimeout(() => {
 			inFlight--;
 			response.writeHead(status, { 'content-type': 'application/json' });
-			response.end(status === 200 ? '{"status":"success","data":[{"id":1}]}' : '{"status":"error","message":"Unavailable"}');
+			response.end(
+				status === 200
+					? '{"status":"success","data":[{"id":1}]}'
+					: '{"status":"error","message":"Unavailable"}',
+			);
 		}, delayMs);
 		return true;
 	};
@@ -34,21 +47,42 @@ function answerAfter(delayMs: number, status = 200) {
 	return handler;
 }
 
-
 describe('Request Options: every value the panel accepts works, a value that cannot work fails naming the field', () => {
 	it.each([
 		['concurrency', 0, 'Request Options > Concurrency must be 1 or more (got 0)'],
 		['concurrency', -3, 'Request Options > Concurrency must be 1 or more (got -3)'],
 		['maxAttempts', 0, 'Request Options > Max Attempts must be 1 or more (got 0)'],
 		['maxRecords', 0, 'Request Options > Max Records must be 1 or more (got 0)'],
-		['maxListMegabytes', 0, 'Request Options > Max List Size (MB) must be above 0 (at least 0.001) (got 0)'],
-		['maxRetryWaitSeconds', -1, 'Request Options > Retry Budget (Seconds) must be 0 or more (0: no retries) (got -1)'],
-		['timeoutSeconds', 0, 'Request Options > Timeout (Seconds) must be above 0 (at least 0.001) (got 0)'],
-		['timeoutSeconds', -2, 'Request Options > Timeout (Seconds) must be above 0 (at least 0.001) (got -2)'],
-		['timeoutSeconds', '={{ "soon" }}', 'Request Options > Timeout (Seconds) must be a number, not text ("soon")'],
+		[
+			'maxListMegabytes',
+			0,
+			'Request Options > Max List Size (MB) must be above 0 (at least 0.001) (got 0)',
+		],
+		[
+			'maxRetryWaitSeconds',
+			-1,
+			'Request Options > Retry Budget (Seconds) must be 0 or more (0: no retries) (got -1)',
+		],
+		[
+			'timeoutSeconds',
+			0,
+			'Request Options > Timeout (Seconds) must be above 0 (at least 0.001) (got 0)',
+		],
+		[
+			'timeoutSeconds',
+			-2,
+			'Request Options > Timeout (Seconds) must be above 0 (at least 0.001) (got -2)',
+		],
+		[
+			'timeoutSeconds',
+			'={{ "soon" }}',
+			'Request Options > Timeout (Seconds) must be a number, not text ("soon")',
+		],
 	])('%s = %s fails the run before any request', async (field, value, message) => {
 		await withHostile(answerAfter(0), async (server) => {
-			const result = await new Engine(credentials(server)).run({ parameters: { ...listContacts, requestOptions: { [field]: value } } });
+			const result = await new Engine(credentials(server)).run({
+				parameters: { ...listContacts, requestOptions: { [field]: value } },
+			});
 			expect(result.error?.message).toBe(message);
 			expect(server.requests).toHaveLength(0);
 		});
@@ -57,9 +91,17 @@ describe('Request Options: every value the panel accepts works, a value that can
 	it('an expression that fails in one option fails the run naming that option; it does not reset the others', async () => {
 		await withHostile(answerAfter(0), async (server) => {
 			const result = await new Engine(credentials(server)).run({
-				parameters: { ...listContacts, requestOptions: { maxRecords: 10, timeoutSeconds: "={{ $('No Such Node').item.json.seconds }}" } },
+				parameters: {
+					...listContacts,
+					requestOptions: {
+						maxRecords: 10,
+						timeoutSeconds: "={{ $('No Such Node').item.json.seconds }}",
+					},
+				},
 			});
-			expect(result.error?.message).toBe("Request Options > Timeout (Seconds): Referenced node doesn't exist");
+			expect(result.error?.message).toBe(
+				"Request Options > Timeout (Seconds): Referenced node doesn't exist",
+			);
 			expect(server.requests).toHaveLength(0);
 		});
 	});
@@ -80,14 +122,20 @@ describe('Request Options: every value the panel accepts works, a value that can
 		const slow = answerAfter(1_000);
 		await withHostile(slow, async (server) => {
 			const result = await new Engine(credentials(server)).run({
-				parameters: { ...sendMessage, phone: '={{ $json.phone }}', requestOptions: { concurrency: 2.6 } },
+				parameters: {
+					...sendMessage,
+					phone: '={{ $json.phone }}',
+					requestOptions: { concurrency: 2.6 },
+				},
 				items: Array.from({ length: 6 }, (_, i) => ({ json: { phone: `+491512345670${i}` } })),
 			});
 			expect(result.error).toBeUndefined();
 			expect(slow.mostInFlight).toBe(3);
 		});
 		await withHostile(answerAfter(0, 503), async (server) => {
-			const result = await new Engine(credentials(server)).run({ parameters: { ...listContacts, requestOptions: { maxAttempts: 2.4 } } });
+			const result = await new Engine(credentials(server)).run({
+				parameters: { ...listContacts, requestOptions: { maxAttempts: 2.4 } },
+			});
 			expect(result.error?.message).toMatch(/HTTP 503/);
 			expect(server.calls()).toHaveLength(2);
 		});
@@ -96,7 +144,10 @@ describe('Request Options: every value the panel accepts works, a value that can
 	it('values beyond what a timer allows are capped, not a RangeError: a Timeout and a Retry Budget of 10^9 s, Concurrency 1,000', async () => {
 		await withHostile(answerAfter(10), async (server) => {
 			const result = await new Engine(credentials(server)).run({
-				parameters: { ...listContacts, requestOptions: { timeoutSeconds: 1e9, maxRetryWaitSeconds: 1e9, concurrency: 1_000 } },
+				parameters: {
+					...listContacts,
+					requestOptions: { timeoutSeconds: 1e9, maxRetryWaitSeconds: 1e9, concurrency: 1_000 },
+				},
 			});
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(1);
@@ -105,7 +156,13 @@ describe('Request Options: every value the panel accepts works, a value that can
 		const slow = answerAfter(1_000);
 		await withHostile(slow, async (server) => {
 			const result = await new Engine(credentials(server)).run({
-				parameters: { resource: 'order', operation: 'pushEvent', orderId: '={{ $json.orderId }}', status: 'paid', requestOptions: { concurrency: 1_000 } },
+				parameters: {
+					resource: 'order',
+					operation: 'pushEvent',
+					orderId: '={{ $json.orderId }}',
+					status: 'paid',
+					requestOptions: { concurrency: 1_000 },
+				},
 				items: Array.from({ length: 70 }, (_, i) => ({ json: { orderId: `CAP-${i}` } })),
 			});
 			expect(result.error).toBeUndefined();
@@ -115,13 +172,18 @@ describe('Request Options: every value the panel accepts works, a value that can
 
 	it('a Retry Budget of 0 means no retries, and the one attempt keeps its whole Timeout', async () => {
 		await withHostile(answerAfter(0, 503), async (server) => {
-			const result = await new Engine(credentials(server)).run({ parameters: { ...listContacts, requestOptions: { maxRetryWaitSeconds: 0 } } });
+			const result = await new Engine(credentials(server)).run({
+				parameters: { ...listContacts, requestOptions: { maxRetryWaitSeconds: 0 } },
+			});
 			expect(result.error?.message).toMatch(/HTTP 503/);
 			expect(server.calls()).toHaveLength(1);
 		});
 		await withHostile(answerAfter(1_500), async (server) => {
 			const result = await new Engine(credentials(server)).run({
-				parameters: { ...listContacts, requestOptions: { maxRetryWaitSeconds: 0, timeoutSeconds: 5 } },
+				parameters: {
+					...listContacts,
+					requestOptions: { maxRetryWaitSeconds: 0, timeoutSeconds: 5 },
+				},
 			});
 			expect(result.error).toBeUndefined();
 		});
@@ -130,10 +192,16 @@ describe('Request Options: every value the panel accepts works, a value that can
 	it.each([
 		['batchSize', 0, 'Options > Batching > Items per Batch must be 1 or more (got 0)'],
 		['batchInterval', -1, 'Options > Batching > Batch Interval (Ms) must be 0 or more (got -1)'],
-		['batchSize', '={{ { n: 1 } }}', 'Options > Batching > Items per Batch must be a number, not an object ({"n":1})'],
+		[
+			'batchSize',
+			'={{ { n: 1 } }}',
+			'Options > Batching > Items per Batch must be a number, not an object ({"n":1})',
+		],
 	])('Batching: %s = %s fails the run before any request', async (field, value, message) => {
 		await withHostile(answerAfter(0), async (server) => {
-			const result = await new Engine(credentials(server)).run({ parameters: { ...sendMessage, options: { batching: { batch: { [field]: value } } } } });
+			const result = await new Engine(credentials(server)).run({
+				parameters: { ...sendMessage, options: { batching: { batch: { [field]: value } } } },
+			});
 			expect(result.error?.message).toBe(message);
 			expect(server.requests).toHaveLength(0);
 		});
@@ -141,9 +209,14 @@ describe('Request Options: every value the panel accepts works, a value that can
 
 	it('the trigger: a value that cannot work fails the poll naming the field, before any request', async () => {
 		await withHostile(answerAfter(0), async (server) => {
-			const harness = new PollHarness(credentials(server), { event: 'newContact', requestOptions: { maxRecords: -5 } });
+			const harness = new PollHarness(credentials(server), {
+				event: 'newContact',
+				requestOptions: { maxRecords: -5 },
+			});
 			const activation = await harness.activate();
-			expect(activation.error?.message).toBe('Request Options > Max Records must be 1 or more (got -5)');
+			expect(activation.error?.message).toBe(
+				'Request Options > Max Records must be 1 or more (got -5)',
+			);
 			expect(server.requests).toHaveLength(0);
 		});
 	});
@@ -153,7 +226,12 @@ describe('Request Options: every value the panel accepts works, a value that can
 		const slow = answerAfter(1_000);
 		await withHostile(slow, async (server) => {
 			const result = await new Engine(credentials(server)).run({
-				parameters: { resource: 'order', operation: 'pushEvent', orderId: '={{ $json.orderId }}', status: 'paid' },
+				parameters: {
+					resource: 'order',
+					operation: 'pushEvent',
+					orderId: '={{ $json.orderId }}',
+					status: 'paid',
+				},
 				items: Array.from({ length: 40 }, (_, i) => ({ json: { orderId: `LANES-${i}` } })),
 			});
 			expect(result.error).toBeUndefined();

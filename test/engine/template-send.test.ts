@@ -1,17 +1,28 @@
 import { Engine, pairedInputs } from '../../tools/harness/engine';
 import { batchSpans, earlyArrivals } from '../../tools/harness/pacing';
-import { credentialsFor, DEMO, OTHER, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
+import {
+	credentialsFor,
+	DEMO,
+	OTHER,
+	startSandbox,
+	type Sandbox,
+} from '../../tools/harness/sandbox';
 
 const byId = (id: unknown) => ({ __rl: true, mode: 'id', value: String(id) });
 /** Template > Send's Variables as the editor stores them once mapped: placeholder id -> value. */
 const mapped = (value: Record<string, unknown> | null) => ({ mappingMode: 'defineBelow', value });
 const sendPath = (id: number) => `/api/v2/whatsapp/templates/${id}/send`;
 
-describe('Template > Send, run by n8n\'s engine against the emulator', () => {
+describe("Template > Send, run by n8n's engine against the emulator", () => {
 	let sandbox: Sandbox;
 	let demoUserId: number;
 	const addTemplate = (name: string, state: string, extra: Record<string, unknown> = {}) =>
-		sandbox.state.addTemplate(demoUserId, { name, language: 'en', body: 'Hi {{1}}', ...extra }, state, new Date().toISOString());
+		sandbox.state.addTemplate(
+			demoUserId,
+			{ name, language: 'en', body: 'Hi {{1}}', ...extra },
+			state,
+			new Date().toISOString(),
+		);
 	const requestsSince = (from: number) =>
 		(sandbox.state.requests as Array<{ method: string; path: string; at: number }>).slice(from);
 
@@ -30,21 +41,24 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		...extra,
 	});
 
-	it.each(['DRAFT', 'PENDING'])('T2/E4: sending a %s template fails with its state shown and no message sent', async (state) => {
-		const engine = new Engine(credentialsFor(sandbox));
-		const template = addTemplate(`not_ready_${state.toLowerCase()}`, state);
-		const messages = sandbox.state.messages.length;
-		const result = await engine.run({
-			parameters: sendParameters(template.id),
-			items: [{ json: { phone: '+33612345678' } }],
-		});
-		expect(result.error?.message).toContain(`it is ${state}`);
-		expect(result.error?.message).toMatch(/TEMPLATE_NOT_APPROVED/);
-		expect(result.error?.httpCode).toBe('400');
-		expect(result.error?.context?.state).toBe(state);
-		expect(result.error?.context?.itemIndex).toBe(0);
-		expect(sandbox.state.messages.length).toBe(messages);
-	});
+	it.each(['DRAFT', 'PENDING'])(
+		'T2/E4: sending a %s template fails with its state shown and no message sent',
+		async (state) => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const template = addTemplate(`not_ready_${state.toLowerCase()}`, state);
+			const messages = sandbox.state.messages.length;
+			const result = await engine.run({
+				parameters: sendParameters(template.id),
+				items: [{ json: { phone: '+33612345678' } }],
+			});
+			expect(result.error?.message).toContain(`it is ${state}`);
+			expect(result.error?.message).toMatch(/TEMPLATE_NOT_APPROVED/);
+			expect(result.error?.httpCode).toBe('400');
+			expect(result.error?.context?.state).toBe(state);
+			expect(result.error?.context?.itemIndex).toBe(0);
+			expect(sandbox.state.messages.length).toBe(messages);
+		},
+	);
 
 	it('T2/E4: with Continue On Fail each item is answered: a message, the state error (code, state), the phone error', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
@@ -64,8 +78,14 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		expect(result.items).toHaveLength(3);
 		expect(pairedInputs(result)).toEqual([0, 1, 2]);
 		expect(result.items[0].json).toMatchObject({ template_id: approved.id, status: 'queued' });
-		expect(result.items[1].json).toMatchObject({ code: 'TEMPLATE_NOT_APPROVED', state: 'PENDING', httpCode: '400' });
-		expect(result.items[2].json.error).toMatch(/Item 2: "0151 234" is not an international phone number/);
+		expect(result.items[1].json).toMatchObject({
+			code: 'TEMPLATE_NOT_APPROVED',
+			state: 'PENDING',
+			httpCode: '400',
+		});
+		expect(result.items[2].json.error).toMatch(
+			/Item 2: "0151 234" is not an international phone number/,
+		);
 		expect(sandbox.state.messages.length).toBe(messages + 1);
 	});
 
@@ -77,7 +97,9 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 			parameters: sendParameters(pending.id, { options: { checkState: true } }),
 			items: [{ json: { phone: '+33612345678' } }],
 		});
-		expect(result.error?.message).toMatch(/Item 0: template "checked_pending" \(ID \d+\) is PENDING, so it was not sent/);
+		expect(result.error?.message).toMatch(
+			/Item 0: template "checked_pending" \(ID \d+\) is PENDING, so it was not sent/,
+		);
 		expect(result.error?.context?.state).toBe('PENDING');
 		const calls = requestsSince(before).map((request) => `${request.method} ${request.path}`);
 		expect(calls).toContain(`GET /api/v2/whatsapp/templates/${pending.id}`);
@@ -96,7 +118,9 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		expect(result.items[0].json).toMatchObject({ state: 'REJECTED' });
 		expect(result.items[0].json.error).toMatch(/is REJECTED/);
 		expect(result.items[0].json.description).toMatch(/Too promotional for the Utility category/);
-		expect(requestsSince(0).filter((request) => request.path === sendPath(rejected.id))).toEqual([]);
+		expect(requestsSince(0).filter((request) => request.path === sendPath(rejected.id))).toEqual(
+			[],
+		);
 	});
 
 	it('T2: Check State Before Sending reads an APPROVED template once per run, then sends every item', async () => {
@@ -105,11 +129,21 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		const before = sandbox.state.requests.length;
 		const result = await engine.run({
 			parameters: sendParameters(approved.id, { options: { checkState: true } }),
-			items: [{ json: { phone: '+33612345671' } }, { json: { phone: '+33612345672' } }, { json: { phone: '+33612345673' } }],
+			items: [
+				{ json: { phone: '+33612345671' } },
+				{ json: { phone: '+33612345672' } },
+				{ json: { phone: '+33612345673' } },
+			],
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json.phone)).toEqual(['+33612345671', '+33612345672', '+33612345673']);
-		const calls = requestsSince(before).filter((request) => request.path.includes(`/templates/${approved.id}`));
+		expect(result.items.map((item) => item.json.phone)).toEqual([
+			'+33612345671',
+			'+33612345672',
+			'+33612345673',
+		]);
+		const calls = requestsSince(before).filter((request) =>
+			request.path.includes(`/templates/${approved.id}`),
+		);
 		expect(calls.filter((request) => request.method === 'GET')).toHaveLength(1);
 		expect(calls.filter((request) => request.path === sendPath(approved.id))).toHaveLength(3);
 	});
@@ -118,7 +152,10 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const approved = addTemplate('bad_phone', 'APPROVED');
 		const before = sandbox.state.requests.length;
-		const result = await engine.run({ parameters: sendParameters(approved.id), items: [{ json: { phone: '12345' } }] });
+		const result = await engine.run({
+			parameters: sendParameters(approved.id),
+			items: [{ json: { phone: '12345' } }],
+		});
 		expect(result.error?.message).toMatch(/Item 0: "12345" is not an international phone number/);
 		expect(result.error?.context?.itemIndex).toBe(0);
 		expect(sandbox.state.requests.length).toBe(before);
@@ -129,7 +166,10 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const approved = addTemplate('json_variables', 'APPROVED', { body: 'Hi {{1}}, order {{2}}' });
 		const result = await engine.run({
-			parameters: sendParameters(approved.id, { variables: mapped(null), options: { variablesJson: '={{ $json.variables }}' } }),
+			parameters: sendParameters(approved.id, {
+				variables: mapped(null),
+				options: { variablesJson: '={{ $json.variables }}' },
+			}),
 			items: [
 				{ json: { phone: '+33612345678', variables: '["Ada", 1001]' } },
 				{ json: { phone: '+33612345678', variables: '{"1": "Bob", "2": "A-7"}' } },
@@ -137,7 +177,9 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.status)).toEqual(['queued', 'queued']);
-		const sent = sandbox.state.messages.filter((message: { template_id: number }) => message.template_id === approved.id);
+		const sent = sandbox.state.messages.filter(
+			(message: { template_id: number }) => message.template_id === approved.id,
+		);
 		// A template of numbered placeholders takes a list in number order, however the values were given.
 		expect(sent.map((message: { variables: unknown }) => message.variables)).toEqual([
 			['Ada', '1001'],
@@ -151,7 +193,10 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		const before = sandbox.state.requests.length;
 		const run = async (variable: string, variablesJson: string) =>
 			await engine.run({
-				parameters: sendParameters(approved.id, { variables: mapped(null), options: { templateVariables: { variable: [{ value: variable }] }, variablesJson } }),
+				parameters: sendParameters(approved.id, {
+					variables: mapped(null),
+					options: { templateVariables: { variable: [{ value: variable }] }, variablesJson },
+				}),
 				items: [{ json: { phone: '+33612345678', empty: '' } }],
 				continueOnFail: true,
 			});
@@ -184,7 +229,10 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		const mediaId = ((await upload.json()) as { data: { media_id: string } }).data.media_id;
 		const messages = sandbox.state.messages.length;
 		const result = await engine.run({
-			parameters: sendParameters(approved.id, { headerMedia: 'mediaId', headerMediaId: '={{ $json.media_id }}' }),
+			parameters: sendParameters(approved.id, {
+				headerMedia: 'mediaId',
+				headerMediaId: '={{ $json.media_id }}',
+			}),
 			items: [{ json: { phone: '+33612345678', media_id: mediaId } }],
 		});
 		expect(result.error?.message).toMatch(/MEDIA_NOT_OWNED/);
@@ -198,7 +246,9 @@ describe('Template > Send, run by n8n\'s engine against the emulator', () => {
 		const before = sandbox.state.requests.length;
 		const runStart = Date.now();
 		const result = await engine.run({
-			parameters: sendParameters(approved.id, { options: { batching: { batch: { batchSize: 2, batchInterval: 1000 } } } }),
+			parameters: sendParameters(approved.id, {
+				options: { batching: { batch: { batchSize: 2, batchInterval: 1000 } } },
+			}),
 			items: [1, 2, 3, 4, 5].map((n) => ({ json: { phone: `+3361234567${n}` } })),
 		});
 		expect(result.error).toBeUndefined();

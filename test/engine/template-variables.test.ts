@@ -16,7 +16,13 @@ import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/ha
 const byId = (id: unknown) => ({ __rl: true, mode: 'id', value: String(id) });
 const mapped = (value: Record<string, unknown> | null) => ({ mappingMode: 'defineBelow', value });
 const hintsOf = (result: RunResult) =>
-	((result.run.data.resultData.runData['Commerce Messaging'][0] as { hints?: Array<{ message: string }> }).hints ?? []).map((hint) => hint.message);
+	(
+		(
+			result.run.data.resultData.runData['Commerce Messaging'][0] as {
+				hints?: Array<{ message: string }>;
+			}
+		).hints ?? []
+	).map((hint) => hint.message);
 
 /** A template with a text header, named body placeholders, a quick reply and a URL button (its position: 1). */
 const SHIPPING = {
@@ -30,104 +36,190 @@ const SHIPPING = {
 	],
 };
 
-describe.each(['flat', 'components', 'components-lowercase'])('T5: Template > Send against template records shaped "%s"', (templateShape) => {
-	let sandbox: Sandbox;
-	let demoUserId: number;
-	const addTemplate = (name: string, fields: Record<string, unknown>, state = 'APPROVED') =>
-		sandbox.state.addTemplate(demoUserId, { name, language: 'en', ...fields }, state, new Date().toISOString()) as { id: number };
-	const calls = (from: number, method: string, pattern: RegExp) =>
-		(sandbox.state.requests as Array<{ method: string; path: string }>).slice(from).filter((r) => r.method === method && pattern.test(r.path));
-	const messagesOf = (templateId: number) => sandbox.state.messages.filter((message: { template_id: number }) => message.template_id === templateId);
+describe.each(['flat', 'components', 'components-lowercase'])(
+	'T5: Template > Send against template records shaped "%s"',
+	(templateShape) => {
+		let sandbox: Sandbox;
+		let demoUserId: number;
+		const addTemplate = (name: string, fields: Record<string, unknown>, state = 'APPROVED') =>
+			sandbox.state.addTemplate(
+				demoUserId,
+				{ name, language: 'en', ...fields },
+				state,
+				new Date().toISOString(),
+			) as { id: number };
+		const calls = (from: number, method: string, pattern: RegExp) =>
+			(sandbox.state.requests as Array<{ method: string; path: string }>)
+				.slice(from)
+				.filter((r) => r.method === method && pattern.test(r.path));
+		const messagesOf = (templateId: number) =>
+			sandbox.state.messages.filter(
+				(message: { template_id: number }) => message.template_id === templateId,
+			);
 
-	beforeAll(async () => {
-		sandbox = await startSandbox({ templateShape });
-		demoUserId = sandbox.state.userByName(DEMO.username).id;
-	});
-	afterAll(async () => await sandbox.close());
+		beforeAll(async () => {
+			sandbox = await startSandbox({ templateShape });
+			demoUserId = sandbox.state.userByName(DEMO.username).id;
+		});
+		afterAll(async () => await sandbox.close());
 
-	it('T5: the mapper shows one required field per distinct placeholder, in order, labelled with the words before it', async () => {
-		const engine = new Engine(credentialsFor(sandbox));
-		const shipping = addTemplate(`shipping_${templateShape.replace('-', '_')}`, SHIPPING);
-		const named = await resourceMapping(engine, 'templateVariables', { resource: 'template', operation: 'send', templateId: byId(shipping.id) });
-		expect(named.fields.map((field) => field.id)).toEqual(['header:1', 'body:customer_name', 'body:order_id', 'button1:1']);
-		expect(named.fields.every((field) => field.required && field.display)).toBe(true);
-		expect(named.fields.map((field) => field.displayName)).toEqual([
-			'Header: Order {{1}}',
-			'Hi {{customer_name}}',
-			'your order {{order_id}}',
-			'Button 2: track/{{1}}',
-		]);
-		const positional = await resourceMapping(engine, 'templateVariables', { resource: 'template', operation: 'send', templateId: byId(1) });
-		expect(positional.fields.map((field) => [field.id, field.displayName])).toEqual([
-			['body:1', 'Hello {{1}}'],
-			['body:2', 'your order {{2}}'],
-		]);
-		// A template given by an expression cannot be read in the editor: no fields, the manual list and JSON remain.
-		const unresolved = await resourceMapping(engine, 'templateVariables', { resource: 'template', operation: 'send', templateId: byId('={{ $json.template }}') });
-		expect(unresolved.fields).toEqual([]);
-		expect(unresolved.emptyFieldsNotice).toMatch(/Variables \(List\) or Variables \(JSON\)/);
-	});
-
-	it('T5: mapped values go out per part (body, header, URL button), each template read once per run', async () => {
-		const engine = new Engine(credentialsFor(sandbox));
-		const shipping = addTemplate(`send_${templateShape.replace('-', '_')}`, SHIPPING);
-		const before = sandbox.state.requests.length;
-		const result = await engine.run({
-			parameters: {
+		it('T5: the mapper shows one required field per distinct placeholder, in order, labelled with the words before it', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const shipping = addTemplate(`shipping_${templateShape.replace('-', '_')}`, SHIPPING);
+			const named = await resourceMapping(engine, 'templateVariables', {
+				resource: 'template',
+				operation: 'send',
+				templateId: byId(shipping.id),
+			});
+			expect(named.fields.map((field) => field.id)).toEqual([
+				'header:1',
+				'body:customer_name',
+				'body:order_id',
+				'button1:1',
+			]);
+			expect(named.fields.every((field) => field.required && field.display)).toBe(true);
+			expect(named.fields.map((field) => field.displayName)).toEqual([
+				'Header: Order {{1}}',
+				'Hi {{customer_name}}',
+				'your order {{order_id}}',
+				'Button 2: track/{{1}}',
+			]);
+			const positional = await resourceMapping(engine, 'templateVariables', {
+				resource: 'template',
+				operation: 'send',
+				templateId: byId(1),
+			});
+			expect(positional.fields.map((field) => [field.id, field.displayName])).toEqual([
+				['body:1', 'Hello {{1}}'],
+				['body:2', 'your order {{2}}'],
+			]);
+			// A template given by an expression cannot be read in the editor: no fields, the manual list and JSON remain.
+			const unresolved = await resourceMapping(engine, 'templateVariables', {
 				resource: 'template',
 				operation: 'send',
 				templateId: byId('={{ $json.template }}'),
-				phone: '={{ $json.phone }}',
-				variables: mapped({ 'header:1': '={{ $json.order }}', 'body:customer_name': '={{ $json.name }}', 'body:order_id': '={{ $json.order }}', 'button1:1': '={{ $json.order }}' }),
-			},
-			items: [1, 2, 3].map((n) => ({ json: { template: shipping.id, phone: `+4915123450${n}`, name: `Ada ${n}`, order: `A-${n}` } })),
+			});
+			expect(unresolved.fields).toEqual([]);
+			expect(unresolved.emptyFieldsNotice).toMatch(/Variables \(List\) or Variables \(JSON\)/);
 		});
-		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json.status)).toEqual(['queued', 'queued', 'queued']);
-		const sent = messagesOf(shipping.id).map((message: Record<string, unknown>) => [message.variables, message.header_variables, message.button_variables]);
-		expect(sent).toEqual([1, 2, 3].map((n) => [{ customer_name: `Ada ${n}`, order_id: `A-${n}` }, [`A-${n}`], [{ index: 1, variables: [`A-${n}`] }]]));
-		expect(calls(before, 'GET', new RegExp(`/templates/${shipping.id}$`))).toHaveLength(1);
-	});
 
-	it('T5: a missing, an empty or an extra value fails its item before any send, naming the placeholders and the template', async () => {
-		const engine = new Engine(credentialsFor(sandbox));
-		const shipping = addTemplate(`refused_${templateShape.replace('-', '_')}`, SHIPPING);
-		const full = { 'header:1': 'A-1', 'body:customer_name': 'Ada', 'body:order_id': 'A-1', 'button1:1': 'A-1' };
-		const before = sandbox.state.requests.length;
-		const run = async (value: Record<string, unknown>) =>
-			await engine.run({
-				parameters: { resource: 'template', operation: 'send', templateId: byId(shipping.id), phone: '+4915123456789', variables: mapped(value) },
+		it('T5: mapped values go out per part (body, header, URL button), each template read once per run', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const shipping = addTemplate(`send_${templateShape.replace('-', '_')}`, SHIPPING);
+			const before = sandbox.state.requests.length;
+			const result = await engine.run({
+				parameters: {
+					resource: 'template',
+					operation: 'send',
+					templateId: byId('={{ $json.template }}'),
+					phone: '={{ $json.phone }}',
+					variables: mapped({
+						'header:1': '={{ $json.order }}',
+						'body:customer_name': '={{ $json.name }}',
+						'body:order_id': '={{ $json.order }}',
+						'button1:1': '={{ $json.order }}',
+					}),
+				},
+				items: [1, 2, 3].map((n) => ({
+					json: {
+						template: shipping.id,
+						phone: `+4915123450${n}`,
+						name: `Ada ${n}`,
+						order: `A-${n}`,
+					},
+				})),
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.status)).toEqual(['queued', 'queued', 'queued']);
+			const sent = messagesOf(shipping.id).map((message: Record<string, unknown>) => [
+				message.variables,
+				message.header_variables,
+				message.button_variables,
+			]);
+			expect(sent).toEqual(
+				[1, 2, 3].map((n) => [
+					{ customer_name: `Ada ${n}`, order_id: `A-${n}` },
+					[`A-${n}`],
+					[{ index: 1, variables: [`A-${n}`] }],
+				]),
+			);
+			expect(calls(before, 'GET', new RegExp(`/templates/${shipping.id}$`))).toHaveLength(1);
+		});
+
+		it('T5: a missing, an empty or an extra value fails its item before any send, naming the placeholders and the template', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const shipping = addTemplate(`refused_${templateShape.replace('-', '_')}`, SHIPPING);
+			const full = {
+				'header:1': 'A-1',
+				'body:customer_name': 'Ada',
+				'body:order_id': 'A-1',
+				'button1:1': 'A-1',
+			};
+			const before = sandbox.state.requests.length;
+			const run = async (value: Record<string, unknown>) =>
+				await engine.run({
+					parameters: {
+						resource: 'template',
+						operation: 'send',
+						templateId: byId(shipping.id),
+						phone: '+4915123456789',
+						variables: mapped(value),
+					},
+					continueOnFail: true,
+				});
+			const title = `template "refused_${templateShape.replace('-', '_')}" (ID ${shipping.id})`;
+			const { 'body:order_id': _left, ...missing } = full;
+			expect((await run(missing)).items[0].json.error).toBe(
+				`Item 0: the variables do not fit ${title}: no value for {{order_id}}`,
+			);
+			expect((await run({ ...full, 'header:1': '={{ "  " }}' })).items[0].json.error).toBe(
+				'Item 0: the variable {{1}} is empty',
+			);
+			expect((await run({ ...full, 'body:coupon': 'SPRING' })).items[0].json.error).toBe(
+				`Item 0: the variables do not fit ${title}: a value for {{coupon}} (body), which it does not have`,
+			);
+			expect(calls(before, 'POST', /\/send$/)).toHaveLength(0);
+			expect((await run(full)).items[0].json.status).toBe('queued');
+		});
+
+		it('T5: the manual list and the JSON fill the body in order, checked the same way', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const before = sandbox.state.requests.length;
+			const result = await engine.run({
+				parameters: {
+					resource: 'template',
+					operation: 'send',
+					templateId: byId(1),
+					phone: '+4915123456789',
+					options: { variablesJson: '={{ $json.variables }}' },
+				},
+				items: [
+					{ json: { variables: '["Ada", "A-1001"]' } },
+					{ json: { variables: '["Ada"]' } },
+					{ json: { variables: '{"1": "Ada", "2": "A-1", "3": "x"}' } },
+				],
 				continueOnFail: true,
 			});
-		const title = `template "refused_${templateShape.replace('-', '_')}" (ID ${shipping.id})`;
-		const { 'body:order_id': _left, ...missing } = full;
-		expect((await run(missing)).items[0].json.error).toBe(`Item 0: the variables do not fit ${title}: no value for {{order_id}}`);
-		expect((await run({ ...full, 'header:1': '={{ "  " }}' })).items[0].json.error).toBe('Item 0: the variable {{1}} is empty');
-		expect((await run({ ...full, 'body:coupon': 'SPRING' })).items[0].json.error).toBe(`Item 0: the variables do not fit ${title}: a value for {{coupon}} (body), which it does not have`);
-		expect(calls(before, 'POST', /\/send$/)).toHaveLength(0);
-		expect((await run(full)).items[0].json.status).toBe('queued');
-	});
-
-	it('T5: the manual list and the JSON fill the body in order, checked the same way', async () => {
-		const engine = new Engine(credentialsFor(sandbox));
-		const before = sandbox.state.requests.length;
-		const result = await engine.run({
-			parameters: { resource: 'template', operation: 'send', templateId: byId(1), phone: '+4915123456789', options: { variablesJson: '={{ $json.variables }}' } },
-			items: [{ json: { variables: '["Ada", "A-1001"]' } }, { json: { variables: '["Ada"]' } }, { json: { variables: '{"1": "Ada", "2": "A-1", "3": "x"}' } }],
-			continueOnFail: true,
+			expect(result.items[0].json.status).toBe('queued');
+			expect(result.items[1].json.error).toMatch(
+				/^Item 1: the variables do not fit template "order_confirmation" \(ID 1\): no value for \{\{2\}\}$/,
+			);
+			expect(result.items[2].json.error).toMatch(
+				/a value for \{\{3\}\} \(body\), which it does not have$/,
+			);
+			expect(calls(before, 'POST', /\/send$/)).toHaveLength(1);
 		});
-		expect(result.items[0].json.status).toBe('queued');
-		expect(result.items[1].json.error).toMatch(/^Item 1: the variables do not fit template "order_confirmation" \(ID 1\): no value for \{\{2\}\}$/);
-		expect(result.items[2].json.error).toMatch(/a value for \{\{3\}\} \(body\), which it does not have$/);
-		expect(calls(before, 'POST', /\/send$/)).toHaveLength(1);
-	});
-});
+	},
+);
 
 describe('T5: Template > Send with a template whose record holds no text, and header media in one step', () => {
 	let sandbox: Sandbox;
 	let files: Server;
 	let downloads = 0;
-	const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e9b3f5f70000000049454e44ae426082', 'hex');
+	const PNG = Buffer.from(
+		'89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e9b3f5f70000000049454e44ae426082',
+		'hex',
+	);
 	beforeAll(async () => {
 		sandbox = await startSandbox({ templateShape: 'no-text' });
 		files = createServer((request, response) => {
@@ -141,21 +233,43 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 		await sandbox.close();
 		await new Promise((resolve) => files.close(resolve));
 	});
-	const uploads = () => (sandbox.state.requests as Array<{ method: string; path: string }>).filter((r) => r.method === 'POST' && r.path === '/api/v2/whatsapp/media').length;
-	const send = (extra: Record<string, unknown>) => ({ resource: 'template', operation: 'send', templateId: byId(1), phone: '={{ $json.phone }}', options: { templateVariables: { variable: [{ value: 'Ada' }, { value: 'A-1' }] } }, ...extra });
+	const uploads = () =>
+		(sandbox.state.requests as Array<{ method: string; path: string }>).filter(
+			(r) => r.method === 'POST' && r.path === '/api/v2/whatsapp/media',
+		).length;
+	const send = (extra: Record<string, unknown>) => ({
+		resource: 'template',
+		operation: 'send',
+		templateId: byId(1),
+		phone: '={{ $json.phone }}',
+		options: { templateVariables: { variable: [{ value: 'Ada' }, { value: 'A-1' }] } },
+		...extra,
+	});
 
 	it('T5: the variables are sent unchecked, and a hint says so', async () => {
-		const result = await new Engine(credentialsFor(sandbox)).run({ parameters: send({}), items: [{ json: { phone: '+4915123456789' } }] });
+		const result = await new Engine(credentialsFor(sandbox)).run({
+			parameters: send({}),
+			items: [{ json: { phone: '+4915123456789' } }],
+		});
 		expect(result.error).toBeUndefined();
-		expect(hintsOf(result)).toEqual([expect.stringMatching(/^The variables sent with template "order_confirmation" \(ID 1\) were not checked: the service lists no text for it/)]);
+		expect(hintsOf(result)).toEqual([
+			expect.stringMatching(
+				/^The variables sent with template "order_confirmation" \(ID 1\) were not checked: the service lists no text for it/,
+			),
+		]);
 	});
 
 	it('M1/M3: From Binary Field: the file of each item uploaded with the sending account, each distinct one once for many recipients', async () => {
 		const before = uploads();
-		const file = (content: Buffer) => ({ data: { base64: content.toString('base64'), fileName: 'banner.png', mimeType: 'image/png' } });
+		const file = (content: Buffer) => ({
+			data: { base64: content.toString('base64'), fileName: 'banner.png', mimeType: 'image/png' },
+		});
 		const result = await new Engine(credentialsFor(sandbox)).run({
 			parameters: send({ headerMedia: 'binary' }),
-			items: [PNG, PNG, Buffer.concat([PNG, Buffer.from([0])]), PNG].map((content, n) => ({ json: { phone: `+491512345600${n}` }, binary: file(content) })),
+			items: [PNG, PNG, Buffer.concat([PNG, Buffer.from([0])]), PNG].map((content, n) => ({
+				json: { phone: `+491512345600${n}` },
+				binary: file(content),
+			})),
 		});
 		expect(result.error).toBeUndefined();
 		const ids = result.items.map((item) => item.json.header_media_id);
@@ -163,7 +277,12 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 		expect(new Set(ids).size).toBe(2);
 		expect(ids[0]).toBe(ids[1]);
 		expect(ids[0]).toBe(ids[3]);
-		const sentTo = new Map(sandbox.state.messages.map((message: { phone: string; header_media_id: string }) => [message.phone, message.header_media_id]));
+		const sentTo = new Map(
+			sandbox.state.messages.map((message: { phone: string; header_media_id: string }) => [
+				message.phone,
+				message.header_media_id,
+			]),
+		);
 		expect(result.items.map((item) => sentTo.get(String(item.json.phone)))).toEqual(ids);
 	});
 
@@ -182,8 +301,19 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 	});
 
 	it("M1: an upload the service refuses fails each item that needed it with the service's own message", async () => {
-		sandbox.faults.inject({ method: 'POST', path: '/api/v2/whatsapp/media', kind: '500', times: 10 });
-		const file = { data: { base64: Buffer.from('other').toString('base64'), fileName: 'other.png', mimeType: 'image/png' } };
+		sandbox.faults.inject({
+			method: 'POST',
+			path: '/api/v2/whatsapp/media',
+			kind: '500',
+			times: 10,
+		});
+		const file = {
+			data: {
+				base64: Buffer.from('other').toString('base64'),
+				fileName: 'other.png',
+				mimeType: 'image/png',
+			},
+		};
 		const result = await new Engine(credentialsFor(sandbox)).run({
 			parameters: send({ headerMedia: 'binary' }),
 			items: [0, 1].map((n) => ({ json: { phone: `+491512345620${n}` }, binary: file })),
@@ -191,6 +321,10 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 		});
 		sandbox.faults.clear();
 		expect(pairedInputs(result)).toEqual([0, 1]);
-		for (const item of result.items) expect(item.json).toMatchObject({ httpCode: '500', error: expect.stringMatching(/HTTP 500/) });
+		for (const item of result.items)
+			expect(item.json).toMatchObject({
+				httpCode: '500',
+				error: expect.stringMatching(/HTTP 500/),
+			});
 	});
 });

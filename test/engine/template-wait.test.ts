@@ -4,15 +4,23 @@ import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/ha
 
 const byId = (id: unknown) => ({ __rl: true, mode: 'id', value: String(id) });
 
-describe('Template > Wait for Approval, run by n8n\'s engine against the emulator', () => {
+describe("Template > Wait for Approval, run by n8n's engine against the emulator", () => {
 	let sandbox: Sandbox;
 	let demoUserId: number;
 	const addTemplate = (name: string, state: string) =>
-		sandbox.state.addTemplate(demoUserId, { name, language: 'en', body: 'Hi {{1}}' }, state, new Date().toISOString());
+		sandbox.state.addTemplate(
+			demoUserId,
+			{ name, language: 'en', body: 'Hi {{1}}' },
+			state,
+			new Date().toISOString(),
+		);
 	const pollsOf = (id: number, from: number) =>
 		(sandbox.state.requests as Array<{ method: string; path: string; at: number }>)
 			.slice(from)
-			.filter((request) => request.method === 'GET' && request.path === `/api/v2/whatsapp/templates/${id}`);
+			.filter(
+				(request) =>
+					request.method === 'GET' && request.path === `/api/v2/whatsapp/templates/${id}`,
+			);
 	const waitParameters = (templateId: unknown, extra: Record<string, unknown> = {}) => ({
 		resource: 'template',
 		operation: 'waitForApproval',
@@ -51,7 +59,12 @@ describe('Template > Wait for Approval, run by n8n\'s engine against the emulato
 			const result = await waiting;
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(1);
-			expect(result.items[0].json).toMatchObject({ id, state: 'APPROVED', approved: true, name: 'wait_until_approved' });
+			expect(result.items[0].json).toMatchObject({
+				id,
+				state: 'APPROVED',
+				approved: true,
+				name: 'wait_until_approved',
+			});
 			expect(sandbox.state.templates.get(id).state).toBe('APPROVED');
 			expect(pollsOf(id, before).length).toBeGreaterThanOrEqual(3);
 		} finally {
@@ -70,7 +83,9 @@ describe('Template > Wait for Approval, run by n8n\'s engine against the emulato
 		const engine = new Engine(credentialsFor(sandbox));
 		const pending = addTemplate('slow_review', 'PENDING');
 		const before = sandbox.state.requests.length;
-		const result = await engine.run({ parameters: waitParameters(pending.id, { initialInterval: 0.05, timeout: 0.02 }) });
+		const result = await engine.run({
+			parameters: waitParameters(pending.id, { initialInterval: 0.05, timeout: 0.02 }),
+		});
 		expect(result.error?.message).toMatch(/still PENDING/);
 		const times = pollsOf(pending.id, before).map((request) => request.at);
 		const gaps = times.slice(1).map((time, index) => time - times[index]);
@@ -97,9 +112,13 @@ describe('Template > Wait for Approval, run by n8n\'s engine against the emulato
 
 	it('T1/T3: On Rejection "Output Item" outputs the template with approved = false and the reason', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
-		sandbox.reviewOutcome('wait_rejected_output', { reject: 'Marketing content in a Utility template.' });
+		sandbox.reviewOutcome('wait_rejected_output', {
+			reject: 'Marketing content in a Utility template.',
+		});
 		const id = await submitted(engine, 'wait_rejected_output');
-		const result = await engine.run({ parameters: waitParameters(id, { options: { onRejection: 'outputItem' } }) });
+		const result = await engine.run({
+			parameters: waitParameters(id, { options: { onRejection: 'outputItem' } }),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({
 			id,
@@ -141,7 +160,11 @@ describe('Template > Wait for Approval, run by n8n\'s engine against the emulato
 		sandbox.rejectNow(rejected.id, 'Duplicate of an existing template.');
 		const result = await engine.run({
 			parameters: waitParameters('={{ $json.id }}'),
-			items: [{ json: { id: approved.id } }, { json: { id: rejected.id } }, { json: { id: 555555 } }],
+			items: [
+				{ json: { id: approved.id } },
+				{ json: { id: rejected.id } },
+				{ json: { id: 555555 } },
+			],
 			continueOnFail: true,
 		});
 		expect(result.items).toHaveLength(3);

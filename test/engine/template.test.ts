@@ -23,13 +23,20 @@ async function uploadMedia(sandbox: Sandbox): Promise<string> {
 	return answer.data.media_id;
 }
 
-describe('Template (v2), run by n8n\'s engine against the emulator', () => {
+describe("Template (v2), run by n8n's engine against the emulator", () => {
 	let sandbox: Sandbox;
 	let demoUserId: number;
 	const addTemplate = (name: string, state: string) =>
-		sandbox.state.addTemplate(demoUserId, { name, language: 'en', body: 'Hi {{1}}' }, state, new Date().toISOString());
+		sandbox.state.addTemplate(
+			demoUserId,
+			{ name, language: 'en', body: 'Hi {{1}}' },
+			state,
+			new Date().toISOString(),
+		);
 	const requestsSince = (from: number) =>
-		(sandbox.state.requests as Array<{ method: string; path: string; url: string; at: number }>).slice(from);
+		(
+			sandbox.state.requests as Array<{ method: string; path: string; url: string; at: number }>
+		).slice(from);
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ reviewDelayMs: 50 });
@@ -52,13 +59,20 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 				additionalFields: {
 					headerType: 'IMAGE',
 					footer: 'Reply STOP to unsubscribe',
-					buttons: { button: [{ type: 'URL', text: 'Shop now', url: 'https://shop.example.com/sale' }] },
+					buttons: {
+						button: [{ type: 'URL', text: 'Shop now', url: 'https://shop.example.com/sale' }],
+					},
 				},
 			},
 		});
 		expect(created.error).toBeUndefined();
 		const template = created.items[0].json;
-		expect(template).toMatchObject({ name: 'spring_sale', state: 'DRAFT', category: 'MARKETING', language: 'en_US' });
+		expect(template).toMatchObject({
+			name: 'spring_sale',
+			state: 'DRAFT',
+			category: 'MARKETING',
+			language: 'en_US',
+		});
 		expect(sandbox.state.templates.get(template.id)).toMatchObject({
 			state: 'DRAFT',
 			header_type: 'IMAGE',
@@ -81,7 +95,11 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 			},
 		});
 		expect(approved.error).toBeUndefined();
-		expect(approved.items[0].json).toMatchObject({ id: template.id, state: 'APPROVED', approved: true });
+		expect(approved.items[0].json).toMatchObject({
+			id: template.id,
+			state: 'APPROVED',
+			approved: true,
+		});
 
 		const mediaId = await uploadMedia(sandbox);
 		const messagesBefore = sandbox.state.messages.length;
@@ -91,14 +109,21 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 				operation: 'send',
 				templateId: byId(template.id),
 				phone: '={{ $json.phone }}',
-				variables: { mappingMode: 'defineBelow', value: { 'body:1': '={{ $json.name }}', 'body:2': 'SPRING10' } },
+				variables: {
+					mappingMode: 'defineBelow',
+					value: { 'body:1': '={{ $json.name }}', 'body:2': 'SPRING10' },
+				},
 				headerMedia: 'mediaId',
 				headerMediaId: mediaId,
 			},
 			items: [{ json: { phone: '+33 6 12 34 56 78', name: 'Ada' } }],
 		});
 		expect(sent.error).toBeUndefined();
-		expect(sent.items[0].json).toMatchObject({ template_id: template.id, phone: '+33612345678', status: 'queued' });
+		expect(sent.items[0].json).toMatchObject({
+			template_id: template.id,
+			phone: '+33612345678',
+			status: 'queued',
+		});
 		expect(sandbox.state.messages.length).toBe(messagesBefore + 1);
 		expect(sandbox.state.messages.at(-1)).toMatchObject({
 			type: 'template',
@@ -141,7 +166,9 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 		// The reviewer's answer, at once instead of after the review delay.
 		sandbox.rejectNow(draft.id, 'The body promotes a forbidden product.');
 
-		const result = await engine.run({ parameters: { resource: 'template', operation: 'get', templateId: byId(draft.id) } });
+		const result = await engine.run({
+			parameters: { resource: 'template', operation: 'get', templateId: byId(draft.id) },
+		});
 		expect(result.items[0].json).toMatchObject({
 			id: draft.id,
 			state: 'REJECTED',
@@ -168,8 +195,14 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 		const approved = addTemplate('delete_approved', 'APPROVED');
 		const rejected = addTemplate('delete_rejected', 'REJECTED');
 		const result = await engine.run({
-			parameters: { resource: 'template', operation: 'delete', templateId: byId('={{ $json.id }}') },
-			items: [draft, pending, approved, rejected].map((template) => ({ json: { id: template.id } })),
+			parameters: {
+				resource: 'template',
+				operation: 'delete',
+				templateId: byId('={{ $json.id }}'),
+			},
+			items: [draft, pending, approved, rejected].map((template) => ({
+				json: { id: template.id },
+			})),
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json)).toEqual([
@@ -179,14 +212,19 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 			{ id: rejected.id, deleted: true },
 		]);
 		expect(pairedInputs(result)).toEqual([0, 1, 2, 3]);
-		for (const template of [draft, pending, approved, rejected]) expect(sandbox.state.templates.has(template.id)).toBe(false);
+		for (const template of [draft, pending, approved, rejected])
+			expect(sandbox.state.templates.has(template.id)).toBe(false);
 	});
 
 	it('T4/E2: deleting an unknown template shows NOT_FOUND; with Continue On Fail the error item is paired', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const keep = addTemplate('delete_keep_going', 'DRAFT');
 		const result = await engine.run({
-			parameters: { resource: 'template', operation: 'delete', templateId: byId('={{ $json.id }}') },
+			parameters: {
+				resource: 'template',
+				operation: 'delete',
+				templateId: byId('={{ $json.id }}'),
+			},
 			items: [{ json: { id: 987654 } }, { json: { id: keep.id } }],
 			continueOnFail: true,
 		});
@@ -210,19 +248,28 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 
 	it('T1/L3: Get Many filters by state on the service and pages with currentPage, page and limit', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
-		for (const name of ['list_pending_a', 'list_pending_b', 'list_pending_c']) addTemplate(name, 'PENDING');
+		for (const name of ['list_pending_a', 'list_pending_b', 'list_pending_c'])
+			addTemplate(name, 'PENDING');
 		addTemplate('list_draft', 'DRAFT');
 		const stored = [...sandbox.state.templates.values()].filter(
-			(template: { userId: number; state: string }) => template.userId === demoUserId && template.state === 'PENDING',
+			(template: { userId: number; state: string }) =>
+				template.userId === demoUserId && template.state === 'PENDING',
 		);
 		sandbox.setConfig({ maxPageSize: 2 });
 		const before = sandbox.state.requests.length;
 		try {
 			const result = await engine.run({
-				parameters: { resource: 'template', operation: 'getAll', returnAll: true, filters: { state: 'PENDING' } },
+				parameters: {
+					resource: 'template',
+					operation: 'getAll',
+					returnAll: true,
+					filters: { state: 'PENDING' },
+				},
 			});
 			expect(result.error).toBeUndefined();
-			expect(result.items.map((item) => item.json.id).sort()).toEqual(stored.map((t: { id: number }) => t.id).sort());
+			expect(result.items.map((item) => item.json.id).sort()).toEqual(
+				stored.map((t: { id: number }) => t.id).sort(),
+			);
 			expect(result.items.every((item) => item.json.state === 'PENDING')).toBe(true);
 			const listCalls = requestsSince(before).filter((request) => request.path === ROOT);
 			expect(stored.length).toBeGreaterThanOrEqual(4);
@@ -237,7 +284,9 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 
 	it('L3: Get Many with a Limit stops at the limit', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
-		const result = await engine.run({ parameters: { resource: 'template', operation: 'getAll', returnAll: false, limit: 2 } });
+		const result = await engine.run({
+			parameters: { resource: 'template', operation: 'getAll', returnAll: false, limit: 2 },
+		});
 		expect(result.items).toHaveLength(2);
 		expect(pairedInputs(result)).toEqual([0]);
 	});
@@ -260,7 +309,9 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 			],
 			continueOnFail: true,
 		});
-		expect(result.items[0].json.error).toMatch(/Item 0: "Spring Sale!" is not a valid template name/);
+		expect(result.items[0].json.error).toMatch(
+			/Item 0: "Spring Sale!" is not a valid template name/,
+		);
 		expect(result.items[1].json.error).toMatch(/Item 1: Header Type "Text" needs a Header Text/);
 		expect(sandbox.state.requests.length).toBe(before);
 		expect(sandbox.state.templates.size).toBe(count);
@@ -269,7 +320,12 @@ describe('Template (v2), run by n8n\'s engine against the emulator', () => {
 	it('E3: a draft without a body gets the service validation error naming the field', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const result = await engine.run({
-			parameters: { resource: 'template', operation: 'create', name: 'no_body', body: '={{ $json.text }}' },
+			parameters: {
+				resource: 'template',
+				operation: 'create',
+				name: 'no_body',
+				body: '={{ $json.text }}',
+			},
 			items: [{ json: {} }],
 		});
 		expect(result.error?.message).toMatch(/body/);

@@ -1,7 +1,12 @@
 import { Engine, pairedInputs } from '../../tools/harness/engine';
 import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
-const list = (limit: number) => ({ resource: 'contact', operation: 'getAll', returnAll: false, limit });
+const list = (limit: number) => ({
+	resource: 'contact',
+	operation: 'getAll',
+	returnAll: false,
+	limit,
+});
 const listAll = { resource: 'contact', operation: 'getAll', returnAll: true };
 const create = (phone: string, requestOptions: Record<string, unknown> = {}) => ({
 	resource: 'contact',
@@ -26,7 +31,10 @@ interface DocumentEntry {
 	pattern: RegExp;
 }
 const exact = (method: string, path: string, eitherSlash = false): DocumentEntry => {
-	const body = path.replace(/\/$/, '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{id\}/g, '[^/]+');
+	const body = path
+		.replace(/\/$/, '')
+		.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+		.replace(/\{id\}/g, '[^/]+');
 	const slash = eitherSlash ? '/?' : path.endsWith('/') ? '/' : '';
 	return { label: `${method} ${path}`, method, pattern: new RegExp(`^${body}${slash}$`) };
 };
@@ -43,25 +51,41 @@ const DOCUMENT_PATHS: DocumentEntry[] = [
 	exact('GET', '/api/contacts/'),
 	exact('POST', '/api/whatsapp/'),
 	// Rooted areas: any path below the root, v2 without a trailing slash, v1 with one.
-	{ label: 'v2 template area (no trailing slash)', pattern: /^\/api\/v2\/whatsapp\/templates(\/[^/]+)*$/ },
-	{ label: 'v1 product area by productId (trailing slash)', pattern: /^\/api\/v1\/products\/([^/]+\/)*$/ },
+	{
+		label: 'v2 template area (no trailing slash)',
+		pattern: /^\/api\/v2\/whatsapp\/templates(\/[^/]+)*$/,
+	},
+	{
+		label: 'v1 product area by productId (trailing slash)',
+		pattern: /^\/api\/v1\/products\/([^/]+\/)*$/,
+	},
 ];
 const documentEntry = (method: string, path: string) =>
-	DOCUMENT_PATHS.find((entry) => (entry.method === undefined || entry.method === method) && entry.pattern.test(path));
+	DOCUMENT_PATHS.find(
+		(entry) => (entry.method === undefined || entry.method === method) && entry.pattern.test(path),
+	);
 
 const byId = (id: unknown) => ({ __rl: true, mode: 'id', value: String(id) });
 const fileItem = () => ({
 	json: {},
-	binary: { data: { base64: Buffer.from('E6 header').toString('base64'), fileName: 'e6.txt', mimeType: 'text/plain' } },
+	binary: {
+		data: {
+			base64: Buffer.from('E6 header').toString('base64'),
+			fileName: 'e6.txt',
+			mimeType: 'text/plain',
+		},
+	},
 });
 
-describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s engine', () => {
+describe("Transport rules (JSend, errors, retries, pagination), through n8n's engine", () => {
 	let sandbox: Sandbox;
 	let engine: Engine;
 	const since = () => {
 		const start = sandbox.state.requests.length;
 		return (path?: string): Logged[] =>
-			sandbox.state.requests.slice(start).filter((r: Logged) => path === undefined || r.path === path);
+			sandbox.state.requests
+				.slice(start)
+				.filter((r: Logged) => path === undefined || r.path === path);
 	};
 
 	beforeAll(async () => {
@@ -85,7 +109,12 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 
 	it('E2: a failure shows the service message, its code and the HTTP status', async () => {
 		const result = await engine.run({
-			parameters: { resource: 'customApiCall', operation: 'request', method: 'GET', path: '/api/v2/whatsapp/templates/999999' },
+			parameters: {
+				resource: 'customApiCall',
+				operation: 'request',
+				method: 'GET',
+				path: '/api/v2/whatsapp/templates/999999',
+			},
 		});
 		expect(result.error?.message).toMatch(/NOT_FOUND/);
 		expect((result.error as { httpCode?: string }).httpCode).toBe('404');
@@ -108,12 +137,20 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 		const posts = calls('/api/contacts/');
 		expect(posts.map((r) => r.status)).toEqual([429, 201]);
 		expect(posts[1].at - posts[0].at).toBeGreaterThanOrEqual(1000);
-		expect(sandbox.state.contacts.filter((c: { phone: string }) => c.phone === '+4915222222221')).toHaveLength(1);
+		expect(
+			sandbox.state.contacts.filter((c: { phone: string }) => c.phone === '+4915222222221'),
+		).toHaveLength(1);
 	});
 
 	it('E5/L1: a 429 with Retry-After as an HTTP date is honoured too', async () => {
 		const calls = since();
-		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: '429', retryAfter: 2, retryAfterDate: true });
+		sandbox.faults.inject({
+			method: 'GET',
+			path: '/api/contacts/',
+			kind: '429',
+			retryAfter: 2,
+			retryAfterDate: true,
+		});
 		const result = await engine.run({ parameters: list(2) });
 		expect(result.error).toBeUndefined();
 		const gets = calls('/api/contacts/');
@@ -132,16 +169,28 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 
 	it('L1/A3: Max Attempts counts failed attempts only: a re-login on the way leaves the retry of a 503 intact', async () => {
 		const calls = since();
-		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'expired-token-401', times: 1 });
+		sandbox.faults.inject({
+			method: 'GET',
+			path: '/api/contacts/',
+			kind: 'expired-token-401',
+			times: 1,
+		});
 		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: '503', times: 1 });
-		const result = await engine.run({ parameters: { ...list(2), requestOptions: { maxAttempts: 2 } } });
+		const result = await engine.run({
+			parameters: { ...list(2), requestOptions: { maxAttempts: 2 } },
+		});
 		expect(result.error).toBeUndefined();
 		expect(calls('/api/contacts/').map((r) => r.status)).toEqual([401, 503, 200]);
 	});
 
 	it('L1: a bounded number of attempts, then an error that says it was rate limited', async () => {
 		const calls = since();
-		sandbox.faults.inject({ method: 'POST', path: '/api/contacts/', kind: '429-no-retry-after', times: 10 });
+		sandbox.faults.inject({
+			method: 'POST',
+			path: '/api/contacts/',
+			kind: '429-no-retry-after',
+			times: 10,
+		});
 		const result = await engine.run({ parameters: create('+4915233333331', { maxAttempts: 3 }) });
 		expect(result.error?.message).toMatch(/^Rate limited by the service/);
 		expect(result.error?.description).toMatch(/gave up after 3 attempts/);
@@ -152,9 +201,13 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 		const calls = since();
 		sandbox.faults.inject({ method: 'POST', path: '/api/contacts/', kind: '429', retryAfter: 600 });
 		const started = Date.now();
-		const result = await engine.run({ parameters: create('+4915233333332', { maxRetryWaitSeconds: 5 }) });
+		const result = await engine.run({
+			parameters: create('+4915233333332', { maxRetryWaitSeconds: 5 }),
+		});
 		expect(Date.now() - started).toBeLessThan(3000);
-		expect(result.error?.description).toMatch(/asked to wait 10 min, more than the [\d.]+ s of retry budget left/);
+		expect(result.error?.description).toMatch(
+			/asked to wait 10 min, more than the [\d.]+ s of retry budget left/,
+		);
 		expect(calls('/api/contacts/')).toHaveLength(1);
 	});
 
@@ -176,16 +229,32 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 		expect(reset.items[0].json.error).toMatch(/connection to the service failed/);
 		expect(reset.items[0].json.description).toMatch(/Not retried automatically/);
 		sandbox.faults.inject({ method: 'POST', path: '/api/contacts/', kind: '503' });
-		const unavailable = await engine.run({ parameters: create('+4915244444442'), continueOnFail: true });
-		expect(unavailable.items[0].json).toMatchObject({ code: 'SERVICE_UNAVAILABLE', httpCode: '503' });
+		const unavailable = await engine.run({
+			parameters: create('+4915244444442'),
+			continueOnFail: true,
+		});
+		expect(unavailable.items[0].json).toMatchObject({
+			code: 'SERVICE_UNAVAILABLE',
+			httpCode: '503',
+		});
 		expect(calls('/api/contacts/')).toHaveLength(2);
 	});
 
 	it('L1: retries of one item never cost another item its answer', async () => {
-		sandbox.faults.inject({ method: 'POST', path: '/api/contacts/', kind: '429', retryAfter: 1, times: 2 });
+		sandbox.faults.inject({
+			method: 'POST',
+			path: '/api/contacts/',
+			kind: '429',
+			retryAfter: 1,
+			times: 2,
+		});
 		const result = await engine.run({
 			parameters: { ...create('={{ $json.phone }}') },
-			items: [{ json: { phone: '+4915255555551' } }, { json: { phone: '+4915255555552' } }, { json: { phone: '+4915255555553' } }],
+			items: [
+				{ json: { phone: '+4915255555551' } },
+				{ json: { phone: '+4915255555552' } },
+				{ json: { phone: '+4915255555553' } },
+			],
 		});
 		expect(result.error).toBeUndefined();
 		expect(pairedInputs(result)).toEqual([0, 1, 2]);
@@ -198,7 +267,11 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 		const gets = calls('/api/contacts/');
 		expect(gets).toHaveLength(1);
 		const query = new URL(`http://x${gets[0].url}`).searchParams;
-		expect([query.get('currentPage'), query.get('page'), query.get('limit')]).toEqual(['1', '1', '7']);
+		expect([query.get('currentPage'), query.get('page'), query.get('limit')]).toEqual([
+			'1',
+			'1',
+			'7',
+		]);
 	});
 
 	it('L3: Return All pages to the end, even when the service caps the page size below ours', async () => {
@@ -209,7 +282,9 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 			const ids = total.map((item) => item.json.id);
 			expect(new Set(ids).size).toBe(ids.length);
 			expect(ids.length).toBeGreaterThanOrEqual(45);
-			const pages = calls('/api/contacts/').map((r) => new URL(`http://x${r.url}`).searchParams.get('page'));
+			const pages = calls('/api/contacts/').map((r) =>
+				new URL(`http://x${r.url}`).searchParams.get('page'),
+			);
 			expect(pages.slice(0, 3)).toEqual(['1', '2', '3']);
 			expect(pages.length).toBe(Math.ceil(ids.length / 10));
 		} finally {
@@ -233,7 +308,9 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 		sandbox.setConfig({ maxPageSize: 10 });
 		try {
 			const calls = since();
-			const products = await engine.run({ parameters: { resource: 'product', operation: 'getAll', returnAll: true } });
+			const products = await engine.run({
+				parameters: { resource: 'product', operation: 'getAll', returnAll: true },
+			});
 			expect(products.error).toBeUndefined();
 			const ids = products.items.map((item) => item.json.id);
 			expect(new Set(ids).size).toBe(25);
@@ -247,10 +324,17 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 	it('L3: a service that ignores the page parameter is stopped with an error, not looped forever', async () => {
 		sandbox.setConfig({ maxPageSize: 10 });
 		try {
-			sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'ignore-page', times: 1000 });
+			sandbox.faults.inject({
+				method: 'GET',
+				path: '/api/contacts/',
+				kind: 'ignore-page',
+				times: 1000,
+			});
 			const calls = since();
 			// Pages one by one (side by side, the window the total allows is asked first: test/engine/paging.test.ts).
-			const result = await engine.run({ parameters: { ...listAll, requestOptions: { concurrency: 1 } } });
+			const result = await engine.run({
+				parameters: { ...listAll, requestOptions: { concurrency: 1 } },
+			});
 			expect(result.error?.message).toMatch(/same records for page 2 as for page 1/);
 			expect(calls('/api/contacts/')).toHaveLength(2);
 		} finally {
@@ -262,22 +346,95 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 		const node = new Engine(credentialsFor(sandbox)); // a fresh engine, so the login is requested too
 		const demoId = sandbox.state.userByName('demo@shop.test').id;
 		const automationId = () =>
-			([...sandbox.state.automations.values()] as Array<{ id: number; userId: number }>).find((a) => a.userId === demoId)?.id;
+			([...sandbox.state.automations.values()] as Array<{ id: number; userId: number }>).find(
+				(a) => a.userId === demoId,
+			)?.id;
 		const from = sandbox.state.requests.length;
 		const runs: Array<[string, Parameters<Engine['run']>[0]]> = [
 			['contact create', { parameters: create('+4915266666661') }],
 			['contact list', { parameters: list(2) }],
-			['message', { parameters: { resource: 'message', operation: 'send', phone: '+4915266666662', message: 'E6' } }],
-			['order event', { parameters: { resource: 'order', operation: 'pushEvent', orderId: 'E6-ORD-1', status: 'paid' } }],
-			['order history', { parameters: { resource: 'order', operation: 'getHistory', returnAll: false, limit: 2 } }],
-			['cart', { parameters: { resource: 'cart', operation: 'pushAbandoned', cartId: 'E6-CART-1', total: 12.5 } }],
-			['automation', { parameters: { resource: 'automation', operation: 'createInstance', automationId: automationId(), payload: '{}' } }],
-			['product list', { parameters: { resource: 'product', operation: 'getAll', returnAll: false, limit: 2 } }],
-			['product create', { parameters: { resource: 'product', operation: 'create', id: 'E6-1', name: 'E6 mug' } }],
-			['product get', { parameters: { resource: 'product', operation: 'get', productId: byId('E6-1') } }],
-			['product update', { parameters: { resource: 'product', operation: 'update', productId: byId('E6-1'), updateFields: { name: 'E6 cup' } } }],
-			['product delete', { parameters: { resource: 'product', operation: 'delete', productId: byId('E6-1') } }],
-			['media upload', { parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' }, items: [fileItem()] }],
+			[
+				'message',
+				{
+					parameters: {
+						resource: 'message',
+						operation: 'send',
+						phone: '+4915266666662',
+						message: 'E6',
+					},
+				},
+			],
+			[
+				'order event',
+				{
+					parameters: {
+						resource: 'order',
+						operation: 'pushEvent',
+						orderId: 'E6-ORD-1',
+						status: 'paid',
+					},
+				},
+			],
+			[
+				'order history',
+				{ parameters: { resource: 'order', operation: 'getHistory', returnAll: false, limit: 2 } },
+			],
+			[
+				'cart',
+				{
+					parameters: {
+						resource: 'cart',
+						operation: 'pushAbandoned',
+						cartId: 'E6-CART-1',
+						total: 12.5,
+					},
+				},
+			],
+			[
+				'automation',
+				{
+					parameters: {
+						resource: 'automation',
+						operation: 'createInstance',
+						automationId: automationId(),
+						payload: '{}',
+					},
+				},
+			],
+			[
+				'product list',
+				{ parameters: { resource: 'product', operation: 'getAll', returnAll: false, limit: 2 } },
+			],
+			[
+				'product create',
+				{ parameters: { resource: 'product', operation: 'create', id: 'E6-1', name: 'E6 mug' } },
+			],
+			[
+				'product get',
+				{ parameters: { resource: 'product', operation: 'get', productId: byId('E6-1') } },
+			],
+			[
+				'product update',
+				{
+					parameters: {
+						resource: 'product',
+						operation: 'update',
+						productId: byId('E6-1'),
+						updateFields: { name: 'E6 cup' },
+					},
+				},
+			],
+			[
+				'product delete',
+				{ parameters: { resource: 'product', operation: 'delete', productId: byId('E6-1') } },
+			],
+			[
+				'media upload',
+				{
+					parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' },
+					items: [fileItem()],
+				},
+			],
 		];
 		const outputs: Record<string, Array<{ json: Record<string, unknown> }>> = {};
 		const run = async (name: string, spec: Parameters<Engine['run']>[0]) => {
@@ -286,15 +443,34 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 			outputs[name] = result.items;
 		};
 		for (const [name, spec] of runs) await run(name, spec);
-		await run('media delete', { parameters: { resource: 'media', operation: 'delete', mediaId: String(outputs['media upload'][0].json.media_id) } });
+		await run('media delete', {
+			parameters: {
+				resource: 'media',
+				operation: 'delete',
+				mediaId: String(outputs['media upload'][0].json.media_id),
+			},
+		});
 		await run('template create', {
-			parameters: { resource: 'template', operation: 'create', name: 'e6_paths', language: 'en', category: 'UTILITY', body: 'Hi {{1}}' },
+			parameters: {
+				resource: 'template',
+				operation: 'create',
+				name: 'e6_paths',
+				language: 'en',
+				category: 'UTILITY',
+				body: 'Hi {{1}}',
+			},
 		});
 		const templateId = byId(outputs['template create'][0].json.id);
-		await run('template submit', { parameters: { resource: 'template', operation: 'submit', templateId } });
+		await run('template submit', {
+			parameters: { resource: 'template', operation: 'submit', templateId },
+		});
 		sandbox.approveNow(Number(templateId.value));
-		await run('template get', { parameters: { resource: 'template', operation: 'get', templateId } });
-		await run('template list', { parameters: { resource: 'template', operation: 'getAll', returnAll: false, limit: 1 } });
+		await run('template get', {
+			parameters: { resource: 'template', operation: 'get', templateId },
+		});
+		await run('template list', {
+			parameters: { resource: 'template', operation: 'getAll', returnAll: false, limit: 1 },
+		});
 		await run('template send', {
 			parameters: {
 				resource: 'template',
@@ -304,14 +480,20 @@ describe('Transport rules (JSend, errors, retries, pagination), through n8n\'s e
 				variables: { mappingMode: 'defineBelow', value: { 'body:1': 'Ada' } },
 			},
 		});
-		await run('template delete', { parameters: { resource: 'template', operation: 'delete', templateId } });
+		await run('template delete', {
+			parameters: { resource: 'template', operation: 'delete', templateId },
+		});
 
-		const requested = (sandbox.state.requests as Logged[]).slice(from).map((r) => ({ method: r.method, path: r.path }));
+		const requested = (sandbox.state.requests as Logged[])
+			.slice(from)
+			.map((r) => ({ method: r.method, path: r.path }));
 		const misplaced = requested.filter((r) => documentEntry(r.method, r.path) === undefined);
 		expect(misplaced).toEqual([]);
 		// And the node really went through every path of the document (so this test covers them).
 		const used = new Set(requested.map((r) => documentEntry(r.method, r.path)?.label));
-		expect(DOCUMENT_PATHS.map((entry) => entry.label).filter((label) => !used.has(label))).toEqual([]);
+		expect(DOCUMENT_PATHS.map((entry) => entry.label).filter((label) => !used.has(label))).toEqual(
+			[],
+		);
 	});
 
 	it('E6: the emulator refuses a wrong slash, so a wrong route in the table fails the tests', async () => {

@@ -7,7 +7,7 @@ const POLLS = 200;
 /** Characters of JSON the workflow's static data may take, whatever the account's size. */
 const STATE_BOUND = 300;
 
-describe('Commerce Messaging Trigger: bounded state over a large account, through n8n\'s poll machinery', () => {
+describe("Commerce Messaging Trigger: bounded state over a large account, through n8n's poll machinery", () => {
 	let sandbox: Sandbox;
 	let data: EmulatorData;
 	let nextMs = Date.now();
@@ -18,19 +18,31 @@ describe('Commerce Messaging Trigger: bounded state over a large account, throug
 		sandbox = await startSandbox({ recordRequests: true });
 		data = new EmulatorData(sandbox);
 		data.addContacts(3000, 'Large');
-		for (let i = 0; i < 3000; i++) data.pushOrders([`BULK-${i}`], 'paid', Date.parse('2024-01-01T00:00:00Z') + i * 1000);
-		data.addProducts(Array.from({ length: 1000 }, (_, i) => `BULK-${i}`), Date.parse('2024-01-01T00:00:00Z'));
+		for (let i = 0; i < 3000; i++)
+			data.pushOrders([`BULK-${i}`], 'paid', Date.parse('2024-01-01T00:00:00Z') + i * 1000);
+		data.addProducts(
+			Array.from({ length: 1000 }, (_, i) => `BULK-${i}`),
+			Date.parse('2024-01-01T00:00:00Z'),
+		);
 		for (let i = 0; i < 300; i++) {
 			const template = data.addPendingTemplate(`bulk_${i}`);
 			sandbox.approveNow(template.id);
 			// Reviews of the past, one minute apart (a loop would review hundreds in one millisecond).
-			sandbox.state.templates.get(template.id).reviewed_at = new Date(Date.parse('2024-06-01T00:00:00Z') + i * 60_000).toISOString();
+			sandbox.state.templates.get(template.id).reviewed_at = new Date(
+				Date.parse('2024-06-01T00:00:00Z') + i * 60_000,
+			).toISOString();
 		}
 	});
 	afterAll(async () => await sandbox.close());
 
 	/** Polls POLLS times, adding `add(i)` records before poll i; checks that every record fires once, in order. */
-	async function pollMany(event: string, add: (poll: number) => string[], key: string, polls = POLLS, parameters = {}) {
+	async function pollMany(
+		event: string,
+		add: (poll: number) => string[],
+		key: string,
+		polls = POLLS,
+		parameters = {},
+	) {
 		const harness = new PollHarness(credentialsFor(sandbox), { event, ...parameters });
 		await harness.activate();
 		const expected: string[] = [];
@@ -55,7 +67,9 @@ describe('Commerce Messaging Trigger: bounded state over a large account, throug
 			'id',
 		);
 		expect(largest).toBeLessThan(STATE_BOUND);
-		const contactCalls = sandbox.state.requests.slice(start).filter((r: Logged) => r.path === '/api/contacts/');
+		const contactCalls = sandbox.state.requests
+			.slice(start)
+			.filter((r: Logged) => r.path === '/api/contacts/');
 		// Activation's login probe and start, then at most 2 requests per poll (page 1 and the last page or two).
 		expect(contactCalls.length).toBeLessThanOrEqual(3 + POLLS * 3);
 	});
@@ -69,7 +83,9 @@ describe('Commerce Messaging Trigger: bounded state over a large account, throug
 	};
 
 	it('V1: New Order without a look-back keeps one instant and its ids after 200 polls over 3,000+ orders', async () => {
-		const largest = await pollMany('newOrder', newOrders('POLL'), 'order_id', POLLS, { orderOptions: { lookBackMinutes: 0 } });
+		const largest = await pollMany('newOrder', newOrders('POLL'), 'order_id', POLLS, {
+			orderOptions: { lookBackMinutes: 0 },
+		});
 		expect(largest).toBeLessThan(STATE_BOUND);
 	});
 
@@ -77,7 +93,10 @@ describe('Commerce Messaging Trigger: bounded state over a large account, throug
 		// All ~300 orders of this test fall inside the default 10-minute window, so each is remembered once; the
 		// state holds about one short entry per order (id and time), not the orders themselves.
 		const largest = await pollMany('newOrder', newOrders('WINDOW'), 'order_id');
-		const ordersInWindow = Array.from({ length: POLLS }, (_, i) => i % 4).reduce((sum, n) => sum + n, 0);
+		const ordersInWindow = Array.from({ length: POLLS }, (_, i) => i % 4).reduce(
+			(sum, n) => sum + n,
+			0,
+		);
 		expect(largest).toBeLessThan(STATE_BOUND + ordersInWindow * 40);
 	});
 

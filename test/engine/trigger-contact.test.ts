@@ -2,7 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { isLoginRequest, withHostile, type HostileServer } from '../../tools/harness/hostile';
-import { EmulatorData, failingAfterFirstPage, PollHarness, type PollOutcome } from '../../tools/harness/poll';
+import {
+	EmulatorData,
+	failingAfterFirstPage,
+	PollHarness,
+	type PollOutcome,
+} from '../../tools/harness/poll';
 import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type Logged = { method: string; path: string; url: string; status: number };
@@ -15,12 +20,16 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 	let data: EmulatorData;
 	const requestsSince = () => {
 		const start = sandbox.state.requests.length;
-		return (): Logged[] => sandbox.state.requests.slice(start).filter((r: Logged) => r.path === '/api/contacts/');
+		return (): Logged[] =>
+			sandbox.state.requests.slice(start).filter((r: Logged) => r.path === '/api/contacts/');
 	};
 	const demoContacts = (): Contact[] =>
 		sandbox.state.contactsOf(sandbox.state.userByName('demo@shop.test').id) as Contact[];
 	const newHarness = () =>
-		new PollHarness(credentialsFor(sandbox), { event: 'newContact', requestOptions: SMALL_RETRIES });
+		new PollHarness(credentialsFor(sandbox), {
+			event: 'newContact',
+			requestOptions: SMALL_RETRIES,
+		});
 
 	beforeAll(async () => {
 		// Ten contacts a page at most, whatever the node asks for: new contacts span several pages.
@@ -47,7 +56,9 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 			event: 'newContact',
 		});
 		// A second workflow with the trigger gets the same single schedule parameter.
-		expect(newHarness().description.properties.filter((p) => p.name === 'pollTimes')).toHaveLength(1);
+		expect(newHarness().description.properties.filter((p) => p.name === 'pollTimes')).toHaveLength(
+			1,
+		);
 	});
 
 	it('C1: the first poll records where "now" is and emits none of the existing contacts', async () => {
@@ -56,7 +67,10 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 		expect(first.error).toBeUndefined();
 		expect(first.emitted).toBe(false);
 		const newest = demoContacts()[demoContacts().length - 1];
-		expect(harness.nodeStaticData.cursor).toEqual({ event: 'newContact', state: { lastId: newest.id, createdAt: newest.created_at } });
+		expect(harness.nodeStaticData.cursor).toEqual({
+			event: 'newContact',
+			state: { lastId: newest.id, createdAt: newest.created_at },
+		});
 		const again = await harness.poll();
 		expect(again.emitted).toBe(false);
 	});
@@ -147,7 +161,9 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 				const poll = await harness.poll();
 				expect(poll.error).toBeUndefined();
 				expect(poll.items.map((item) => item.json.id)).toEqual(created.map((c) => c.id));
-				const pages = calls().map((r) => new URL(r.url, sandbox.url).searchParams.get('currentPage'));
+				const pages = calls().map((r) =>
+					new URL(r.url, sandbox.url).searchParams.get('currentPage'),
+				);
 				const lastPage = Math.ceil(demoContacts().length / 10);
 				if (paging === 'no-total') {
 					// No last page to start from: page 1 tells so, then the whole list is read in order.
@@ -166,7 +182,7 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 		},
 	);
 
-	it('C1: Fetch Test Event returns the newest contact and leaves the workflow\'s state alone', async () => {
+	it("C1: Fetch Test Event returns the newest contact and leaves the workflow's state alone", async () => {
 		const harness = newHarness();
 		const before = await harness.fetchTestEvent();
 		expect(before.error).toBeUndefined();
@@ -193,8 +209,14 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 		const failed = await harness.poll();
 		const token = String(harness.credentialsHelper.stored.commerceMessagingApi.sessionToken);
 		expect(token.length).toBeGreaterThan(20);
-		const visible = JSON.stringify([harness.staticData, emitted.items, failed.error?.message, failed.error?.description]);
-		for (const secret of [token, 'demo-password', 'demo-plugin-key']) expect(visible).not.toContain(secret);
+		const visible = JSON.stringify([
+			harness.staticData,
+			emitted.items,
+			failed.error?.message,
+			failed.error?.description,
+		]);
+		for (const secret of [token, 'demo-password', 'demo-plugin-key'])
+			expect(visible).not.toContain(secret);
 	});
 
 	describe('a contact id the service hands out again', () => {
@@ -224,7 +246,9 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 			const [again] = data.addContacts(1, 'Reissued');
 			expect(again.id).toBe(first.id);
 			const poll = await harness.poll();
-			expect(poll.items.map((item) => item.json)).toEqual([expect.objectContaining({ id: first.id, firstname: 'Reissued0' })]);
+			expect(poll.items.map((item) => item.json)).toEqual([
+				expect.objectContaining({ id: first.id, firstname: 'Reissued0' }),
+			]);
 			expect((await harness.poll()).emitted).toBe(false);
 		});
 
@@ -272,7 +296,11 @@ describe('Commerce Messaging Trigger, New Contact, polled by n8n against the emu
 });
 
 describe('Commerce Messaging Trigger, New Contact, against a hostile service: reading backwards keeps the list guards', () => {
-	const credentials = (server: HostileServer) => ({ baseUrl: server.url, username: 'alice@shop.test', password: 'hostile-test-password' });
+	const credentials = (server: HostileServer) => ({
+		baseUrl: server.url,
+		username: 'alice@shop.test',
+		password: 'hostile-test-password',
+	});
 	const answer = (response: ServerResponse, status: number, body: unknown) => {
 		response.writeHead(status, { 'content-type': 'application/json' });
 		response.end(JSON.stringify(body));
@@ -293,7 +321,11 @@ describe('Commerce Messaging Trigger, New Contact, against a hostile service: re
 				return true;
 			}
 			const limit = Number(new URL(request.url ?? '', 'http://x').searchParams.get('limit'));
-			const items = Array.from({ length: limit }, () => ({ id: ++nextId, firstname: 'Endless', note: 'x'.repeat(padding) }));
+			const items = Array.from({ length: limit }, () => ({
+				id: ++nextId,
+				firstname: 'Endless',
+				note: 'x'.repeat(padding),
+			}));
 			answer(response, 200, { status: 'success', data: { items, total: 1_000_000_000 } });
 			return true;
 		};
@@ -301,11 +333,16 @@ describe('Commerce Messaging Trigger, New Contact, against a hostile service: re
 
 	it('L3: a poll whose pages never reach a known contact fails at Max Records, not reading on', async () => {
 		await withHostile(endlessBackwards(), async (server) => {
-			const harness = new PollHarness(credentials(server), { event: 'newContact', requestOptions: { maxRecords: 300 } });
+			const harness = new PollHarness(credentials(server), {
+				event: 'newContact',
+				requestOptions: { maxRecords: 300 },
+			});
 			expect((await harness.activate()).error).toBeUndefined();
 			const before = server.calls().length;
 			const poll = await harness.poll();
-			expect(poll.error?.message).toMatch(/^The list goes on beyond 300 records, the most read in one go \(.*Max Records\)/);
+			expect(poll.error?.message).toMatch(
+				/^The list goes on beyond 300 records, the most read in one go \(.*Max Records\)/,
+			);
 			// Page 1, then the last pages backwards: the fourth read passes 300 contacts.
 			expect(server.calls().length - before).toBe(4);
 		});
@@ -313,7 +350,10 @@ describe('Commerce Messaging Trigger, New Contact, against a hostile service: re
 
 	it('L3: a poll over such pages of large contacts fails at Max List Size (MB)', async () => {
 		await withHostile(endlessBackwards(5_000), async (server) => {
-			const harness = new PollHarness(credentials(server), { event: 'newContact', requestOptions: { maxListMegabytes: 2 } });
+			const harness = new PollHarness(credentials(server), {
+				event: 'newContact',
+				requestOptions: { maxListMegabytes: 2 },
+			});
 			expect((await harness.activate()).error).toBeUndefined();
 			const before = server.calls().length;
 			const poll = await harness.poll();
@@ -328,12 +368,19 @@ describe('Commerce Messaging Trigger, New Contact, against a hostile service: re
 		await withHostile(
 			(request, response) => {
 				if (isLoginRequest(request)) return false;
-				answer(response, 200, { status: 'success', data: { items: [{ id: 1 }, { id: forged }], total: 2 } });
+				answer(response, 200, {
+					status: 'success',
+					data: { items: [{ id: 1 }, { id: forged }], total: 2 },
+				});
 				return true;
 			},
 			async (server) => {
-				const activation = await new PollHarness(credentials(server), { event: 'newContact' }).activate();
-				expect(activation.error?.message).toMatch(/^The service returned a contact without an integer id: "7{80}\.\.\."$/);
+				const activation = await new PollHarness(credentials(server), {
+					event: 'newContact',
+				}).activate();
+				expect(activation.error?.message).toMatch(
+					/^The service returned a contact without an integer id: "7{80}\.\.\."$/,
+				);
 				expect(activation.error?.message).not.toMatch(/[\r\n\u2028\u2029]/);
 				expect(activation.error?.message.length).toBeLessThan(200);
 			},

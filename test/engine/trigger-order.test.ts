@@ -20,10 +20,19 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 	const later = () => (nextMs = Math.max(nextMs + 1, Date.now()));
 	const requestsSince = () => {
 		const start = sandbox.state.requests.length;
-		return (): Logged[] => sandbox.state.requests.slice(start).filter((r: Logged) => r.path === HISTORY);
+		return (): Logged[] =>
+			sandbox.state.requests.slice(start).filter((r: Logged) => r.path === HISTORY);
 	};
-	const newHarness = (filters: Record<string, unknown> = {}, orderOptions: Record<string, unknown> = {}) =>
-		new PollHarness(credentialsFor(sandbox), { event: 'newOrder', filters, orderOptions, requestOptions: SMALL_RETRIES });
+	const newHarness = (
+		filters: Record<string, unknown> = {},
+		orderOptions: Record<string, unknown> = {},
+	) =>
+		new PollHarness(credentialsFor(sandbox), {
+			event: 'newOrder',
+			filters,
+			orderOptions,
+			requestOptions: SMALL_RETRIES,
+		});
 	const demoBook = () => sandbox.state.orders.get(sandbox.state.userByName('demo@shop.test').id);
 	const orderIds = (poll: { items: Array<{ json: Record<string, unknown> }> }) =>
 		poll.items.map((item) => item.json.order_id);
@@ -50,12 +59,18 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 	});
 
 	it('V1: on an account without orders, Fetch Test Event returns nothing, and every order after activation is new', async () => {
-		const harness = new PollHarness(credentialsFor(sandbox, OTHER), { event: 'newOrder', requestOptions: SMALL_RETRIES });
+		const harness = new PollHarness(credentialsFor(sandbox, OTHER), {
+			event: 'newOrder',
+			requestOptions: SMALL_RETRIES,
+		});
 		const manual = await harness.fetchTestEvent();
 		expect(manual.error).toBeUndefined();
 		expect(manual.items).toEqual([]);
 		await harness.activate();
-		expect(harness.nodeStaticData.cursor).toEqual({ event: 'newOrder', state: { from: null, seen: [] } });
+		expect(harness.nodeStaticData.cursor).toEqual({
+			event: 'newOrder',
+			state: { from: null, seen: [] },
+		});
 		expect((await harness.poll()).emitted).toBe(false);
 		new EmulatorData(sandbox, OTHER.username).pushOrders(['OTHER-1', 'OTHER-2'], 'paid', later());
 		expect(orderIds(await harness.poll())).toEqual(['OTHER-1', 'OTHER-2']);
@@ -89,8 +104,14 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 		data.pushOrders(['TIE-C'], 'paid', instant);
 		expect(orderIds(await harness.poll())).toEqual(['TIE-C']);
 		expect((await harness.poll()).emitted).toBe(false);
-		const { seen } = (harness.nodeStaticData.cursor as { state: { seen: Array<[string, number]> } }).state;
-		expect(seen.filter(([, ms]) => ms === instant).map(([id]) => id).sort()).toEqual(['TIE-A', 'TIE-B', 'TIE-C']);
+		const { seen } = (harness.nodeStaticData.cursor as { state: { seen: Array<[string, number]> } })
+			.state;
+		expect(
+			seen
+				.filter(([, ms]) => ms === instant)
+				.map(([id]) => id)
+				.sort(),
+		).toEqual(['TIE-A', 'TIE-B', 'TIE-C']);
 	});
 
 	it('V1: a later event for a known order (a status change) does not emit it again', async () => {
@@ -100,7 +121,9 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 		expect(orderIds(await harness.poll())).toEqual(['AGAIN-1']);
 		data.pushOrders(['AGAIN-1'], 'paid', later());
 		expect((await harness.poll()).emitted).toBe(false);
-		const stored = sandbox.state.orders.get(sandbox.state.userByName('demo@shop.test').id).byId.get('AGAIN-1');
+		const stored = sandbox.state.orders
+			.get(sandbox.state.userByName('demo@shop.test').id)
+			.byId.get('AGAIN-1');
 		expect(stored.status).toBe('paid');
 	});
 
@@ -192,7 +215,7 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 			expect(orderIds(await harness.poll())).toEqual(['OLDSTATE-3']);
 		});
 
-		it('V1: with the emulator\'s history lagging behind its writes, each order is emitted once when it shows up', async () => {
+		it("V1: with the emulator's history lagging behind its writes, each order is emitted once when it shows up", async () => {
 			const harness = newHarness();
 			await harness.activate();
 			sandbox.setConfig({ orderVisibilityDelayMs: 1000 });
@@ -210,14 +233,17 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 			}
 		});
 
-		it('V1: an order without a readable created_at is reported in n8n\'s log, not emitted, and does not stop the others', async () => {
+		it("V1: an order without a readable created_at is reported in n8n's log, not emitted, and does not stop the others", async () => {
 			const harness = newHarness();
 			await harness.activate();
 			const warn = jest.spyOn(Container.get(Logger), 'warn');
 			const book = demoBook();
 			// Written straight into the store, as a service returning a broken record would list it: newest first.
 			const broken = { order_id: 'NO-TIME-1', status: 'paid', created_at: 'not a date' };
-			Object.defineProperty(broken, 'created_ms', { value: Date.now() + 365 * 24 * 60 * MINUTE, enumerable: false });
+			Object.defineProperty(broken, 'created_ms', {
+				value: Date.now() + 365 * 24 * 60 * MINUTE,
+				enumerable: false,
+			});
 			book.list.push(broken);
 			book.byId.set(broken.order_id, broken);
 			try {
@@ -226,7 +252,11 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 				expect(poll.error).toBeUndefined();
 				expect(orderIds(poll)).toEqual(['WITH-TIME-1']);
 				const messages = warn.mock.calls.map(([message]) => String(message));
-				expect(messages.some((m) => /New Order: 1 order\(s\) .*no readable created_at.*NO-TIME-1/.test(m))).toBe(true);
+				expect(
+					messages.some((m) =>
+						/New Order: 1 order\(s\) .*no readable created_at.*NO-TIME-1/.test(m),
+					),
+				).toBe(true);
 			} finally {
 				book.list.splice(book.list.indexOf(broken), 1);
 				book.byId.delete(broken.order_id);
@@ -241,15 +271,22 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 			const book = demoBook();
 			const forged = `${'x'.repeat(20_000)}\n2026-01-01T00:00:00.000Z | error | Forged by the service\r\u2028`;
 			const broken = { order_id: forged, status: 'paid', created_at: null };
-			Object.defineProperty(broken, 'created_ms', { value: Date.now() + 365 * 24 * 60 * MINUTE, enumerable: false });
+			Object.defineProperty(broken, 'created_ms', {
+				value: Date.now() + 365 * 24 * 60 * MINUTE,
+				enumerable: false,
+			});
 			book.list.push(broken);
 			book.byId.set(broken.order_id, broken);
 			try {
 				data.pushOrders(['BESIDE-FORGED-1'], 'paid', later());
 				const poll = await harness.poll();
 				expect(orderIds(poll)).toEqual(['BESIDE-FORGED-1']);
-				const [message] = warn.mock.calls.map(([logged]) => String(logged)).filter((m) => m.startsWith('New Order:'));
-				expect(message).toMatch(/^New Order: 1 order\(s\) .*no readable created_at.*"x{80}\.\.\."$/);
+				const [message] = warn.mock.calls
+					.map(([logged]) => String(logged))
+					.filter((m) => m.startsWith('New Order:'));
+				expect(message).toMatch(
+					/^New Order: 1 order\(s\) .*no readable created_at.*"x{80}\.\.\."$/,
+				);
 				expect(message).not.toMatch(/[\r\n\u2028\u2029]/);
 				expect(message.length).toBeLessThan(300);
 			} finally {
@@ -266,7 +303,11 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 			const own = new EmulatorData(sandbox, user.username);
 			const base = Date.now() - 30 * MINUTE;
 			const harnessFor = (orderOptions: Record<string, unknown>) =>
-				new PollHarness(credentialsFor(sandbox, user), { event: 'newOrder', orderOptions, requestOptions: SMALL_RETRIES });
+				new PollHarness(credentialsFor(sandbox, user), {
+					event: 'newOrder',
+					orderOptions,
+					requestOptions: SMALL_RETRIES,
+				});
 			const oneMinute = harnessFor({ lookBackMinutes: 1 });
 			const tenMinutes = harnessFor({});
 			await oneMinute.activate();
@@ -277,7 +318,9 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 			own.pushOrders(['BEHIND-3MIN'], 'paid', base + 2 * MINUTE);
 			expect((await oneMinute.poll()).emitted).toBe(false);
 			expect(orderIds(await tenMinutes.poll())).toEqual(['BEHIND-3MIN']);
-			const state = tenMinutes.nodeStaticData.cursor as { state: { from: string; seen: Array<[string, number]> } };
+			const state = tenMinutes.nodeStaticData.cursor as {
+				state: { from: string; seen: Array<[string, number]> };
+			};
 			expect(state.state.from).toBe(new Date(base - 5 * MINUTE).toISOString());
 			expect(state.state.seen.map(([id]) => id).sort()).toEqual(['BEHIND-3MIN', 'NEWEST-1']);
 			// Each poll asked from the start of its window, rounded down to the second.

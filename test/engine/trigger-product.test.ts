@@ -12,10 +12,19 @@ describe('Commerce Messaging Trigger, New or Changed Product, polled by n8n agai
 	let nextMs = Date.now();
 	/** Distinct, increasing updated_at instants. */
 	const later = () => (nextMs = Math.max(nextMs + 1, Date.now()));
-	const newHarness = (filters: Record<string, unknown> = {}, credentials = credentialsFor(sandbox)) =>
-		new PollHarness(credentials, { event: 'newOrChangedProduct', filters, requestOptions: SMALL_RETRIES });
-	const productIds = (poll: { items: Array<{ json: Record<string, unknown> }> }) => poll.items.map((item) => item.json.id);
-	const productRequests = () => sandbox.state.requests.filter((r: Logged) => r.path === PRODUCTS) as Logged[];
+	const newHarness = (
+		filters: Record<string, unknown> = {},
+		credentials = credentialsFor(sandbox),
+	) =>
+		new PollHarness(credentials, {
+			event: 'newOrChangedProduct',
+			filters,
+			requestOptions: SMALL_RETRIES,
+		});
+	const productIds = (poll: { items: Array<{ json: Record<string, unknown> }> }) =>
+		poll.items.map((item) => item.json.id);
+	const productRequests = () =>
+		sandbox.state.requests.filter((r: Logged) => r.path === PRODUCTS) as Logged[];
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ maxPageSize: 10 });
@@ -30,7 +39,9 @@ describe('Commerce Messaging Trigger, New or Changed Product, polled by n8n agai
 		expect(first.error).toBeUndefined();
 		expect(first.emitted).toBe(false);
 		// The seed's products 1001-1025 were changed last at 1025's creation: the window starts there.
-		const changed = Date.parse(sandbox.state.productsOf(sandbox.state.userByName(DEMO.username).id).get('1025').updated_at);
+		const changed = Date.parse(
+			sandbox.state.productsOf(sandbox.state.userByName(DEMO.username).id).get('1025').updated_at,
+		);
 		expect(harness.nodeStaticData.cursor).toEqual({
 			event: 'newOrChangedProduct',
 			state: { from: new Date(changed).toISOString(), seen: [['1025', changed]] },
@@ -53,7 +64,9 @@ describe('Commerce Messaging Trigger, New or Changed Product, polled by n8n agai
 		// A product changed again is emitted again, once.
 		data.updateProduct('NEW-1', { name: 'Renamed' }, later());
 		const again = await harness.poll();
-		expect(again.items.map((item) => item.json)).toEqual([expect.objectContaining({ id: 'NEW-1', name: 'Renamed' })]);
+		expect(again.items.map((item) => item.json)).toEqual([
+			expect.objectContaining({ id: 'NEW-1', name: 'Renamed' }),
+		]);
 	});
 
 	it('V5: products changed in the same instant, before and after a poll, are neither lost nor repeated', async () => {
@@ -85,7 +98,9 @@ describe('Commerce Messaging Trigger, New or Changed Product, polled by n8n agai
 		const before = productRequests().length;
 		const harness = newHarness({}, credentialsFor(sandbox, { ...DEMO, pluginKey: undefined }));
 		const activation = await harness.activate();
-		expect(activation.error?.message).toMatch(/plugin headers for this call \(fill in .*Plugin API Key/);
+		expect(activation.error?.message).toMatch(
+			/plugin headers for this call \(fill in .*Plugin API Key/,
+		);
 		expect(productRequests().length).toBe(before + 1);
 		expect(harness.nodeStaticData.cursor).toBeUndefined();
 	});
@@ -109,7 +124,9 @@ describe('Commerce Messaging Trigger, New or Changed Product, polled by n8n agai
 		const state = JSON.stringify(harness.staticData);
 		data.updateProduct(1015, { name: 'Latest change' }, later());
 		const manual = await harness.fetchTestEvent();
-		expect(manual.items.map((item) => item.json)).toEqual([expect.objectContaining({ id: 1015, name: 'Latest change' })]);
+		expect(manual.items.map((item) => item.json)).toEqual([
+			expect.objectContaining({ id: 1015, name: 'Latest change' }),
+		]);
 		expect(JSON.stringify(harness.staticData)).toBe(state);
 		expect(productIds(await harness.poll())).toEqual([1015]);
 	});

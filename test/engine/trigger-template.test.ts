@@ -13,7 +13,12 @@ describe('Commerce Messaging Trigger, Template Review Finished, polled by n8n ag
 	const newHarness = (filters: Json = {}) =>
 		new PollHarness(credentialsFor(sandbox), { event: 'templateReviewed', filters });
 	const outcomes = (poll: { items: Array<{ json: Json }> }) =>
-		poll.items.map(({ json }) => ({ id: json.id, event: json.event, state: json.state, reason: json.reason }));
+		poll.items.map(({ json }) => ({
+			id: json.id,
+			event: json.event,
+			state: json.state,
+			reason: json.reason,
+		}));
 	const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 	/**
@@ -21,7 +26,9 @@ describe('Commerce Messaging Trigger, Template Review Finished, polled by n8n ag
 	 * id and the state the submit answered (the review clock may finish the review any moment after).
 	 */
 	async function submitOverTheApi(name: string): Promise<{ id: number; submittedState: unknown }> {
-		const token = (sandbox as unknown as { issueToken(username: string): string }).issueToken(DEMO.username);
+		const token = (sandbox as unknown as { issueToken(username: string): string }).issueToken(
+			DEMO.username,
+		);
 		const call = async (method: string, path: string, body?: Json) => {
 			const response = await fetch(`${sandbox.url}${path}`, {
 				method,
@@ -30,7 +37,12 @@ describe('Commerce Messaging Trigger, Template Review Finished, polled by n8n ag
 			});
 			return ((await response.json()) as { data: Json }).data;
 		};
-		const draft = await call('POST', TEMPLATES, { name, body: 'Hello {{1}}', language: 'en', category: 'UTILITY' });
+		const draft = await call('POST', TEMPLATES, {
+			name,
+			body: 'Hello {{1}}',
+			language: 'en',
+			category: 'UTILITY',
+		});
 		const submitted = await call('POST', `${TEMPLATES}/${String(draft.id)}/submit`);
 		return { id: draft.id as number, submittedState: submitted.state };
 	}
@@ -67,17 +79,29 @@ describe('Commerce Messaging Trigger, Template Review Finished, polled by n8n ag
 		const poll = await harness.poll();
 		expect(outcomes(poll)).toEqual([
 			{ id: approved.id, event: 'approved', state: 'APPROVED', reason: undefined },
-			{ id: rejected.id, event: 'rejected', state: 'REJECTED', reason: 'The body mentions a competitor.' },
+			{
+				id: rejected.id,
+				event: 'rejected',
+				state: 'REJECTED',
+				reason: 'The body mentions a competitor.',
+			},
 		]);
-		expect(poll.items[0].json).toMatchObject({ name: 'trigger_approved', body: 'Body of trigger_approved' });
-		expect(poll.items[0].json.reviewed_at).toBe(sandbox.state.templates.get(approved.id).reviewed_at);
+		expect(poll.items[0].json).toMatchObject({
+			name: 'trigger_approved',
+			body: 'Body of trigger_approved',
+		});
+		expect(poll.items[0].json.reviewed_at).toBe(
+			sandbox.state.templates.get(approved.id).reviewed_at,
+		);
 		expect((await harness.poll()).emitted).toBe(false);
 	});
 
 	it('T3: a template submitted over the API and reviewed by the service between two polls fires, though no poll saw it PENDING', async () => {
 		const harness = newHarness();
 		await harness.activate();
-		sandbox.reviewOutcome('reject_by_rule', { reject: 'Promotional content in a UTILITY template.' });
+		sandbox.reviewOutcome('reject_by_rule', {
+			reject: 'Promotional content in a UTILITY template.',
+		});
 		const approved = await submitOverTheApi('api_submitted');
 		const rejected = await submitOverTheApi('reject_by_rule');
 		// PENDING as the submits answered: the review clock (40 ms) may already have finished the first one by the
@@ -85,14 +109,21 @@ describe('Commerce Messaging Trigger, Template Review Finished, polled by n8n ag
 		expect([approved.submittedState, rejected.submittedState]).toEqual(['PENDING', 'PENDING']);
 		const [approvedId, rejectedId] = [approved.id, rejected.id];
 		// The service's review timer finishes both; no poll runs meanwhile.
-		const reviewed = () => [approvedId, rejectedId].every((id) => sandbox.state.templates.get(id).state !== 'PENDING');
-		for (let waited = 0; !reviewed() && waited < 5000; waited += REVIEW_DELAY_MS) await pause(REVIEW_DELAY_MS);
+		const reviewed = () =>
+			[approvedId, rejectedId].every((id) => sandbox.state.templates.get(id).state !== 'PENDING');
+		for (let waited = 0; !reviewed() && waited < 5000; waited += REVIEW_DELAY_MS)
+			await pause(REVIEW_DELAY_MS);
 		expect(sandbox.state.templates.get(approvedId).state).toBe('APPROVED');
 		const poll = await harness.poll();
 		expect(outcomes(poll)).toEqual(
 			expect.arrayContaining([
 				{ id: approvedId, event: 'approved', state: 'APPROVED', reason: undefined },
-				{ id: rejectedId, event: 'rejected', state: 'REJECTED', reason: 'Promotional content in a UTILITY template.' },
+				{
+					id: rejectedId,
+					event: 'rejected',
+					state: 'REJECTED',
+					reason: 'Promotional content in a UTILITY template.',
+				},
 			]),
 		);
 		expect(poll.items).toHaveLength(2);
@@ -109,9 +140,13 @@ describe('Commerce Messaging Trigger, Template Review Finished, polled by n8n ag
 			sandbox.state.templates.get(template.id).reviewed_at = instant;
 		};
 		batch.slice(0, 10).forEach(review);
-		expect(outcomes(await harness.poll()).map((o) => o.id)).toEqual(batch.slice(0, 10).map((t) => t.id));
+		expect(outcomes(await harness.poll()).map((o) => o.id)).toEqual(
+			batch.slice(0, 10).map((t) => t.id),
+		);
 		batch.slice(10).forEach(review);
-		expect(outcomes(await harness.poll()).map((o) => o.id)).toEqual(batch.slice(10).map((t) => t.id));
+		expect(outcomes(await harness.poll()).map((o) => o.id)).toEqual(
+			batch.slice(10).map((t) => t.id),
+		);
 		expect((await harness.poll()).emitted).toBe(false);
 	});
 
@@ -135,7 +170,9 @@ describe('Commerce Messaging Trigger, Template Review Finished, polled by n8n ag
 		await pause(2);
 		sandbox.approveNow(data.addPendingTemplate('manual_approved').id);
 		const manual = await harness.fetchTestEvent();
-		expect(outcomes(manual)).toEqual([{ id: rejected.id, event: 'rejected', state: 'REJECTED', reason: 'Too long.' }]);
+		expect(outcomes(manual)).toEqual([
+			{ id: rejected.id, event: 'rejected', state: 'REJECTED', reason: 'Too long.' },
+		]);
 		expect(JSON.stringify(harness.staticData)).toBe(state);
 		expect(outcomes(await harness.poll()).map((o) => o.id)).toEqual([rejected.id]);
 	});

@@ -1,6 +1,12 @@
 import { EmulatorData, PollHarness } from '../../tools/harness/poll';
 import { Engine } from '../../tools/harness/engine';
-import { credentialsFor, DEMO, startSandbox, type Sandbox, type SandboxRequestLog } from '../../tools/harness/sandbox';
+import {
+	credentialsFor,
+	DEMO,
+	startSandbox,
+	type Sandbox,
+	type SandboxRequestLog,
+} from '../../tools/harness/sandbox';
 
 /**
  * Rule V1: the order history's query parameters are not shown in the API document. The node sends status,
@@ -22,7 +28,7 @@ interface Order {
 	created_ms: number;
 }
 
-describe('Order history that ignores its filters (emulator orderHistoryFilters), run by n8n\'s engine', () => {
+describe("Order history that ignores its filters (emulator orderHistoryFilters), run by n8n's engine", () => {
 	let sandbox: Sandbox;
 	let data: EmulatorData;
 	let demoId: number;
@@ -34,61 +40,87 @@ describe('Order history that ignores its filters (emulator orderHistoryFilters),
 		data = new EmulatorData(sandbox);
 		demoId = sandbox.state.userByName(DEMO.username).id;
 		// 300 orders an hour apart, 12.5 days of history: 31 pages of 10 with the seed's five.
-		for (let n = 0; n < OLD_ORDERS; n++) data.pushOrders([`HIST-${n}`], STATUSES[n % 3], BASE + n * HOUR);
+		for (let n = 0; n < OLD_ORDERS; n++)
+			data.pushOrders([`HIST-${n}`], STATUSES[n % 3], BASE + n * HOUR);
 	});
 	afterAll(async () => await sandbox.close());
 
 	const newestFirst = (): Order[] => [...sandbox.state.ordersAscending(demoId)].reverse();
 	const historyPages = (from: number) =>
-		(sandbox.state.requests as SandboxRequestLog[]).slice(from).filter((r) => r.method === 'GET' && r.path === HISTORY);
+		(sandbox.state.requests as SandboxRequestLog[])
+			.slice(from)
+			.filter((r) => r.method === 'GET' && r.path === HISTORY);
 
-	describe.each(['applied', 'ignored'] as const)('Order Get History, filters %s by the service', (mode) => {
-		let engine: Engine;
-		beforeAll(() => {
-			sandbox.setConfig({ orderHistoryFilters: mode });
-			engine = new Engine(credentialsFor(sandbox));
-		});
-		afterAll(() => sandbox.setConfig({ orderHistoryFilters: 'applied' }));
-
-		const getHistory = async (filters: Record<string, unknown>, limit?: number) => {
-			const result = await engine.run({
-				parameters: { resource: 'order', operation: 'getHistory', returnAll: limit === undefined, limit, filters },
+	describe.each(['applied', 'ignored'] as const)(
+		'Order Get History, filters %s by the service',
+		(mode) => {
+			let engine: Engine;
+			beforeAll(() => {
+				sandbox.setConfig({ orderHistoryFilters: mode });
+				engine = new Engine(credentialsFor(sandbox));
 			});
-			expect(result.error).toBeUndefined();
-			return result.items.map((item) => item.json.order_id);
-		};
+			afterAll(() => sandbox.setConfig({ orderHistoryFilters: 'applied' }));
 
-		it('V1: Return All with a Status filter gives exactly the orders with that status, newest first', async () => {
-			const expected = newestFirst().filter((o) => o.status === 'shipped').map((o) => o.order_id);
-			expect(expected.length).toBeGreaterThan(SERVED * 3);
-			expect(await getHistory({ status: 'shipped' })).toEqual(expected);
-		});
+			const getHistory = async (filters: Record<string, unknown>, limit?: number) => {
+				const result = await engine.run({
+					parameters: {
+						resource: 'order',
+						operation: 'getHistory',
+						returnAll: limit === undefined,
+						limit,
+						filters,
+					},
+				});
+				expect(result.error).toBeUndefined();
+				return result.items.map((item) => item.json.order_id);
+			};
 
-		it('V1: Return All with Date From and Date To gives exactly the orders created in that window', async () => {
-			const [from, to] = [BASE + 100 * HOUR, BASE + 124 * HOUR];
-			const expected = newestFirst().filter((o) => o.created_ms >= from && o.created_ms <= to).map((o) => o.order_id);
-			expect(expected).toHaveLength(25);
-			const dates = { dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString() };
-			expect(await getHistory(dates)).toEqual(expected);
-		});
+			it('V1: Return All with a Status filter gives exactly the orders with that status, newest first', async () => {
+				const expected = newestFirst()
+					.filter((o) => o.status === 'shipped')
+					.map((o) => o.order_id);
+				expect(expected.length).toBeGreaterThan(SERVED * 3);
+				expect(await getHistory({ status: 'shipped' })).toEqual(expected);
+			});
 
-		it('V1: a Limit with the filters gives the first orders that match, as many as asked', async () => {
-			const from = BASE + 200 * HOUR;
-			const expected = newestFirst()
-				.filter((o) => o.status === 'pending' && o.created_ms >= from)
-				.slice(0, 12)
-				.map((o) => o.order_id);
-			expect(expected).toHaveLength(12);
-			expect(await getHistory({ status: 'pending', dateFrom: new Date(from).toISOString() }, 12)).toEqual(expected);
-		});
-	});
+			it('V1: Return All with Date From and Date To gives exactly the orders created in that window', async () => {
+				const [from, to] = [BASE + 100 * HOUR, BASE + 124 * HOUR];
+				const expected = newestFirst()
+					.filter((o) => o.created_ms >= from && o.created_ms <= to)
+					.map((o) => o.order_id);
+				expect(expected).toHaveLength(25);
+				const dates = {
+					dateFrom: new Date(from).toISOString(),
+					dateTo: new Date(to).toISOString(),
+				};
+				expect(await getHistory(dates)).toEqual(expected);
+			});
+
+			it('V1: a Limit with the filters gives the first orders that match, as many as asked', async () => {
+				const from = BASE + 200 * HOUR;
+				const expected = newestFirst()
+					.filter((o) => o.status === 'pending' && o.created_ms >= from)
+					.slice(0, 12)
+					.map((o) => o.order_id);
+				expect(expected).toHaveLength(12);
+				expect(
+					await getHistory({ status: 'pending', dateFrom: new Date(from).toISOString() }, 12),
+				).toEqual(expected);
+			});
+		},
+	);
 
 	describe('New Order trigger, the service ignoring date_from and status', () => {
 		beforeAll(() => sandbox.setConfig({ orderHistoryFilters: 'ignored' }));
 		afterAll(() => sandbox.setConfig({ orderHistoryFilters: 'applied' }));
 		const newHarness = (filters: Record<string, unknown> = {}) =>
-			new PollHarness(credentialsFor(sandbox), { event: 'newOrder', filters, requestOptions: SMALL_RETRIES });
-		const orderIds = (poll: { items: Array<{ json: Record<string, unknown> }> }) => poll.items.map((item) => item.json.order_id);
+			new PollHarness(credentialsFor(sandbox), {
+				event: 'newOrder',
+				filters,
+				requestOptions: SMALL_RETRIES,
+			});
+		const orderIds = (poll: { items: Array<{ json: Record<string, unknown> }> }) =>
+			poll.items.map((item) => item.json.order_id);
 
 		it('V1/L3: each poll reads only the pages down to its window, not the 31 pages of history, and emits each new order once', async () => {
 			expect(Math.ceil(newestFirst().length / SERVED)).toBeGreaterThanOrEqual(30);
@@ -122,10 +154,12 @@ describe('Order history that ignores its filters (emulator orderHistoryFilters),
 			expect((await harness.poll()).emitted).toBe(false);
 		});
 
-		it('V1: Fetch Test Event returns the newest order with the filter\'s status, not the newest order', async () => {
+		it("V1: Fetch Test Event returns the newest order with the filter's status, not the newest order", async () => {
 			data.pushOrders(['IGN-TEST-PENDING'], 'pending', later());
 			data.pushOrders(['IGN-TEST-PAID'], 'paid', later());
-			expect(orderIds(await newHarness({ status: 'pending' }).fetchTestEvent())).toEqual(['IGN-TEST-PENDING']);
+			expect(orderIds(await newHarness({ status: 'pending' }).fetchTestEvent())).toEqual([
+				'IGN-TEST-PENDING',
+			]);
 			expect(orderIds(await newHarness().fetchTestEvent())).toEqual(['IGN-TEST-PAID']);
 		});
 	});

@@ -70,7 +70,12 @@ function expected(kind: Kind, value: ValueName): Expected {
 			return structured || value === 'boolean' ? 'wrongKind' : value === 'number' ? 'error' : 'ok';
 	}
 	if (structured || value === 'boolean') return 'wrongKind';
-	const required = kind === 'requiredText' || kind === 'requiredNumber' || kind === 'requiredPhone' || kind === 'locator' || kind === 'checkedText';
+	const required =
+		kind === 'requiredText' ||
+		kind === 'requiredNumber' ||
+		kind === 'requiredPhone' ||
+		kind === 'locator' ||
+		kind === 'checkedText';
 	if (blank) return required ? 'error' : 'ok';
 	// A number:
 	if (kind === 'text' || kind === 'requiredText' || kind === 'locator') return 'sentAsText';
@@ -98,10 +103,15 @@ const text = (path: string, label: string): Param => ({ path, kind: 'text', labe
 const required = (path: string, label: string): Param => ({ path, kind: 'requiredText', label });
 const checked = (path: string, label: string): Param => ({ path, kind: 'checkedText', label });
 const number = (path: string, label: string): Param => ({ path, kind: 'number', label });
-const requiredNumber = (path: string, label: string): Param => ({ path, kind: 'requiredNumber', label });
+const requiredNumber = (path: string, label: string): Param => ({
+	path,
+	kind: 'requiredNumber',
+	label,
+});
 const boolean = (path: string, label: string): Param => ({ path, kind: 'boolean', label });
 const option = (path: string, label: string): Param => ({ path, kind: 'option', label });
-const customFieldName = (collection: string): Param => text(`${collection}.customFields.field.0.name`, 'custom field name');
+const customFieldName = (collection: string): Param =>
+	text(`${collection}.customFields.field.0.name`, 'custom field name');
 const listParams = [boolean('returnAll', 'Return All'), requiredNumber('limit', 'Limit')];
 const dedupParams = [
 	boolean('options.deduplicate', 'Deduplicate'),
@@ -109,8 +119,16 @@ const dedupParams = [
 	boolean('options.deduplicateAcrossWorkers', 'Deduplicate Across Workers'),
 ];
 const batchingParams = [
-	{ path: 'options.batching.batch.batchSize', kind: 'setting', label: 'Options > Batching > Items per Batch' },
-	{ path: 'options.batching.batch.batchInterval', kind: 'setting', label: 'Options > Batching > Batch Interval (Ms)' },
+	{
+		path: 'options.batching.batch.batchSize',
+		kind: 'setting',
+		label: 'Options > Batching > Items per Batch',
+	},
+	{
+		path: 'options.batching.batch.batchInterval',
+		kind: 'setting',
+		label: 'Options > Batching > Batch Interval (Ms)',
+	},
 ] as Param[];
 const byId = (value: unknown) => ({ __rl: true, mode: 'id', value });
 const PHONE = '+4915123456789';
@@ -118,7 +136,13 @@ const PHONE = '+4915123456789';
 const OPERATIONS: OperationCase[] = [
 	{
 		name: 'Contact > Create',
-		base: { resource: 'contact', operation: 'create', phone: PHONE, firstname: 'Ada', additionalFields: { customFields: { field: [{ name: 'city', value: 'Berlin' }] } } },
+		base: {
+			resource: 'contact',
+			operation: 'create',
+			phone: PHONE,
+			firstname: 'Ada',
+			additionalFields: { customFields: { field: [{ name: 'city', value: 'Berlin' }] } },
+		},
 		params: [
 			{ path: 'phone', kind: 'phone', label: 'phone' },
 			text('firstname', 'first name'),
@@ -136,7 +160,13 @@ const OPERATIONS: OperationCase[] = [
 	},
 	{
 		name: 'Message > Send WhatsApp',
-		base: { resource: 'message', operation: 'send', phone: PHONE, message: 'Hello', additionalFields: { customFields: { field: [{ name: 'campaign', value: 'x' }] } } },
+		base: {
+			resource: 'message',
+			operation: 'send',
+			phone: PHONE,
+			message: 'Hello',
+			additionalFields: { customFields: { field: [{ name: 'campaign', value: 'x' }] } },
+		},
 		params: [
 			{ path: 'phone', kind: 'requiredPhone', label: 'phone' },
 			required('message', 'message text'),
@@ -154,7 +184,10 @@ const OPERATIONS: OperationCase[] = [
 			operation: 'create',
 			name: 'order_ok',
 			body: 'Hi {{1}}',
-			additionalFields: { footer: 'Bye', buttons: { button: [{ type: 'URL', text: 'Open', url: 'https://shop.example.com/a' }] } },
+			additionalFields: {
+				footer: 'Bye',
+				buttons: { button: [{ type: 'URL', text: 'Open', url: 'https://shop.example.com/a' }] },
+			},
 		},
 		params: [
 			text('name', 'template name'),
@@ -174,12 +207,25 @@ const OPERATIONS: OperationCase[] = [
 	})),
 	{
 		name: 'Template > Get Many',
-		base: { resource: 'template', operation: 'getAll', returnAll: false, limit: 5, filters: { state: 'APPROVED' } },
+		base: {
+			resource: 'template',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 5,
+			filters: { state: 'APPROVED' },
+		},
 		params: [...listParams, option('filters.state', 'state filter')],
 	},
 	{
 		name: 'Template > Send',
-		base: { resource: 'template', operation: 'send', templateId: byId('7'), phone: PHONE, headerMedia: 'mediaId', options: { templateVariables: { variable: [{ value: 'Ada' }] } } },
+		base: {
+			resource: 'template',
+			operation: 'send',
+			templateId: byId('7'),
+			phone: PHONE,
+			headerMedia: 'mediaId',
+			options: { templateVariables: { variable: [{ value: 'Ada' }] } },
+		},
 		params: [
 			{ path: 'templateId.value', kind: 'locator', label: 'template ID' },
 			{ path: 'phone', kind: 'requiredPhone', label: 'phone' },
@@ -208,8 +254,23 @@ const OPERATIONS: OperationCase[] = [
 	{
 		name: 'Media > Upload',
 		base: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' },
-		items: [{ json: {}, binary: { data: { base64: Buffer.from('png').toString('base64'), fileName: 'a.png', mimeType: 'image/png' } } }],
-		params: [checked('binaryPropertyName', 'Input Binary Field'), text('options.fileName', 'File Name'), boolean('options.keepBinary', 'Keep Binary Data')],
+		items: [
+			{
+				json: {},
+				binary: {
+					data: {
+						base64: Buffer.from('png').toString('base64'),
+						fileName: 'a.png',
+						mimeType: 'image/png',
+					},
+				},
+			},
+		],
+		params: [
+			checked('binaryPropertyName', 'Input Binary Field'),
+			text('options.fileName', 'File Name'),
+			boolean('options.keepBinary', 'Keep Binary Data'),
+		],
 	},
 	{
 		name: 'Media > Delete',
@@ -272,8 +333,20 @@ const OPERATIONS: OperationCase[] = [
 	},
 	{
 		name: 'Product > Create',
-		base: { resource: 'product', operation: 'create', id: 'P-1', name: 'Mug', additionalFields: { customFields: { field: [{ name: 'stock', value: '1' }] } } },
-		params: [required('id', 'Product ID'), required('name', 'name'), number('additionalFields.price', 'price'), text('additionalFields.sku', 'SKU'), customFieldName('additionalFields')],
+		base: {
+			resource: 'product',
+			operation: 'create',
+			id: 'P-1',
+			name: 'Mug',
+			additionalFields: { customFields: { field: [{ name: 'stock', value: '1' }] } },
+		},
+		params: [
+			required('id', 'Product ID'),
+			required('name', 'name'),
+			number('additionalFields.price', 'price'),
+			text('additionalFields.sku', 'SKU'),
+			customFieldName('additionalFields'),
+		],
 	},
 	...(['get', 'delete'] as const).map((operation) => ({
 		name: `Product > ${operation}`,
@@ -282,7 +355,12 @@ const OPERATIONS: OperationCase[] = [
 	})),
 	{
 		name: 'Product > Update',
-		base: { resource: 'product', operation: 'update', productId: byId('P-1'), updateFields: { sku: 'S-1', customFields: { field: [{ name: 'stock', value: '1' }] } } },
+		base: {
+			resource: 'product',
+			operation: 'update',
+			productId: byId('P-1'),
+			updateFields: { sku: 'S-1', customFields: { field: [{ name: 'stock', value: '1' }] } },
+		},
 		params: [
 			{ path: 'productId.value', kind: 'locator', label: 'product ID' },
 			text('updateFields.name', 'name'),
@@ -298,8 +376,17 @@ const OPERATIONS: OperationCase[] = [
 	},
 	{
 		name: 'Automation > Create Instance',
-		base: { resource: 'automation', operation: 'createInstance', automationId: 12, payload: '{"a":1}' },
-		params: [requiredNumber('automationId', 'automation ID'), boolean('useInputAsPayload', 'Use Input Item as Payload'), { path: 'payload', kind: 'jsonObject', label: 'the payload' }],
+		base: {
+			resource: 'automation',
+			operation: 'createInstance',
+			automationId: 12,
+			payload: '{"a":1}',
+		},
+		params: [
+			requiredNumber('automationId', 'automation ID'),
+			boolean('useInputAsPayload', 'Use Input Item as Payload'),
+			{ path: 'payload', kind: 'jsonObject', label: 'the payload' },
+		],
 	},
 	{
 		name: 'Other Endpoint > Make an API Call',
@@ -322,7 +409,15 @@ const OPERATIONS: OperationCase[] = [
 	},
 	{
 		name: 'Other Endpoint > Make an API Call (paginated GET)',
-		base: { resource: 'customApiCall', operation: 'request', method: 'GET', path: '/api/anything/', paginate: true, returnAll: false, limit: 5 },
+		base: {
+			resource: 'customApiCall',
+			operation: 'request',
+			method: 'GET',
+			path: '/api/anything/',
+			paginate: true,
+			returnAll: false,
+			limit: 5,
+		},
 		params: [boolean('paginate', 'Paginate'), ...listParams],
 	},
 ];
@@ -334,7 +429,11 @@ const REQUEST_OPTIONS: Param[] = [
 	['maxRecords', 'Max Records'],
 	['maxRetryWaitSeconds', 'Retry Budget (Seconds)'],
 	['timeoutSeconds', 'Timeout (Seconds)'],
-].map(([name, label]) => ({ path: `requestOptions.${name}`, kind: 'setting', label: `Request Options > ${label}` }));
+].map(([name, label]) => ({
+	path: `requestOptions.${name}`,
+	kind: 'setting',
+	label: `Request Options > ${label}`,
+}));
 
 /** `parameters` with `path` set to `value` (lists and objects made on the way, the base left untouched). */
 function withValue(parameters: IDataObject, path: string, value: unknown): IDataObject {
@@ -357,7 +456,17 @@ const ANSWER = JSON.stringify({
 		name: 'order_ok',
 		state: 'APPROVED',
 		media_id: 'm-1',
-		items: [{ id: 1, state: 'APPROVED', order_id: 'O-1', status: 'paid', created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', reviewed_at: '2025-01-01T00:00:00Z' }],
+		items: [
+			{
+				id: 1,
+				state: 'APPROVED',
+				order_id: 'O-1',
+				status: 'paid',
+				created_at: '2025-01-01T00:00:00Z',
+				updated_at: '2025-01-01T00:00:00Z',
+				reviewed_at: '2025-01-01T00:00:00Z',
+			},
+		],
 		total: 1,
 	},
 });
@@ -377,7 +486,12 @@ describe('Values of the wrong kind, for every parameter of every operation and o
 			for await (const chunk of request) chunks.push(chunk as Buffer);
 			const body = Buffer.concat(chunks).toString('utf8');
 			const login = /^\/api\/login_check/.test(request.url ?? '');
-			if (!login) seen.push({ method: request.method ?? '', target: decodeURIComponent(request.url ?? ''), body });
+			if (!login)
+				seen.push({
+					method: request.method ?? '',
+					target: decodeURIComponent(request.url ?? ''),
+					body,
+				});
 			response.writeHead(200, { 'content-type': 'application/json' });
 			response.end(login ? JSON.stringify({ token: 'token-for-the-wrong-types-test' }) : ANSWER);
 			return true;
@@ -396,14 +510,28 @@ describe('Values of the wrong kind, for every parameter of every operation and o
 		pluginBaseUri: 'https://shop.example.com',
 	});
 
-	function judge(result: RunResult | { error?: RunResult['error'] }, sent: Seen[], param: Param, value: ValueName, itemError: boolean, sendsText = true) {
+	function judge(
+		result: RunResult | { error?: RunResult['error'] },
+		sent: Seen[],
+		param: Param,
+		value: ValueName,
+		itemError: boolean,
+		sendsText = true,
+	) {
 		const outcome = expected(param.kind, value);
-		const everything = sent.map((request) => `${request.method} ${request.target} ${request.body}`).join('\n');
+		const everything = sent
+			.map((request) => `${request.method} ${request.target} ${request.body}`)
+			.join('\n');
 		expect(everything).not.toMatch(/\[object Object\]|(?<![[\d])1,2(?![\d\]])/);
 		if (outcome === 'ok' || outcome === 'sentAsText') {
 			expect(result.error?.message).toBeUndefined();
 			expect(sent.length).toBeGreaterThan(0);
-			if (outcome === 'sentAsText' && sendsText) expect(sent.some((request) => request.body.includes('"12345"') || request.target.includes('12345'))).toBe(true);
+			if (outcome === 'sentAsText' && sendsText)
+				expect(
+					sent.some(
+						(request) => request.body.includes('"12345"') || request.target.includes('12345'),
+					),
+				).toBe(true);
 			return;
 		}
 		if (outcome === 'okOrError' && !result.error) return;
@@ -411,31 +539,58 @@ describe('Values of the wrong kind, for every parameter of every operation and o
 		expect(sent).toHaveLength(0);
 		if (itemError) expect(result.error?.context?.itemIndex).toBe(0);
 		if (outcome === 'wrongKind') {
-			const kindName = { object: 'an object', array: 'an array', boolean: 'a boolean', number: 'a number' }[value as 'object'];
+			const kindName = {
+				object: 'an object',
+				array: 'an array',
+				boolean: 'a boolean',
+				number: 'a number',
+			}[value as 'object'];
 			expect(result.error?.message).toContain(`${param.label} must be`);
 			expect(result.error?.message).toContain(`not ${kindName}`);
 		}
 	}
 
-	const actionCases = [...OPERATIONS.flatMap((operation) => [...operation.params, ...REQUEST_OPTIONS].map((param) => [operation, param] as const))].flatMap(
-		([operation, param]) => (Object.keys(VALUES) as ValueName[]).map((value) => [operation.name, param.path, value, operation, param] as const),
+	const actionCases = [
+		...OPERATIONS.flatMap((operation) =>
+			[...operation.params, ...REQUEST_OPTIONS].map((param) => [operation, param] as const),
+		),
+	].flatMap(([operation, param]) =>
+		(Object.keys(VALUES) as ValueName[]).map(
+			(value) => [operation.name, param.path, value, operation, param] as const,
+		),
 	);
 
 	it.each(actionCases)('%s: %s given %s', async (_name, _path, value, operation, param) => {
 		const engine = new Engine(credentials());
 		const before = seen.length;
-		const result = await engine.run({ parameters: withValue(operation.base, param.path, VALUES[value]), items: operation.items });
+		const result = await engine.run({
+			parameters: withValue(operation.base, param.path, VALUES[value]),
+			items: operation.items,
+		});
 		judge(result, seen.slice(before), param, value, param.kind !== 'setting');
 	});
 
 	const TRIGGER: Array<{ event: string; params: Param[] }> = [
-		{ event: 'newContact', params: [...REQUEST_OPTIONS.filter((param) => !param.path.endsWith('concurrency'))] },
-		{ event: 'newOrder', params: [text('filters.status', 'status filter'), requiredNumber('orderOptions.lookBackMinutes', 'Look-Back (Minutes)')] },
+		{
+			event: 'newContact',
+			params: [...REQUEST_OPTIONS.filter((param) => !param.path.endsWith('concurrency'))],
+		},
+		{
+			event: 'newOrder',
+			params: [
+				text('filters.status', 'status filter'),
+				requiredNumber('orderOptions.lookBackMinutes', 'Look-Back (Minutes)'),
+			],
+		},
 		{ event: 'newOrChangedProduct', params: [option('filters.changeType', 'Change Type')] },
 		{ event: 'templateReviewed', params: [option('filters.outcome', 'Outcome')] },
 	];
 	const triggerCases = TRIGGER.flatMap(({ event, params }) =>
-		params.flatMap((param) => (Object.keys(VALUES) as ValueName[]).map((value) => [event, param.path, value, param] as const)),
+		params.flatMap((param) =>
+			(Object.keys(VALUES) as ValueName[]).map(
+				(value) => [event, param.path, value, param] as const,
+			),
+		),
 	);
 
 	it.each(triggerCases)('Trigger %s: %s given %s', async (event, _path, value, param) => {
@@ -449,6 +604,13 @@ describe('Values of the wrong kind, for every parameter of every operation and o
 			outcome = await harness.poll();
 		}
 		// A failed poll is judged by its own requests (none); a trigger applies its filters itself, sending none.
-		judge({ error: outcome.error }, seen.slice(outcome.error ? before : start), param, value, false, false);
+		judge(
+			{ error: outcome.error },
+			seen.slice(outcome.error ? before : start),
+			param,
+			value,
+			false,
+			false,
+		);
 	});
 });

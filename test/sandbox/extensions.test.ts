@@ -1,4 +1,14 @@
-import { call, client, DEMO, expectJsendError, login, NOACCESS, OTHER, Sandbox, start } from './helpers';
+import {
+	call,
+	client,
+	DEMO,
+	expectJsendError,
+	login,
+	NOACCESS,
+	OTHER,
+	Sandbox,
+	start,
+} from './helpers';
 
 /**
  * GET/PUT /api/user/profile/: NOT a path from the API document; the emulator's example of an undocumented area,
@@ -38,27 +48,58 @@ describe('sandbox: extension route /api/user/profile/ (not from the API document
 	it('PUT: partial update of firstname / lastname / language; other fields untouched; per user', async () => {
 		const res = await api('PUT', '/api/user/profile/', { language: 'fr', lastname: 'Boutique' });
 		expect(res.status).toBe(200);
-		expect(res.json.data).toMatchObject({ firstname: 'Demo', lastname: 'Boutique', language: 'fr' });
+		expect(res.json.data).toMatchObject({
+			firstname: 'Demo',
+			lastname: 'Boutique',
+			language: 'fr',
+		});
 		expect(res.json.data.updated_at).not.toBe('2025-01-06T09:00:00.000Z');
-		expect((await api('GET', '/api/user/profile/')).json.data).toMatchObject({ lastname: 'Boutique', language: 'fr' });
+		expect((await api('GET', '/api/user/profile/')).json.data).toMatchObject({
+			lastname: 'Boutique',
+			language: 'fr',
+		});
 		const other = client(sb, await login(sb, OTHER));
-		expect((await other('GET', '/api/user/profile/')).json.data).toMatchObject({ username: OTHER.username, language: 'en' });
+		expect((await other('GET', '/api/user/profile/')).json.data).toMatchObject({
+			username: OTHER.username,
+			language: 'en',
+		});
 	});
 
 	it('PUT: a field that is not editable, a bad language or an empty body -> 422 VALIDATION_ERROR, nothing changed', async () => {
-		const denied = await api('PUT', '/api/user/profile/', { firstname: 'Eve', password: 'x', has_api_access: false });
+		const denied = await api('PUT', '/api/user/profile/', {
+			firstname: 'Eve',
+			password: 'x',
+			has_api_access: false,
+		});
 		expectJsendError(denied, 422, 'VALIDATION_ERROR');
-		expect(denied.json.data.violations.map((v: { propertyPath: string }) => v.propertyPath)).toEqual(['password', 'has_api_access']);
-		expectJsendError(await api('PUT', '/api/user/profile/', { language: 'French' }), 422, 'VALIDATION_ERROR');
-		expectJsendError(await api('PUT', '/api/user/profile/', { firstname: '  ' }), 422, 'VALIDATION_ERROR');
+		expect(
+			denied.json.data.violations.map((v: { propertyPath: string }) => v.propertyPath),
+		).toEqual(['password', 'has_api_access']);
+		expectJsendError(
+			await api('PUT', '/api/user/profile/', { language: 'French' }),
+			422,
+			'VALIDATION_ERROR',
+		);
+		expectJsendError(
+			await api('PUT', '/api/user/profile/', { firstname: '  ' }),
+			422,
+			'VALIDATION_ERROR',
+		);
 		expectJsendError(await api('PUT', '/api/user/profile/', {}), 422, 'VALIDATION_ERROR');
-		expect((await api('GET', '/api/user/profile/')).json.data).toMatchObject({ firstname: 'Demo', language: 'en' });
+		expect((await api('GET', '/api/user/profile/')).json.data).toMatchObject({
+			firstname: 'Demo',
+			language: 'en',
+		});
 		expect(sb.state.userByName(DEMO.username)!.password).toBe(DEMO.password);
 	});
 
 	it('same rules as the other routes: bearer token, API access, trailing slash, faults, reset', async () => {
 		expectJsendError(await call(sb, 'GET', '/api/user/profile/'), 401, 'JWT_MISSING');
-		expectJsendError(await call(sb, 'GET', '/api/user/profile/', { token: await login(sb, NOACCESS) }), 403, 'API_ACCESS_DISABLED');
+		expectJsendError(
+			await call(sb, 'GET', '/api/user/profile/', { token: await login(sb, NOACCESS) }),
+			403,
+			'API_ACCESS_DISABLED',
+		);
 		const slash = await api('GET', '/api/user/profile');
 		expectJsendError(slash, 404, 'NOT_FOUND');
 		expect(slash.json.message).toContain('/api/user/profile/');

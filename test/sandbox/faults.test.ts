@@ -56,7 +56,11 @@ describe('sandbox: fault injection', () => {
 		sb.faults.inject({ method: 'POST', path: '/api/v1/order/', kind: 'reset' });
 		await expect(order()).rejects.toThrow();
 		expect(sb.state.orderEvents.length).toBe(n);
-		expect(sb.state.requests.at(-1)).toMatchObject({ path: '/api/v1/order/', status: 0, fault: 'reset' });
+		expect(sb.state.requests.at(-1)).toMatchObject({
+			path: '/api/v1/order/',
+			status: 0,
+			fault: 'reset',
+		});
 		expect((await order()).status).toBe(201);
 	});
 
@@ -98,16 +102,24 @@ describe('sandbox: fault injection', () => {
 	it.each([
 		['expired-token-200', 200],
 		['expired-token-401', 401],
-	] as const)('A3: %s answers JWT_EXPIRED "Expired JWT Token" (HTTP %i), logged as tokenExpired', async (kind, status) => {
-		sb.faults.inject({ path: '/api/contacts/', kind });
-		const res = await api('GET', '/api/contacts/');
-		expectJsendError(res, status, 'JWT_EXPIRED');
-		expect(res.json.message).toBe('Expired JWT Token');
-		expect(sb.state.requests.at(-1)).toMatchObject({ tokenExpired: true, fault: kind });
-	});
+	] as const)(
+		'A3: %s answers JWT_EXPIRED "Expired JWT Token" (HTTP %i), logged as tokenExpired',
+		async (kind, status) => {
+			sb.faults.inject({ path: '/api/contacts/', kind });
+			const res = await api('GET', '/api/contacts/');
+			expectJsendError(res, status, 'JWT_EXPIRED');
+			expect(res.json.message).toBe('Expired JWT Token');
+			expect(sb.state.requests.at(-1)).toMatchObject({ tokenExpired: true, fault: kind });
+		},
+	);
 
 	it('times, method and RegExp paths; login can be faulted too; clear() removes pending faults', async () => {
-		sb.faults.inject({ method: 'GET', path: /^\/api\/v2\/whatsapp\/templates\/\d+$/, kind: '503', times: 2 });
+		sb.faults.inject({
+			method: 'GET',
+			path: /^\/api\/v2\/whatsapp\/templates\/\d+$/,
+			kind: '503',
+			times: 2,
+		});
 		const tpl = [...sb.state.templates.values()][0];
 		expect((await api('GET', `/api/v2/whatsapp/templates/${tpl.id}`)).status).toBe(503);
 		expect((await api('DELETE', '/api/v2/whatsapp/templates/999999')).status).toBe(404);
@@ -116,7 +128,13 @@ describe('sandbox: fault injection', () => {
 
 		const logins = sb.loginCount();
 		sb.faults.inject({ path: '/api/login_check', kind: '500' });
-		expect((await call(sb, 'POST', '/api/login_check', { body: { username: 'demo@shop.test', password: 'demo-password' } })).status).toBe(500);
+		expect(
+			(
+				await call(sb, 'POST', '/api/login_check', {
+					body: { username: 'demo@shop.test', password: 'demo-password' },
+				})
+			).status,
+		).toBe(500);
 		expect(sb.loginCount()).toBe(logins);
 
 		sb.faults.inject({ path: '/api/contacts/', kind: '500', times: Infinity });
@@ -124,6 +142,8 @@ describe('sandbox: fault injection', () => {
 		expect(sb.faults.list()).toHaveLength(1);
 		sb.faults.clear();
 		expect((await api('GET', '/api/contacts/')).status).toBe(200);
-		expect(() => sb.faults.inject({ path: '/x', kind: 'nope' as any })).toThrow(/unknown fault kind/);
+		expect(() => sb.faults.inject({ path: '/x', kind: 'nope' as any })).toThrow(
+			/unknown fault kind/,
+		);
 	});
 });

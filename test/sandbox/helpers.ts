@@ -8,7 +8,11 @@ export type SandboxOptions = Parameters<typeof startSandbox>[0];
 export const DEMO = { username: 'demo@shop.test', password: 'demo-password' };
 export const NOACCESS = { username: 'noaccess@shop.test', password: 'noaccess-password' };
 export const OTHER = { username: 'other@shop.test', password: 'other-password' };
-export const PLUGIN = { 'x-api-key': 'demo-plugin-key', 'x-platform-type': 'woocommerce', 'x-base-uri': 'https://shop.example' };
+export const PLUGIN = {
+	'x-api-key': 'demo-plugin-key',
+	'x-platform-type': 'woocommerce',
+	'x-base-uri': 'https://shop.example',
+};
 
 export interface Res {
 	status: number;
@@ -26,7 +30,13 @@ export async function call(
 	sb: Sandbox,
 	method: string,
 	path: string,
-	opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: BodyInit; redirect?: RequestRedirect } = {},
+	opts: {
+		token?: string;
+		body?: unknown;
+		headers?: Record<string, string>;
+		raw?: BodyInit;
+		redirect?: RequestRedirect;
+	} = {},
 ): Promise<Res> {
 	const headers: Record<string, string> = { ...(opts.headers ?? {}) };
 	if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -46,7 +56,10 @@ export async function call(
 	return { status: res.status, headers: res.headers, text, json };
 }
 
-export async function login(sb: Sandbox, user: { username: string; password: string } = DEMO): Promise<string> {
+export async function login(
+	sb: Sandbox,
+	user: { username: string; password: string } = DEMO,
+): Promise<string> {
 	const res = await call(sb, 'POST', '/api/login_check', { body: user });
 	if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
 	return res.json.token;
@@ -59,7 +72,11 @@ export function client(sb: Sandbox, token: string) {
 }
 
 export function expectJsendError(res: Res, status: number, code: string): void {
-	expect({ status: res.status, jsend: res.json?.status, code: res.json?.code }).toEqual({ status, jsend: 'error', code });
+	expect({ status: res.status, jsend: res.json?.status, code: res.json?.code }).toEqual({
+		status,
+		jsend: 'error',
+		code,
+	});
 	expect(typeof res.json.message).toBe('string');
 	expect(res.json).toHaveProperty('data');
 }

@@ -35,7 +35,9 @@ describe('sandbox: a network round trip (benchmarks) and rate limits under concu
 		const api = client(sb, await login(sb));
 		const before = { ...sb.state.stats };
 		// Four at once: one passes, three are refused; none of them could have known about the 429.
-		const statuses = (await Promise.all([1, 2, 3, 4].map(() => api('GET', '/api/contacts/')))).map((r) => r.status);
+		const statuses = (await Promise.all([1, 2, 3, 4].map(() => api('GET', '/api/contacts/')))).map(
+			(r) => r.status,
+		);
 		expect(statuses.filter((s) => s === 200)).toHaveLength(1);
 		expect(statuses.filter((s) => s === 429)).toHaveLength(3);
 		expect(sb.state.stats.earlyRetries - before.earlyRetries).toBe(0);

@@ -34,7 +34,12 @@ describe('sandbox: media v2', () => {
 		expect(res.json.status).toBe('success');
 		expect(res.json.data).toEqual({ media_id: expect.stringMatching(/^med_/) });
 		const stored = sb.state.media.get(res.json.data.media_id)!;
-		expect(stored).toMatchObject({ filename: 'banner.png', mimetype: 'image/png', size: 2048, used_by: [] });
+		expect(stored).toMatchObject({
+			filename: 'banner.png',
+			mimetype: 'image/png',
+			size: 2048,
+			used_by: [],
+		});
 		expect(stored.userId).toBe(sb.state.userByName('demo@shop.test')!.id);
 	});
 
@@ -51,7 +56,9 @@ describe('sandbox: media v2', () => {
 	it('M1: no part named "file" -> 422 VALIDATION_ERROR on file', async () => {
 		const res = await upload(demoToken, form('upload'));
 		expectJsendError(res, 422, 'VALIDATION_ERROR');
-		expect(res.json.data.violations).toEqual([{ propertyPath: 'file', message: 'This value should not be blank.' }]);
+		expect(res.json.data.violations).toEqual([
+			{ propertyPath: 'file', message: 'This value should not be blank.' },
+		]);
 	});
 
 	it('M3: another user can neither send with the media (403 MEDIA_NOT_OWNED) nor delete it', async () => {
@@ -59,7 +66,10 @@ describe('sandbox: media v2', () => {
 		const other = client(sb, otherToken);
 		const otherTpl = (await other('POST', TEMPLATES, { name: 'o_tpl', body: 'x' })).json.data;
 		sb.approveNow(otherTpl.id);
-		const send = await other('POST', `${TEMPLATES}/${otherTpl.id}/send`, { phone: '+33612345678', header_media_id: mediaId });
+		const send = await other('POST', `${TEMPLATES}/${otherTpl.id}/send`, {
+			phone: '+33612345678',
+			header_media_id: mediaId,
+		});
 		expectJsendError(send, 403, 'MEDIA_NOT_OWNED');
 		expectJsendError(await other('DELETE', `${MEDIA}/${mediaId}`), 403, 'MEDIA_NOT_OWNED');
 		expect(sb.state.media.get(mediaId)!.used_by).toEqual([]);
@@ -68,13 +78,20 @@ describe('sandbox: media v2', () => {
 	it('M4: media used by a send -> delete 409 MEDIA_IN_USE; an unused one is deleted, then 404', async () => {
 		const api = client(sb, demoToken);
 		const used = (await upload(demoToken, form())).json.data.media_id;
-		const sent = await api('POST', `${TEMPLATES}/${confirmId}/send`,
-			{ phone: '+33612345678', header_media_id: used, variables: ['Ada', 'A-1001'] });
+		const sent = await api('POST', `${TEMPLATES}/${confirmId}/send`, {
+			phone: '+33612345678',
+			header_media_id: used,
+			variables: ['Ada', 'A-1001'],
+		});
 		expect(sent.status).toBe(201);
-		expect(sb.state.messages.at(-1)).toMatchObject({ header_media_id: used, template_id: confirmId });
+		expect(sb.state.messages.at(-1)).toMatchObject({
+			header_media_id: used,
+			template_id: confirmId,
+		});
 		expectJsendError(await api('DELETE', `${MEDIA}/${used}`), 409, 'MEDIA_IN_USE');
 
-		const unused = (await upload(demoToken, form('file', 10, 'doc.pdf', 'application/pdf'))).json.data.media_id;
+		const unused = (await upload(demoToken, form('file', 10, 'doc.pdf', 'application/pdf'))).json
+			.data.media_id;
 		const del = await api('DELETE', `${MEDIA}/${unused}`);
 		expect(del.status).toBe(200);
 		expect(del.json.data).toEqual({ media_id: unused, deleted: true });

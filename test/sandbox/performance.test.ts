@@ -21,11 +21,18 @@ describe('sandbox: throughput', () => {
 		const worker = async () => {
 			while (next < 2000) {
 				const i = next++;
-				const res = i % 4 === 3
-					? await fetch(`${sb.url}/api/contacts/?limit=100&page=${(i % 3) + 1}`, { headers, dispatcher: agent } as RequestInit)
-					: await fetch(`${sb.url}/api/v1/order/`, {
-						method: 'POST', headers, body: JSON.stringify({ order_id: `P-${i % 500}`, status: 'paid' }), dispatcher: agent,
-					} as RequestInit);
+				const res =
+					i % 4 === 3
+						? await fetch(`${sb.url}/api/contacts/?limit=100&page=${(i % 3) + 1}`, {
+								headers,
+								dispatcher: agent,
+							} as RequestInit)
+						: await fetch(`${sb.url}/api/v1/order/`, {
+								method: 'POST',
+								headers,
+								body: JSON.stringify({ order_id: `P-${i % 500}`, status: 'paid' }),
+								dispatcher: agent,
+							} as RequestInit);
 				if (!res.ok) throw new Error(`HTTP ${res.status}`);
 				await res.arrayBuffer();
 			}

@@ -33,7 +33,9 @@ describe('sandbox: rate limiting', () => {
 		expect(sb.state.stats).toEqual({ rateLimited: 2, earlyRetries: 1 });
 
 		await sleep(Number(retryAfter) * 1000 + 50);
-		expect((await api('POST', '/api/v1/order/', { order_id: 'R-1', status: 'paid' })).status).toBe(201);
+		expect((await api('POST', '/api/v1/order/', { order_id: 'R-1', status: 'paid' })).status).toBe(
+			201,
+		);
 		expect(sb.state.orderEvents.length).toBe(n + 1);
 		expect(sb.state.stats.earlyRetries).toBe(1);
 	});
@@ -50,12 +52,15 @@ describe('sandbox: rate limiting', () => {
 		await sleep(300);
 		expect((await api('GET', '/api/contacts/')).status).toBe(429);
 		expect(sb.state.stats.earlyRetries - before.earlyRetries).toBe(1);
-		expect(() => sb.setConfig({ rateLimit: { requestsPerSecond: 1, burst: 1, reactionMs: -1 } })).toThrow(/reactionMs/);
+		expect(() =>
+			sb.setConfig({ rateLimit: { requestsPerSecond: 1, burst: 1, reactionMs: -1 } }),
+		).toThrow(/reactionMs/);
 	});
 
 	it('setConfig({rateLimit: null}) turns it off', async () => {
 		sb.setConfig({ rateLimit: null });
 		const api = client(sb, await login(sb));
-		for (let i = 0; i < 10; i++) expect((await api('GET', '/api/contacts/?limit=1')).status).toBe(200);
+		for (let i = 0; i < 10; i++)
+			expect((await api('GET', '/api/contacts/?limit=1')).status).toBe(200);
 	});
 });

@@ -24,12 +24,15 @@ describe('sandbox: routes, envelope and pagination', () => {
 			['GET', '/api/v2/whatsapp/templates/1/', '/api/v2/whatsapp/templates/1'],
 			['POST', '/api/v2/whatsapp/media/', '/api/v2/whatsapp/media'],
 			['POST', '/api/login_check/', '/api/login_check'],
-		])('E6: %s %s fails with a 404 naming the slash rule (did you mean %s)', async (method, path, meant) => {
-			const res = await api(method, path, method === 'POST' ? {} : undefined);
-			expectJsendError(res, 404, 'NOT_FOUND');
-			expect(res.json.message).toMatch(/Unknown route: check the trailing slash/);
-			expect(res.json.message).toContain(`did you mean "${meant}"`);
-		});
+		])(
+			'E6: %s %s fails with a 404 naming the slash rule (did you mean %s)',
+			async (method, path, meant) => {
+				const res = await api(method, path, method === 'POST' ? {} : undefined);
+				expectJsendError(res, 404, 'NOT_FOUND');
+				expect(res.json.message).toMatch(/Unknown route: check the trailing slash/);
+				expect(res.json.message).toContain(`did you mean "${meant}"`);
+			},
+		);
 
 		it('E6: an unknown route is a 404 NOT_FOUND even without a token; a wrong method lists the allowed ones', async () => {
 			const res = await call(sb, 'GET', '/api/nothing/here/');
@@ -47,13 +50,21 @@ describe('sandbox: routes, envelope and pagination', () => {
 			expect(ok.json.status).toBe('success');
 			expect(ok.json).toHaveProperty('data');
 			expect(ok.headers.get('content-type')).toMatch(/application\/json/);
-			const bad = await call(sb, 'POST', '/api/contacts/', { token: await login(sb), raw: '{not json', headers: { 'content-type': 'application/json' } });
+			const bad = await call(sb, 'POST', '/api/contacts/', {
+				token: await login(sb),
+				raw: '{not json',
+				headers: { 'content-type': 'application/json' },
+			});
 			expectJsendError(bad, 400, 'VALIDATION_ERROR');
 			expect(bad.json.message).toMatch(/Invalid JSON/);
 		});
 
 		it('E1: an empty JSON body counts as no body', async () => {
-			const res = await call(sb, 'POST', '/api/contacts/', { token: await login(sb), raw: '', headers: { 'content-type': 'application/json' } });
+			const res = await call(sb, 'POST', '/api/contacts/', {
+				token: await login(sb),
+				raw: '',
+				headers: { 'content-type': 'application/json' },
+			});
 			expectJsendError(res, 422, 'VALIDATION_ERROR');
 		});
 	});
@@ -75,7 +86,10 @@ describe('sandbox: routes, envelope and pagination', () => {
 
 		it('L3: page and currentPage are both accepted; currentPage wins when they differ', async () => {
 			const byPage = await api('GET', '/api/contacts/?page=2&limit=10');
-			expect(byPage.json.data.items[0]).toMatchObject({ firstname: 'Bruno', phone: '+33610000011' });
+			expect(byPage.json.data.items[0]).toMatchObject({
+				firstname: 'Bruno',
+				phone: '+33610000011',
+			});
 			expect(byPage.json.data.currentPage).toBe(2);
 			const both = await api('GET', '/api/contacts/?currentPage=3&page=1&limit=10');
 			expect(both.json.data.currentPage).toBe(3);
@@ -109,7 +123,12 @@ describe('sandbox: routes, envelope and pagination', () => {
 		);
 
 		it('L3: products are a plain array, templates {items,total}, order history {results} without total', async () => {
-			const products = await api('GET', '/api/v1/products/?currentPage=2&page=2&limit=20', undefined, PLUGIN);
+			const products = await api(
+				'GET',
+				'/api/v1/products/?currentPage=2&page=2&limit=20',
+				undefined,
+				PLUGIN,
+			);
 			expect(Array.isArray(products.json.data)).toBe(true);
 			expect(products.json.data).toHaveLength(5);
 			const templates = await api('GET', '/api/v2/whatsapp/templates?limit=2');
@@ -118,7 +137,10 @@ describe('sandbox: routes, envelope and pagination', () => {
 			expect(templates.json.data.total).toBe(3);
 			const history = await api('GET', '/api/v1/order/history/?limit=2&page=2');
 			expect(Object.keys(history.json.data)).toEqual(['results']);
-			expect(history.json.data.results.map((o: any) => o.order_id)).toEqual(['ORD-1003', 'ORD-1002']);
+			expect(history.json.data.results.map((o: any) => o.order_id)).toEqual([
+				'ORD-1003',
+				'ORD-1002',
+			]);
 		});
 
 		it('L3: data is per user', async () => {
@@ -135,8 +157,13 @@ describe('sandbox: routes, envelope and pagination', () => {
 		await call(sb, 'GET', '/api/contacts/');
 		const [a, b] = sb.state.requests.slice(n);
 		expect(a).toEqual({
-			method: 'GET', url: '/api/contacts/?limit=1', path: '/api/contacts/', userId: sb.state.userByName('demo@shop.test')!.id,
-			status: 200, at: expect.any(Number), authorization: true,
+			method: 'GET',
+			url: '/api/contacts/?limit=1',
+			path: '/api/contacts/',
+			userId: sb.state.userByName('demo@shop.test')!.id,
+			status: 200,
+			at: expect.any(Number),
+			authorization: true,
 		});
 		expect(b).toMatchObject({ userId: null, status: 401, authorization: false });
 	});

@@ -15,7 +15,13 @@ describe('sandbox: WhatsApp templates v2', () => {
 	});
 
 	async function create(name: string) {
-		const res = await api('POST', ROOT, { name, language: 'en', category: 'MARKETING', body: 'Hi {{1}}', footer: 'Bye' });
+		const res = await api('POST', ROOT, {
+			name,
+			language: 'en',
+			category: 'MARKETING',
+			body: 'Hi {{1}}',
+			footer: 'Bye',
+		});
 		expect(res.status).toBe(201);
 		return res.json.data;
 	}
@@ -31,12 +37,21 @@ describe('sandbox: WhatsApp templates v2', () => {
 
 	it('T5: create -> 201 DRAFT template with server fields; name and body are required', async () => {
 		const tpl = await create('promo_one');
-		expect(tpl).toMatchObject({ name: 'promo_one', language: 'en', category: 'MARKETING', body: 'Hi {{1}}', footer: 'Bye', state: 'DRAFT' });
+		expect(tpl).toMatchObject({
+			name: 'promo_one',
+			language: 'en',
+			category: 'MARKETING',
+			body: 'Hi {{1}}',
+			footer: 'Bye',
+			state: 'DRAFT',
+		});
 		expect(Number.isInteger(tpl.id)).toBe(true);
 		expect(tpl.created_at).toEqual(tpl.updated_at);
 		const bad = await api('POST', ROOT, { name: 'x' });
 		expectJsendError(bad, 422, 'VALIDATION_ERROR');
-		expect(bad.json.data.violations).toEqual([{ propertyPath: 'body', message: 'This value should not be blank.' }]);
+		expect(bad.json.data.violations).toEqual([
+			{ propertyPath: 'body', message: 'This value should not be blank.' },
+		]);
 	});
 
 	it('T1/T2/T3/E4: DRAFT and PENDING sends are 400 with the state; submit -> PENDING -> APPROVED -> send', async () => {
@@ -48,7 +63,10 @@ describe('sandbox: WhatsApp templates v2', () => {
 
 		const submitted = await api('POST', `${ROOT}/${tpl.id}/submit`);
 		expect(submitted.status).toBe(200);
-		expect(submitted.json.data).toMatchObject({ state: 'PENDING', submitted_at: expect.any(String) });
+		expect(submitted.json.data).toMatchObject({
+			state: 'PENDING',
+			submitted_at: expect.any(String),
+		});
 		expectJsendError(await api('POST', `${ROOT}/${tpl.id}/submit`), 409, 'INVALID_STATE');
 
 		const pendingSend = await api('POST', `${ROOT}/${tpl.id}/send`, { phone: '+33612345678' });
@@ -57,14 +75,27 @@ describe('sandbox: WhatsApp templates v2', () => {
 		expect(pendingSend.json.message).toContain('PENDING');
 
 		const reviewed = await pollUntilReviewed(tpl.id);
-		expect(reviewed.json.data).toMatchObject({ state: 'APPROVED', reviewed_at: expect.any(String) });
+		expect(reviewed.json.data).toMatchObject({
+			state: 'APPROVED',
+			reviewed_at: expect.any(String),
+		});
 		expect(reviewed.json.data).not.toHaveProperty('reason');
 
 		const n = sb.state.messages.length;
-		const sent = await api('POST', `${ROOT}/${tpl.id}/send`, { phone: '+33612345678', variables: ['Ann'] });
+		const sent = await api('POST', `${ROOT}/${tpl.id}/send`, {
+			phone: '+33612345678',
+			variables: ['Ann'],
+		});
 		expect(sent.status).toBe(201);
-		expect(sent.json.data).toEqual({ message_id: expect.any(String), template_id: tpl.id, phone: '+33612345678', status: 'queued' });
-		expect(sb.state.messages.slice(n)).toEqual([expect.objectContaining({ type: 'template', template_id: tpl.id, variables: ['Ann'] })]);
+		expect(sent.json.data).toEqual({
+			message_id: expect.any(String),
+			template_id: tpl.id,
+			phone: '+33612345678',
+			status: 'queued',
+		});
+		expect(sb.state.messages.slice(n)).toEqual([
+			expect.objectContaining({ type: 'template', template_id: tpl.id, variables: ['Ann'] }),
+		]);
 		expect((await api('GET', `${ROOT}/${tpl.id}`)).json.data.state).toBe('APPROVED');
 	});
 
@@ -72,17 +103,26 @@ describe('sandbox: WhatsApp templates v2', () => {
 		const tpl = await create('reject_me');
 		await api('POST', `${ROOT}/${tpl.id}/submit`);
 		const reviewed = await pollUntilReviewed(tpl.id);
-		expect(reviewed.json.data).toMatchObject({ state: 'REJECTED', reason: 'Template content violates the messaging policy.' });
+		expect(reviewed.json.data).toMatchObject({
+			state: 'REJECTED',
+			reason: 'Template content violates the messaging policy.',
+		});
 		const send = await api('POST', `${ROOT}/${tpl.id}/send`, { phone: '+33612345678' });
 		expectJsendError(send, 400, 'TEMPLATE_NOT_APPROVED');
-		expect(send.json.data).toEqual({ state: 'REJECTED', reason: 'Template content violates the messaging policy.' });
+		expect(send.json.data).toEqual({
+			state: 'REJECTED',
+			reason: 'Template content violates the messaging policy.',
+		});
 	});
 
 	it('T1: reviewOutcome(name, {reject}) rejects with that reason; reviewOutcome(name, {}) approves a reject_ name', async () => {
 		sb.reviewOutcome('promo_three', { reject: 'Variables at the start of the body.' });
 		const tpl = await create('promo_three');
 		await api('POST', `${ROOT}/${tpl.id}/submit`);
-		expect((await pollUntilReviewed(tpl.id)).json.data).toMatchObject({ state: 'REJECTED', reason: 'Variables at the start of the body.' });
+		expect((await pollUntilReviewed(tpl.id)).json.data).toMatchObject({
+			state: 'REJECTED',
+			reason: 'Variables at the start of the body.',
+		});
 		sb.reviewOutcome('reject_but_fine', {});
 		const ok = await create('reject_but_fine');
 		await api('POST', `${ROOT}/${ok.id}/submit`);
@@ -96,7 +136,10 @@ describe('sandbox: WhatsApp templates v2', () => {
 		await sleep(120);
 		expect((await api('GET', `${ROOT}/${seeded.id}`)).json.data.state).toBe('PENDING');
 		sb.rejectNow(seeded.id, 'Too promotional.');
-		expect((await api('GET', `${ROOT}/${seeded.id}`)).json.data).toMatchObject({ state: 'REJECTED', reason: 'Too promotional.' });
+		expect((await api('GET', `${ROOT}/${seeded.id}`)).json.data).toMatchObject({
+			state: 'REJECTED',
+			reason: 'Too promotional.',
+		});
 		sb.approveNow(seeded.id);
 		expect((await api('GET', `${ROOT}/${seeded.id}`)).json.data.state).toBe('APPROVED');
 	});
@@ -110,11 +153,24 @@ describe('sandbox: WhatsApp templates v2', () => {
 	});
 
 	it('T2: send needs a valid phone; an unknown header_media_id is 404', async () => {
-		const confirm = (await api('GET', `${ROOT}?state=APPROVED`)).json.data.items.find((t: any) => t.name === 'order_confirmation');
+		const confirm = (await api('GET', `${ROOT}?state=APPROVED`)).json.data.items.find(
+			(t: any) => t.name === 'order_confirmation',
+		);
 		expect(confirm.header_type).toBe('IMAGE');
 		expectJsendError(await api('POST', `${ROOT}/${confirm.id}/send`, {}), 422, 'VALIDATION_ERROR');
-		expectJsendError(await api('POST', `${ROOT}/${confirm.id}/send`, { phone: '33612' }), 422, 'INVALID_PHONE');
-		expectJsendError(await api('POST', `${ROOT}/${confirm.id}/send`, { phone: '+33612345678', header_media_id: 'med_nope' }), 404, 'NOT_FOUND');
+		expectJsendError(
+			await api('POST', `${ROOT}/${confirm.id}/send`, { phone: '33612' }),
+			422,
+			'INVALID_PHONE',
+		);
+		expectJsendError(
+			await api('POST', `${ROOT}/${confirm.id}/send`, {
+				phone: '+33612345678',
+				header_media_id: 'med_nope',
+			}),
+			404,
+			'NOT_FOUND',
+		);
 	});
 
 	it('T4: delete works from DRAFT, PENDING and APPROVED; the template is gone afterwards', async () => {

@@ -7,7 +7,8 @@
 import { call, client, DEMO, decodeJwt, login, PLUGIN, type Sandbox, start } from './helpers';
 
 /** A mode given as a plain string (the test tables hold strings; the emulator checks the value). */
-const configure = (sb: Sandbox, patch: Record<string, unknown>) => sb.setConfig(patch as Parameters<Sandbox['setConfig']>[0]);
+const configure = (sb: Sandbox, patch: Record<string, unknown>) =>
+	sb.setConfig(patch as Parameters<Sandbox['setConfig']>[0]);
 
 describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes, orderHistoryFilters)', () => {
 	let sb: Sandbox;
@@ -19,7 +20,13 @@ describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes
 	afterAll(async () => await sb.close());
 	afterEach(() => {
 		sb.faults.clear();
-		sb.setConfig({ loginAnswer: 'token', mediaAnswer: 'data.media_id', errorCodes: 'string', listShape: 'data', orderHistoryFilters: 'applied' });
+		sb.setConfig({
+			loginAnswer: 'token',
+			mediaAnswer: 'data.media_id',
+			errorCodes: 'string',
+			listShape: 'data',
+			orderHistoryFilters: 'applied',
+		});
 	});
 
 	describe('A1: loginAnswer', () => {
@@ -54,7 +61,10 @@ describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes
 		const upload = async () => {
 			const form = new FormData();
 			form.append('file', new Blob([Buffer.from('GIF89a')], { type: 'image/gif' }), 'a.gif');
-			return await call(sb, 'POST', '/api/v2/whatsapp/media', { token: (await login(sb)), raw: form });
+			return await call(sb, 'POST', '/api/v2/whatsapp/media', {
+				token: await login(sb),
+				raw: form,
+			});
 		};
 		it.each([
 			['data.media_id', (b: any) => b.data.media_id],
@@ -82,7 +92,11 @@ describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes
 	describe('L3: listShape', () => {
 		const products = () => api('GET', '/api/v1/products/?limit=2', undefined, PLUGIN);
 		it('data (default): the list under data, as each route shapes it', async () => {
-			expect((await api('GET', '/api/contacts/?limit=2')).json.data).toMatchObject({ total: 45, currentPage: 1, limit: 2 });
+			expect((await api('GET', '/api/contacts/?limit=2')).json.data).toMatchObject({
+				total: 45,
+				currentPage: 1,
+				limit: 2,
+			});
 			expect(Array.isArray((await products()).json.data)).toBe(true);
 		});
 
@@ -90,18 +104,21 @@ describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes
 			['top-items', 'items'],
 			['top-results', 'results'],
 			['top-records', 'records'],
-		])('%s: the list under %s beside status, the other fields beside it, no data', async (mode, key) => {
-			configure(sb, { listShape: mode });
-			const contacts = (await api('GET', '/api/contacts/?limit=2')).json;
-			expect(Object.keys(contacts)).toEqual(['status', key, 'total', 'currentPage', 'limit']);
-			expect(contacts[key].map((c: { id: number }) => c.id)).toEqual([1, 2]);
-			expect(Object.keys((await products()).json)).toEqual(['status', key]);
-			const history = (await api('GET', '/api/v1/order/history/?limit=2')).json;
-			expect(Object.keys(history)).toEqual(['status', key]);
-			expect(history[key]).toHaveLength(2);
-			const templates = (await api('GET', '/api/v2/whatsapp/templates?limit=2')).json;
-			expect(templates).toMatchObject({ status: 'success', total: 3 });
-		});
+		])(
+			'%s: the list under %s beside status, the other fields beside it, no data',
+			async (mode, key) => {
+				configure(sb, { listShape: mode });
+				const contacts = (await api('GET', '/api/contacts/?limit=2')).json;
+				expect(Object.keys(contacts)).toEqual(['status', key, 'total', 'currentPage', 'limit']);
+				expect(contacts[key].map((c: { id: number }) => c.id)).toEqual([1, 2]);
+				expect(Object.keys((await products()).json)).toEqual(['status', key]);
+				const history = (await api('GET', '/api/v1/order/history/?limit=2')).json;
+				expect(Object.keys(history)).toEqual(['status', key]);
+				expect(history[key]).toHaveLength(2);
+				const templates = (await api('GET', '/api/v2/whatsapp/templates?limit=2')).json;
+				expect(templates).toMatchObject({ status: 'success', total: 3 });
+			},
+		);
 
 		it('bare-array: a JSON array of the records, no envelope, no total; paging still applies', async () => {
 			sb.setConfig({ listShape: 'bare-array' });
@@ -109,14 +126,19 @@ describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes
 			expect(page2.json.map((c: { id: number }) => c.id)).toEqual([3, 4]);
 			expect(Array.isArray((await products()).json)).toBe(true);
 			expect(Array.isArray((await api('GET', '/api/v1/order/history/?limit=2')).json)).toBe(true);
-			expect(Array.isArray((await api('GET', '/api/v2/whatsapp/templates?limit=2')).json)).toBe(true);
+			expect(Array.isArray((await api('GET', '/api/v2/whatsapp/templates?limit=2')).json)).toBe(
+				true,
+			);
 		});
 
 		it('with nested-total paging, the pagination object moves with the list', async () => {
 			sb.setConfig({ listShape: 'top-items', paging: 'nested-total' });
 			try {
 				const contacts = (await api('GET', '/api/contacts/?limit=2')).json;
-				expect(contacts).toMatchObject({ status: 'success', pagination: { total: 45, page: 1, limit: 2 } });
+				expect(contacts).toMatchObject({
+					status: 'success',
+					pagination: { total: 45, page: 1, limit: 2 },
+				});
 				expect(contacts).not.toHaveProperty('data');
 			} finally {
 				sb.setConfig({ paging: 'standard' });
@@ -130,20 +152,40 @@ describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes
 		it('every error body carries the HTTP status as a number, in the usual envelope', async () => {
 			const missing = await api('POST', '/api/contacts/', { firstname: 'x' });
 			expect(missing.status).toBe(422);
-			expect(missing.json).toMatchObject({ status: 'error', code: 422, data: { violations: [{ propertyPath: 'phone' }] } });
-			const refused = await call(sb, 'POST', '/api/login_check', { body: { ...DEMO, password: 'wrong' } });
-			expect(refused.json).toMatchObject({ status: 'error', code: 401, message: 'Invalid credentials.' });
-			const pending = [...sb.state.templates.values()].find((t: { state: string }) => t.state === 'PENDING') as { id: number };
-			const notApproved = await api('POST', `/api/v2/whatsapp/templates/${pending.id}/send`, { phone: '+33612345678' });
+			expect(missing.json).toMatchObject({
+				status: 'error',
+				code: 422,
+				data: { violations: [{ propertyPath: 'phone' }] },
+			});
+			const refused = await call(sb, 'POST', '/api/login_check', {
+				body: { ...DEMO, password: 'wrong' },
+			});
+			expect(refused.json).toMatchObject({
+				status: 'error',
+				code: 401,
+				message: 'Invalid credentials.',
+			});
+			const pending = [...sb.state.templates.values()].find(
+				(t: { state: string }) => t.state === 'PENDING',
+			) as { id: number };
+			const notApproved = await api('POST', `/api/v2/whatsapp/templates/${pending.id}/send`, {
+				phone: '+33612345678',
+			});
 			expect(notApproved.status).toBe(400);
 			expect(notApproved.json).toMatchObject({ code: 400, data: { state: 'PENDING' } });
-			expect((await api('GET', '/api/v1/products/')).json).toMatchObject({ code: 403, message: expect.stringMatching(/x-api-key/) });
+			expect((await api('GET', '/api/v1/products/')).json).toMatchObject({
+				code: 403,
+				message: expect.stringMatching(/x-api-key/),
+			});
 			expect((await api('GET', '/api/nowhere/')).json.code).toBe(404);
 		});
 
 		it('faults too: a 429 is code 429; a rate limit answered with HTTP 200 is code 429 as well', async () => {
 			sb.faults.inject({ path: '/api/contacts/', kind: '429', retryAfter: 1 });
-			expect((await api('GET', '/api/contacts/')).json).toMatchObject({ status: 'error', code: 429 });
+			expect((await api('GET', '/api/contacts/')).json).toMatchObject({
+				status: 'error',
+				code: 429,
+			});
 			sb.faults.inject({ path: '/api/contacts/', kind: 'rate-limit-200' });
 			const business = await api('GET', '/api/contacts/');
 			expect(business.status).toBe(200);
@@ -151,15 +193,25 @@ describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes
 		});
 
 		it('a user without API access gets 403 with code 403 and the message about API access', async () => {
-			const token = await login(sb, { username: 'noaccess@shop.test', password: 'noaccess-password' });
+			const token = await login(sb, {
+				username: 'noaccess@shop.test',
+				password: 'noaccess-password',
+			});
 			const res = await client(sb, token)('GET', '/api/contacts/');
 			expect(res.status).toBe(403);
-			expect(res.json).toMatchObject({ code: 403, message: expect.stringMatching(/API access is disabled/) });
+			expect(res.json).toMatchObject({
+				code: 403,
+				message: expect.stringMatching(/API access is disabled/),
+			});
 		});
 
 		it('the fixed bodies of servers built differently stay exactly as documented', async () => {
 			sb.faults.inject({ path: '/api/contacts/', kind: 'jwt-invalid' });
-			expect((await api('GET', '/api/contacts/')).json).toEqual({ status: 'error', code: 'JWT_INVALID', message: 'Invalid JWT Token' });
+			expect((await api('GET', '/api/contacts/')).json).toEqual({
+				status: 'error',
+				code: 'JWT_INVALID',
+				message: 'Invalid JWT Token',
+			});
 		});
 
 		it('success answers are untouched', async () => {
@@ -169,7 +221,11 @@ describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes
 
 	describe('V1: orderHistoryFilters', () => {
 		const ids = async (query: string) =>
-			((await api('GET', `/api/v1/order/history/${query}`)).json.data.results as Array<{ order_id: string }>).map((o) => o.order_id);
+			(
+				(await api('GET', `/api/v1/order/history/${query}`)).json.data.results as Array<{
+					order_id: string;
+				}>
+			).map((o) => o.order_id);
 
 		it('applied (default): status, date_from and date_to filter on created_at', async () => {
 			const all = await ids('');
@@ -181,7 +237,9 @@ describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes
 		it('ignored: the whole history newest first whatever the filters, and no filter is checked', async () => {
 			const all = await ids('');
 			sb.setConfig({ orderHistoryFilters: 'ignored' });
-			expect(await ids('?date_from=2999-01-01T00:00:00Z&status=nope&date_to=2000-01-01')).toEqual(all);
+			expect(await ids('?date_from=2999-01-01T00:00:00Z&status=nope&date_to=2000-01-01')).toEqual(
+				all,
+			);
 			expect(await ids('?date_from=yesterday')).toEqual(all);
 			// Paging still applies.
 			expect(await ids('?limit=2&currentPage=2')).toEqual(all.slice(2, 4));
@@ -203,12 +261,20 @@ describe('sandbox V1/V2 field types (the document: order_id and cart_id strings,
 		const carts = sb.state.cartEvents.length;
 		const order = await api('POST', '/api/v1/order/', { order_id: 1001, status: 'paid' });
 		expect(order.status).toBe(422);
-		expect(order.json.data.violations).toEqual([{ propertyPath: 'order_id', message: 'This value should be of type string.' }]);
-		expect((await api('POST', '/api/v1/order/', { order_id: '1001', status: 1 })).json.data.violations[0].propertyPath).toBe('status');
+		expect(order.json.data.violations).toEqual([
+			{ propertyPath: 'order_id', message: 'This value should be of type string.' },
+		]);
+		expect(
+			(await api('POST', '/api/v1/order/', { order_id: '1001', status: 1 })).json.data.violations[0]
+				.propertyPath,
+		).toBe('status');
 		const cart = await api('POST', '/api/v1/cart/', { cart_id: 77, total: 19.9 });
 		expect(cart.status).toBe(422);
 		expect(cart.json.data.violations[0].propertyPath).toBe('cart_id');
-		expect((await api('POST', '/api/v1/cart/', { cart_id: '77', total: '19.90' })).json.data.violations[0].propertyPath).toBe('total');
+		expect(
+			(await api('POST', '/api/v1/cart/', { cart_id: '77', total: '19.90' })).json.data
+				.violations[0].propertyPath,
+		).toBe('total');
 		expect(sb.state.orderEvents.length).toBe(orders);
 		expect(sb.state.cartEvents.length).toBe(carts);
 	});

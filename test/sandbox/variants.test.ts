@@ -4,10 +4,28 @@
  * choice open) or that behave badly. Real HTTP over loopback.
  */
 import { startTrap } from '../../sandbox';
-import { call, client, DEMO, decodeJwt, expectJsendError, login, NOACCESS, PLUGIN, Res, Sandbox, sleep, start } from './helpers';
+import {
+	call,
+	client,
+	DEMO,
+	decodeJwt,
+	expectJsendError,
+	login,
+	NOACCESS,
+	PLUGIN,
+	Res,
+	Sandbox,
+	sleep,
+	start,
+} from './helpers';
 
 /** One call that does NOT follow redirects (the helper's fetch follows them by default). */
-const raw = (sb: Sandbox, method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Res> =>
+const raw = (
+	sb: Sandbox,
+	method: string,
+	path: string,
+	init: { headers?: Record<string, string>; body?: string } = {},
+): Promise<Res> =>
 	call(sb, method, path, { headers: init.headers, raw: init.body, redirect: 'manual' });
 
 describe('sandbox variants: new fault kinds', () => {
@@ -26,26 +44,48 @@ describe('sandbox variants: new fault kinds', () => {
 
 	it('A6: redirect (default 307) sends Location verbatim, an absolute URL to another host; logged like any request', async () => {
 		const n = sb.state.orderEvents.length;
-		sb.faults.inject({ path: '/api/v1/order/', kind: 'redirect', location: 'http://127.0.0.1:9/steal?x=1' });
+		sb.faults.inject({
+			path: '/api/v1/order/',
+			kind: 'redirect',
+			location: 'http://127.0.0.1:9/steal?x=1',
+		});
 		const res = await raw(sb, 'POST', '/api/v1/order/', {
-			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"order_id":"R-1","status":"paid"}',
+			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+			body: '{"order_id":"R-1","status":"paid"}',
 		});
 		expect(res.status).toBe(307);
 		expect(res.headers.get('location')).toBe('http://127.0.0.1:9/steal?x=1');
 		expect(sb.state.orderEvents.length).toBe(n);
-		expect(sb.state.requests.at(-1)).toMatchObject({ method: 'POST', path: '/api/v1/order/', status: 307, fault: 'redirect' });
+		expect(sb.state.requests.at(-1)).toMatchObject({
+			method: 'POST',
+			path: '/api/v1/order/',
+			status: 307,
+			fault: 'redirect',
+		});
 	});
 
-	it.each([301, 302, 303, 308] as const)('A6: redirect with status %i and a path Location', async (status) => {
-		sb.faults.inject({ path: '/api/contacts/', kind: 'redirect', status, location: '/elsewhere/' });
-		const res = await raw(sb, 'GET', '/api/contacts/', { headers: { authorization: `Bearer ${token}` } });
-		expect(res.status).toBe(status);
-		expect(res.headers.get('location')).toBe('/elsewhere/');
-	});
+	it.each([301, 302, 303, 308] as const)(
+		'A6: redirect with status %i and a path Location',
+		async (status) => {
+			sb.faults.inject({
+				path: '/api/contacts/',
+				kind: 'redirect',
+				status,
+				location: '/elsewhere/',
+			});
+			const res = await raw(sb, 'GET', '/api/contacts/', {
+				headers: { authorization: `Bearer ${token}` },
+			});
+			expect(res.status).toBe(status);
+			expect(res.headers.get('location')).toBe('/elsewhere/');
+		},
+	);
 
 	it('redirect needs a location and a redirect status', () => {
 		expect(() => sb.faults.inject({ path: '/x', kind: 'redirect' } as any)).toThrow(/location/);
-		expect(() => sb.faults.inject({ path: '/x', kind: 'redirect', status: 200, location: '/y' })).toThrow(/status/);
+		expect(() =>
+			sb.faults.inject({ path: '/x', kind: 'redirect', status: 200, location: '/y' }),
+		).toThrow(/status/);
 	});
 
 	it('A3: 401-empty is a 401 with an empty body', async () => {
@@ -59,8 +99,20 @@ describe('sandbox variants: new fault kinds', () => {
 		['jwt-invalid', 401, { status: 'error', code: 'JWT_INVALID', message: 'Invalid JWT Token' }],
 		['jwt-not-found', 401, { code: 401, message: 'JWT Token not found' }],
 		['api-access-401', 401, { status: 'error', message: 'API access is disabled for this user' }],
-		['forbidden-403', 403, { status: 'error', code: 'FORBIDDEN', message: 'Access denied: insufficient role' }],
-		['plugin-headers-missing', 401, { status: 'error', code: 'PLUGIN_AUTH_REQUIRED', message: 'Missing x-api-key, x-platform-type or x-base-uri header' }],
+		[
+			'forbidden-403',
+			403,
+			{ status: 'error', code: 'FORBIDDEN', message: 'Access denied: insufficient role' },
+		],
+		[
+			'plugin-headers-missing',
+			401,
+			{
+				status: 'error',
+				code: 'PLUGIN_AUTH_REQUIRED',
+				message: 'Missing x-api-key, x-platform-type or x-base-uri header',
+			},
+		],
 	] as const)('A2-A5: %s answers HTTP %i with exactly that body', async (kind, status, body) => {
 		sb.faults.inject({ path: '/api/contacts/', kind });
 		const res = await api('GET', '/api/contacts/');
@@ -73,7 +125,11 @@ describe('sandbox variants: new fault kinds', () => {
 	it('A6: echo-headers is a text/html page (500 by default) showing every request header and the raw body', async () => {
 		sb.faults.inject({ path: '/api/contacts/', kind: 'echo-headers' });
 		const body = JSON.stringify({ phone: '+33612345678', firstname: 'Echo' });
-		const res = await call(sb, 'POST', '/api/contacts/', { token, body: JSON.parse(body), headers: PLUGIN });
+		const res = await call(sb, 'POST', '/api/contacts/', {
+			token,
+			body: JSON.parse(body),
+			headers: PLUGIN,
+		});
 		expect(res.status).toBe(500);
 		expect(res.headers.get('content-type')).toMatch(/^text\/html/);
 		expect(res.text).toContain(`Bearer ${token}`);
@@ -91,10 +147,17 @@ describe('sandbox variants: new fault kinds', () => {
 	it('L1: hang never answers; the client giving up ends it and the next request is served', async () => {
 		sb.faults.inject({ path: '/api/contacts/', kind: 'hang' });
 		const abort = new AbortController();
-		const pending = fetch(`${sb.url}/api/contacts/`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+		const pending = fetch(`${sb.url}/api/contacts/`, {
+			headers: { authorization: `Bearer ${token}` },
+			signal: abort.signal,
+		});
 		const n = sb.state.requests.length;
 		while (sb.state.requests.length === n) await sleep(10);
-		expect(sb.state.requests.at(-1)).toMatchObject({ path: '/api/contacts/', status: 0, fault: 'hang' });
+		expect(sb.state.requests.at(-1)).toMatchObject({
+			path: '/api/contacts/',
+			status: 0,
+			fault: 'hang',
+		});
 		abort.abort();
 		await expect(pending).rejects.toThrow();
 		expect((await api('GET', '/api/contacts/')).status).toBe(200);
@@ -103,7 +166,10 @@ describe('sandbox variants: new fault kinds', () => {
 	it('L1: hang: close() ends the open request and returns', async () => {
 		const other = await start();
 		other.faults.inject({ path: '/api/contacts/', kind: 'hang', times: Infinity });
-		const pending = fetch(`${other.url}/api/contacts/`).then(() => 'answered', () => 'failed');
+		const pending = fetch(`${other.url}/api/contacts/`).then(
+			() => 'answered',
+			() => 'failed',
+		);
 		while (other.state.requests.length === 0) await sleep(10);
 		await other.close();
 		expect(await pending).toBe('failed');
@@ -111,7 +177,12 @@ describe('sandbox variants: new fault kinds', () => {
 
 	it('E5: 429 retryAfterRaw sends Retry-After verbatim', async () => {
 		for (const value of ['-5', '12, 13', 'soon']) {
-			sb.faults.inject({ path: '/api/contacts/', kind: '429', retryAfter: 1, retryAfterRaw: value });
+			sb.faults.inject({
+				path: '/api/contacts/',
+				kind: '429',
+				retryAfter: 1,
+				retryAfterRaw: value,
+			});
 			const res = await api('GET', '/api/contacts/');
 			expectJsendError(res, 429, 'RATE_LIMIT_EXCEEDED');
 			expect(res.headers.get('retry-after')).toBe(value);
@@ -130,18 +201,27 @@ describe('sandbox variants: new fault kinds', () => {
 
 	it('POST /__sandbox/faults takes forMs, retryAfterRaw, redirect status and location, echo-headers status', async () => {
 		const ctl = (body: unknown) => call(sb, 'POST', '/__sandbox/faults', { body });
-		expect((await ctl({ path: '/api/contacts/', kind: '502', forMs: 10000 })).json.fault).toMatchObject({ kind: '502', remaining: 'Infinity' });
+		expect(
+			(await ctl({ path: '/api/contacts/', kind: '502', forMs: 10000 })).json.fault,
+		).toMatchObject({ kind: '502', remaining: 'Infinity' });
 		expect((await api('GET', '/api/contacts/')).status).toBe(502);
 		expect((await api('GET', '/api/contacts/')).status).toBe(502);
 		sb.faults.clear();
 		await ctl({ path: '/api/contacts/', kind: '429', retryAfterRaw: '12, 13' });
 		expect((await api('GET', '/api/contacts/')).headers.get('retry-after')).toBe('12, 13');
-		await ctl({ path: '/api/contacts/', kind: 'redirect', status: 302, location: 'https://elsewhere.test/x' });
+		await ctl({
+			path: '/api/contacts/',
+			kind: 'redirect',
+			status: 302,
+			location: 'https://elsewhere.test/x',
+		});
 		const red = await raw(sb, 'GET', '/api/contacts/');
 		expect([red.status, red.headers.get('location')]).toEqual([302, 'https://elsewhere.test/x']);
 		await ctl({ path: '/api/contacts/', kind: 'echo-headers', status: 502 });
 		expect((await api('GET', '/api/contacts/')).status).toBe(502);
-		expect((await ctl({ path: '/x', kind: 'redirect', status: 200, location: '/y' })).status).toBe(400);
+		expect((await ctl({ path: '/x', kind: 'redirect', status: 200, location: '/y' })).status).toBe(
+			400,
+		);
 	});
 });
 
@@ -179,8 +259,14 @@ describe('sandbox variants: tokens', () => {
 			const res = await call(sb, 'GET', '/api/contacts/');
 			expectJsendError(res, 403, 'ACCESS_DENIED');
 			expect(res.json.message).toBe('Access Denied.');
-			expectJsendError(await call(sb, 'GET', '/api/contacts/', { token: 'not.a.token' }), 401, 'JWT_INVALID');
-			expect((await call(sb, 'GET', '/api/contacts/', { token: await login(sb) })).status).toBe(200);
+			expectJsendError(
+				await call(sb, 'GET', '/api/contacts/', { token: 'not.a.token' }),
+				401,
+				'JWT_INVALID',
+			);
+			expect((await call(sb, 'GET', '/api/contacts/', { token: await login(sb) })).status).toBe(
+				200,
+			);
 		} finally {
 			sb.setConfig({ missingToken: '401' });
 		}
@@ -189,7 +275,9 @@ describe('sandbox variants: tokens', () => {
 	it('A3: POST /__sandbox/revoke-tokens', async () => {
 		const token = await login(sb);
 		expect((await call(sb, 'POST', '/__sandbox/revoke-tokens')).json).toEqual({ ok: true });
-		expect((await call(sb, 'GET', '/api/contacts/', { token })).json.message).toBe('Invalid JWT Token');
+		expect((await call(sb, 'GET', '/api/contacts/', { token })).json.message).toBe(
+			'Invalid JWT Token',
+		);
 	});
 
 	it('A3: rotateSigningKey() refuses old tokens with JWT_INVALID "Invalid JWT Signature"; new logins work', async () => {
@@ -202,14 +290,20 @@ describe('sandbox variants: tokens', () => {
 
 		const second = await login(sb);
 		expect((await call(sb, 'POST', '/__sandbox/rotate-signing-key')).json).toEqual({ ok: true });
-		expect((await call(sb, 'GET', '/api/contacts/', { token: second })).json.message).toBe('Invalid JWT Signature');
+		expect((await call(sb, 'GET', '/api/contacts/', { token: second })).json.message).toBe(
+			'Invalid JWT Signature',
+		);
 	});
 
-	it('A3: a restarted emulator refuses the previous one\'s tokens (random key), unless both share signingKey', async () => {
+	it("A3: a restarted emulator refuses the previous one's tokens (random key), unless both share signingKey", async () => {
 		const token = await login(sb);
 		const restarted = await start();
 		try {
-			expectJsendError(await call(restarted, 'GET', '/api/contacts/', { token }), 401, 'JWT_INVALID');
+			expectJsendError(
+				await call(restarted, 'GET', '/api/contacts/', { token }),
+				401,
+				'JWT_INVALID',
+			);
 		} finally {
 			await restarted.close();
 		}
@@ -239,13 +333,22 @@ describe('sandbox variants: tokens', () => {
 		expect(decodeJwt(behind).exp * 1000).toBeLessThan(Date.now());
 		expect((await call(sb, 'GET', '/api/contacts/', { token: behind })).status).toBe(200);
 		sb.setConfig({ clockSkewSeconds: 0 });
-		expectJsendError(await call(sb, 'GET', '/api/contacts/', { token: behind }), 401, 'JWT_EXPIRED');
+		expectJsendError(
+			await call(sb, 'GET', '/api/contacts/', { token: behind }),
+			401,
+			'JWT_EXPIRED',
+		);
 
 		// The clock jumps ahead by more than the lifetime: a fresh token is expired for the server.
 		const fresh = await login(sb);
-		expect((await call(sb, 'POST', '/__sandbox/config', { body: { clockSkewSeconds: 3601 } })).json.config.clockSkewSeconds).toBe(3601);
+		expect(
+			(await call(sb, 'POST', '/__sandbox/config', { body: { clockSkewSeconds: 3601 } })).json
+				.config.clockSkewSeconds,
+		).toBe(3601);
 		expectJsendError(await call(sb, 'GET', '/api/contacts/', { token: fresh }), 401, 'JWT_EXPIRED');
-		expect((await call(sb, 'POST', '/__sandbox/config', { body: { clockSkewSeconds: 'x' } })).status).toBe(400);
+		expect(
+			(await call(sb, 'POST', '/__sandbox/config', { body: { clockSkewSeconds: 'x' } })).status,
+		).toBe(400);
 	});
 });
 
@@ -254,8 +357,13 @@ describe('sandbox variants: variant modes', () => {
 	let token: string;
 	let api: ReturnType<typeof client>;
 	const DEFAULTS = {
-		successStatus: 'success', paths: { orderHistory: 'slash', login: 'noslash' }, paging: 'standard',
-		apiAccessRefusal: '403-code', pluginHeaders: 'required', orderVisibilityDelayMs: 0, clockSkewSeconds: 0,
+		successStatus: 'success',
+		paths: { orderHistory: 'slash', login: 'noslash' },
+		paging: 'standard',
+		apiAccessRefusal: '403-code',
+		pluginHeaders: 'required',
+		orderVisibilityDelayMs: 0,
+		clockSkewSeconds: 0,
 	} as const;
 	beforeAll(async () => {
 		sb = await start({ reviewDelayMs: null });
@@ -270,18 +378,37 @@ describe('sandbox variants: variant modes', () => {
 		sb.reset();
 	});
 
-	it('defaults are today\'s behaviour, settable at start; reset() keeps the config', async () => {
+	it("defaults are today's behaviour, settable at start; reset() keeps the config", async () => {
 		expect(sb.summary().config).toMatchObject(DEFAULTS);
-		const other = await start({ successStatus: 'ok', paging: 'no-total', paths: { login: 'slash' } });
+		const other = await start({
+			successStatus: 'ok',
+			paging: 'no-total',
+			paths: { login: 'slash' },
+		});
 		try {
-			expect(other.config).toMatchObject({ successStatus: 'ok', paging: 'no-total', paths: { orderHistory: 'slash', login: 'slash' } });
+			expect(other.config).toMatchObject({
+				successStatus: 'ok',
+				paging: 'no-total',
+				paths: { orderHistory: 'slash', login: 'slash' },
+			});
 			other.reset();
-			expect(other.config).toMatchObject({ successStatus: 'ok', paging: 'no-total', paths: { login: 'slash' } });
+			expect(other.config).toMatchObject({
+				successStatus: 'ok',
+				paging: 'no-total',
+				paths: { login: 'slash' },
+			});
 		} finally {
 			await other.close();
 		}
-		for (const bad of [{ successStatus: 'yes' }, { paths: { login: 'both' } }, { paths: { other: 'slash' } }, { paging: 'x' },
-			{ apiAccessRefusal: '404' }, { pluginHeaders: 'never' }, { orderVisibilityDelayMs: -1 }]) {
+		for (const bad of [
+			{ successStatus: 'yes' },
+			{ paths: { login: 'both' } },
+			{ paths: { other: 'slash' } },
+			{ paging: 'x' },
+			{ apiAccessRefusal: '404' },
+			{ pluginHeaders: 'never' },
+			{ orderVisibilityDelayMs: -1 },
+		]) {
 			expect((await call(sb, 'POST', '/__sandbox/config', { body: bad })).status).toBe(400);
 		}
 	});
@@ -302,11 +429,19 @@ describe('sandbox variants: variant modes', () => {
 		expect(missing.json).toEqual(rest);
 		expect('status' in missing.json).toBe(false);
 		const created = await api('POST', '/api/contacts/', { phone: '+33612345670' });
-		expect(created.json).toEqual({ message: 'Contact created.', data: expect.objectContaining({ phone: '+33612345670' }) });
+		expect(created.json).toEqual({
+			message: 'Contact created.',
+			data: expect.objectContaining({ phone: '+33612345670' }),
+		});
 		sb.setConfig({ successStatus: 'ok' });
-		expect((await api('POST', '/api/contacts/', { phone: '+33612345671' })).json).toMatchObject({ status: 'ok', message: 'Contact created.' });
+		expect((await api('POST', '/api/contacts/', { phone: '+33612345671' })).json).toMatchObject({
+			status: 'ok',
+			message: 'Contact created.',
+		});
 		expectJsendError(await call(sb, 'GET', '/api/contacts/'), 401, 'JWT_MISSING');
-		expect(Object.keys((await call(sb, 'POST', '/api/login_check', { body: DEMO })).json)).toEqual(['token']);
+		expect(Object.keys((await call(sb, 'POST', '/api/login_check', { body: DEMO })).json)).toEqual([
+			'token',
+		]);
 	});
 
 	describe('E6: paths', () => {
@@ -350,7 +485,8 @@ describe('sandbox variants: variant modes', () => {
 		});
 
 		const body = JSON.stringify(DEMO);
-		const post = (path: string) => raw(sb, 'POST', path, { headers: { 'content-type': 'application/json' }, body });
+		const post = (path: string) =>
+			raw(sb, 'POST', path, { headers: { 'content-type': 'application/json' }, body });
 
 		it('A1: login default "noslash": /api/login_check only; the slash form is the usual 404', async () => {
 			expect((await post('/api/login_check')).status).toBe(200);
@@ -366,13 +502,21 @@ describe('sandbox variants: variant modes', () => {
 
 			sb.setConfig({ paths: { login: 'redirect-to-slash' } });
 			const red = await post('/api/login_check?x=1');
-			expect([red.status, red.headers.get('location')]).toEqual([308, `${sb.url}/api/login_check/?x=1`]);
+			expect([red.status, red.headers.get('location')]).toEqual([
+				308,
+				`${sb.url}/api/login_check/?x=1`,
+			]);
 			expect((await post('/api/login_check/')).status).toBe(200);
 
 			const logins = sb.loginCount();
-			await call(sb, 'POST', '/__sandbox/config', { body: { paths: { login: 'redirect-to-noslash' } } });
+			await call(sb, 'POST', '/__sandbox/config', {
+				body: { paths: { login: 'redirect-to-noslash' } },
+			});
 			const back = await post('/api/login_check/');
-			expect([back.status, back.headers.get('location')]).toEqual([308, `${sb.url}/api/login_check`]);
+			expect([back.status, back.headers.get('location')]).toEqual([
+				308,
+				`${sb.url}/api/login_check`,
+			]);
 			expect(sb.loginCount()).toBe(logins);
 			expect((await post('/api/login_check')).status).toBe(200);
 			expect(sb.config.paths.orderHistory).toBe('slash');
@@ -384,7 +528,9 @@ describe('sandbox variants: variant modes', () => {
 
 		it('"repeat-last": a page past the end answers the last page again (contacts, templates, history, products)', async () => {
 			const c3 = await api('GET', '/api/contacts/?currentPage=3&limit=20');
-			expect((await api('GET', '/api/contacts/?currentPage=9&limit=20')).json.data.items).toEqual([]);
+			expect((await api('GET', '/api/contacts/?currentPage=9&limit=20')).json.data.items).toEqual(
+				[],
+			);
 			sb.setConfig({ paging: 'repeat-last' });
 			const c9 = await api('GET', '/api/contacts/?currentPage=9&limit=20');
 			expect(c9.json.data).toEqual({ ...c3.json.data, currentPage: 3 });
@@ -392,11 +538,16 @@ describe('sandbox variants: variant modes', () => {
 
 			const t = await api('GET', '/api/v2/whatsapp/templates?page=7&limit=2');
 			expect(t.json.data.items.map((x: any) => x.name)).toEqual(
-				(await api('GET', '/api/v2/whatsapp/templates?page=2&limit=2')).json.data.items.map((x: any) => x.name));
+				(await api('GET', '/api/v2/whatsapp/templates?page=2&limit=2')).json.data.items.map(
+					(x: any) => x.name,
+				),
+			);
 			expect(t.json.data.items).toHaveLength(1);
 
 			const h = await api('GET', '/api/v1/order/history/?page=50&limit=2');
-			expect(h.json.data).toEqual((await api('GET', '/api/v1/order/history/?page=3&limit=2')).json.data);
+			expect(h.json.data).toEqual(
+				(await api('GET', '/api/v1/order/history/?page=3&limit=2')).json.data,
+			);
 			expect(h.json.data.results).toHaveLength(1);
 
 			const p = await pluginApi('/api/v1/products/?page=99&limit=10');
@@ -421,7 +572,11 @@ describe('sandbox variants: variant modes', () => {
 
 		it('"nested-total" with maxPageSize: the clamped limit is reported', async () => {
 			sb.setConfig({ paging: 'nested-total', maxPageSize: 7 });
-			expect((await api('GET', '/api/contacts/?limit=100')).json.data.pagination).toEqual({ total: 45, page: 1, limit: 7 });
+			expect((await api('GET', '/api/contacts/?limit=100')).json.data.pagination).toEqual({
+				total: 45,
+				page: 1,
+				limit: 7,
+			});
 		});
 
 		it('"no-total": no total anywhere', async () => {
@@ -430,7 +585,9 @@ describe('sandbox variants: variant modes', () => {
 			expect(c.json.data).toEqual({ items: expect.any(Array), currentPage: 2, limit: 20 });
 			const t = await api('GET', '/api/v2/whatsapp/templates?limit=2');
 			expect(Object.keys(t.json.data)).toEqual(['items']);
-			expect(Object.keys((await api('GET', '/api/v1/order/history/')).json.data)).toEqual(['results']);
+			expect(Object.keys((await api('GET', '/api/v1/order/history/')).json.data)).toEqual([
+				'results',
+			]);
 			expect(Array.isArray((await pluginApi('/api/v1/products/')).json.data)).toBe(true);
 		});
 	});
@@ -454,10 +611,20 @@ describe('sandbox variants: variant modes', () => {
 		expect(alone.status).toBe(200);
 		expect(alone.json.data).toHaveLength(3);
 		expect((await api('GET', '/api/v1/products/1001/')).status).toBe(200);
-		expect((await call(sb, 'GET', '/api/v1/products/', { token, headers: PLUGIN })).status).toBe(200);
-		const wrongs: Record<string, string>[] = [{ 'x-api-key': 'nope' }, { 'x-platform-type': 'amiga' }, { ...PLUGIN, 'x-base-uri': 'not a url' }];
+		expect((await call(sb, 'GET', '/api/v1/products/', { token, headers: PLUGIN })).status).toBe(
+			200,
+		);
+		const wrongs: Record<string, string>[] = [
+			{ 'x-api-key': 'nope' },
+			{ 'x-platform-type': 'amiga' },
+			{ ...PLUGIN, 'x-base-uri': 'not a url' },
+		];
 		for (const wrong of wrongs) {
-			expectJsendError(await call(sb, 'GET', '/api/v1/products/', { token, headers: wrong }), 403, 'PLUGIN_AUTH_REQUIRED');
+			expectJsendError(
+				await call(sb, 'GET', '/api/v1/products/', { token, headers: wrong }),
+				403,
+				'PLUGIN_AUTH_REQUIRED',
+			);
 		}
 	});
 
@@ -465,12 +632,18 @@ describe('sandbox variants: variant modes', () => {
 		sb.setConfig({ orderVisibilityDelayMs: 400 });
 		const pushed = await api('POST', '/api/v1/order/', { order_id: 'LAG-1', status: 'paid' });
 		expect(pushed.status).toBe(201);
-		const ids = async () => (await api('GET', '/api/v1/order/history/?limit=100')).json.data.results.map((o: any) => o.order_id);
+		const ids = async () =>
+			(await api('GET', '/api/v1/order/history/?limit=100')).json.data.results.map(
+				(o: any) => o.order_id,
+			);
 		expect(await ids()).not.toContain('LAG-1');
 		expect(sb.state.orders.get(1)!.byId.has('LAG-1')).toBe(true);
 		await sleep(450);
 		const history = (await api('GET', '/api/v1/order/history/?limit=100')).json.data.results;
-		expect(history[0]).toMatchObject({ order_id: 'LAG-1', created_at: pushed.json.data.received_at });
+		expect(history[0]).toMatchObject({
+			order_id: 'LAG-1',
+			created_at: pushed.json.data.received_at,
+		});
 		sb.setConfig({ orderVisibilityDelayMs: 0, paging: 'nested-total' });
 		expect((await api('GET', '/api/v1/order/history/')).json.data.pagination.total).toBe(6);
 	});
@@ -482,11 +655,20 @@ describe('sandbox variants: trap server', () => {
 		try {
 			expect(trap.url).toBe(`http://127.0.0.1:${trap.port}`);
 			const res = await fetch(`${trap.url}/api/v1/order/?x=1`, {
-				method: 'POST', headers: { authorization: 'Bearer abc', 'content-type': 'application/json' }, body: '{"a":1}',
+				method: 'POST',
+				headers: { authorization: 'Bearer abc', 'content-type': 'application/json' },
+				body: '{"a":1}',
 			});
 			expect(res.status).toBe(200);
 			expect(await res.json()).toEqual({ status: 'success', data: {} });
-			expect(trap.requests).toEqual([{ method: 'POST', url: '/api/v1/order/?x=1', headers: expect.objectContaining({ authorization: 'Bearer abc' }), body: '{"a":1}' }]);
+			expect(trap.requests).toEqual([
+				{
+					method: 'POST',
+					url: '/api/v1/order/?x=1',
+					headers: expect.objectContaining({ authorization: 'Bearer abc' }),
+					body: '{"a":1}',
+				},
+			]);
 		} finally {
 			await trap.close();
 		}
@@ -497,7 +679,11 @@ describe('sandbox variants: trap server', () => {
 		const trap = await startTrap();
 		const sb = await start();
 		try {
-			sb.faults.inject({ path: '/api/contacts/', kind: 'redirect', location: `${trap.url}/caught` });
+			sb.faults.inject({
+				path: '/api/contacts/',
+				kind: 'redirect',
+				location: `${trap.url}/caught`,
+			});
 			const res = await fetch(`${sb.url}/api/contacts/`);
 			expect(res.status).toBe(200);
 			expect(trap.requests.map((r) => r.url)).toEqual(['/caught']);

@@ -44,7 +44,9 @@ async function filesRunDuring(work: () => Promise<void>): Promise<string[]> {
 			const file = relative(ROOT, path);
 			if (!SHIPPED.test(file) || !file.endsWith('.ts')) continue;
 			// A module's own body (the function at offset 0) ran when it was loaded, before the trip.
-			const ran = script.functions.some((fn) => fn.ranges[0].startOffset > 0 && fn.ranges[0].count > 0);
+			const ran = script.functions.some(
+				(fn) => fn.ranges[0].startOffset > 0 && fn.ranges[0].count > 0,
+			);
 			if (ran) files.add(file);
 		}
 		return [...files].sort();
@@ -65,7 +67,14 @@ describe('The trip of one order event', () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		let error: unknown;
 		const files = await filesRunDuring(async () => {
-			const result = await engine.run({ parameters: { resource: 'order', operation: 'pushEvent', orderId: 'TRIP-1', status: 'paid' } });
+			const result = await engine.run({
+				parameters: {
+					resource: 'order',
+					operation: 'pushEvent',
+					orderId: 'TRIP-1',
+					status: 'paid',
+				},
+			});
 			error = result.error;
 		});
 		expect(error).toBeUndefined();

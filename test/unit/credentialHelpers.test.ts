@@ -1,13 +1,27 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { assertCredentialFieldsUsable, assertHeaderValueSafe, missingPluginFields, pluginHeaders, readCredentials, readTokenTimes, tokenNeedsRenewal } from '../../transport/auth';
+import {
+	assertCredentialFieldsUsable,
+	assertHeaderValueSafe,
+	missingPluginFields,
+	pluginHeaders,
+	readCredentials,
+	readTokenTimes,
+	tokenNeedsRenewal,
+} from '../../transport/auth';
 
-const assertSafeBaseUrl = (baseUrl: string) => assertCredentialFieldsUsable(readCredentials({ baseUrl }));
+const assertSafeBaseUrl = (baseUrl: string) =>
+	assertCredentialFieldsUsable(readCredentials({ baseUrl }));
 /** The credential data a run holds after a login: its token and the local time it arrived. */
-const received = (token: string, at: number): ICredentialDataDecryptedObject => ({ sessionToken: token, loginReceivedAt: at });
+const received = (token: string, at: number): ICredentialDataDecryptedObject => ({
+	sessionToken: token,
+	loginReceivedAt: at,
+});
 
 const jwt = (claims: Record<string, unknown>) =>
-	['{"alg":"HS256"}', JSON.stringify(claims), 'sig'].map((part, i) => (i < 2 ? Buffer.from(part).toString('base64url') : part)).join('.');
+	['{"alg":"HS256"}', JSON.stringify(claims), 'sig']
+		.map((part, i) => (i < 2 ? Buffer.from(part).toString('base64url') : part))
+		.join('.');
 
 describe('credential helpers', () => {
 	it('A3: a token is renewed before its end, with a margin, and never used after it', () => {
@@ -64,7 +78,12 @@ describe('credential helpers', () => {
 	it('A5/A6: plugin headers are sent only when configured, and CR/LF is refused', () => {
 		const base = { baseUrl: 'https://x', username: 'u', password: 'p' };
 		expect(pluginHeaders(readCredentials(base))).toEqual({});
-		expect(missingPluginFields(readCredentials(base))).toEqual(['Plugin Integration (switch it on)', 'Plugin API Key', 'Platform Type', 'Shop Base URI']);
+		expect(missingPluginFields(readCredentials(base))).toEqual([
+			'Plugin Integration (switch it on)',
+			'Plugin API Key',
+			'Platform Type',
+			'Shop Base URI',
+		]);
 		const full = readCredentials({
 			...base,
 			pluginIntegration: true,
@@ -72,13 +91,30 @@ describe('credential helpers', () => {
 			pluginPlatformType: 'shopify',
 			pluginBaseUri: 'https://shop',
 		});
-		expect(pluginHeaders(full)).toEqual({ 'x-api-key': 'k', 'x-platform-type': 'shopify', 'x-base-uri': 'https://shop' });
+		expect(pluginHeaders(full)).toEqual({
+			'x-api-key': 'k',
+			'x-platform-type': 'shopify',
+			'x-base-uri': 'https://shop',
+		});
 		expect(missingPluginFields(full)).toEqual([]);
 		expect(missingPluginFields({ ...full, pluginPlatformType: ' ' })).toEqual(['Platform Type']);
-		expect(() => assertCredentialFieldsUsable(readCredentials({ ...base, baseUrl: 'https://x.example', pluginIntegration: true, pluginApiKey: 'k\r\nX-Evil: 1', pluginPlatformType: 'custom', pluginBaseUri: 'https://s' }))).toThrow(/line break/);
+		expect(() =>
+			assertCredentialFieldsUsable(
+				readCredentials({
+					...base,
+					baseUrl: 'https://x.example',
+					pluginIntegration: true,
+					pluginApiKey: 'k\r\nX-Evil: 1',
+					pluginPlatformType: 'custom',
+					pluginBaseUri: 'https://s',
+				}),
+			),
+		).toThrow(/line break/);
 		expect(() => assertHeaderValueSafe('Session Token', 'abc\n')).toThrow(/line break/);
 		expect(() => assertHeaderValueSafe('Shop Base URI', 'https://shöp.example')).not.toThrow();
-		expect(() => assertHeaderValueSafe('Shop Base URI', 'https://店.example')).toThrow(/"Shop Base URI".*ISO-8859-1/);
+		expect(() => assertHeaderValueSafe('Shop Base URI', 'https://店.example')).toThrow(
+			/"Shop Base URI".*ISO-8859-1/,
+		);
 		expect(() => assertHeaderValueSafe('Plugin API Key', 'key\u2028x')).toThrow(/"Plugin API Key"/);
 	});
 });

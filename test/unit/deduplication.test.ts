@@ -17,9 +17,10 @@ const HOUR = 3600;
 const DAY = 24 * HOUR;
 const T0 = 1_760_000_000;
 const ACCOUNT = 'account-a';
-const hashOf = (orderId: string, status = 'paid') => eventKey(ACCOUNT, orderEvent(orderId, status)).hash;
+const hashOf = (orderId: string, status = 'paid') =>
+	eventKey(ACCOUNT, orderEvent(orderId, status)).hash;
 
-describe('a node\'s memory of accepted events (pure)', () => {
+describe("a node's memory of accepted events (pure)", () => {
 	it('V4: an accepted event blocks the same key within the window, and no longer once it has passed', () => {
 		const memory = new NodeMemory();
 		const hash = hashOf('ORD-1');
@@ -96,7 +97,10 @@ describe('a node\'s memory of accepted events (pure)', () => {
 	});
 
 	it('V4: the saved copy is 17 characters per event, reads back exactly, and refuses what it did not write', () => {
-		const events: Array<[string, number]> = Array.from({ length: 10_000 }, (_, i) => [hashOf(`SAVE-${i}`), T0 + Math.floor(i / 7)]);
+		const events: Array<[string, number]> = Array.from({ length: 10_000 }, (_, i) => [
+			hashOf(`SAVE-${i}`),
+			T0 + Math.floor(i / 7),
+		]);
 		const text = encodeEvents(events);
 		expect(text).toHaveLength(17 * 10_000);
 		expect(decodeEvents(text)).toEqual(events);
@@ -115,7 +119,7 @@ describe('event keys', () => {
 		expect(normaliseTotal(0.1 + 0.2)).toBe(normaliseTotal(0.3));
 		expect(normaliseTotal(-0)).toBe('0');
 		const cart = (total: number) => eventKey(ACCOUNT, cartEvent('c1', total));
-		expect(cart(49.9).hash).toBe(cart(49.90).hash);
+		expect(cart(49.9).hash).toBe(cart(49.9).hash);
 		expect(cart(49.9).hash).not.toBe(cart(49.91).hash);
 		expect(cart(49.9).label).toBe('cart:c1:49.9');
 	});
@@ -131,20 +135,35 @@ describe('event keys', () => {
 	});
 
 	it('V4: the account is the Base URL and the username: another one makes another key, the password does not', () => {
-		const base = { baseUrl: 'https://api.example.com', username: 'shop@example.com', password: 'secret-1', sessionToken: 'tok' };
+		const base = {
+			baseUrl: 'https://api.example.com',
+			username: 'shop@example.com',
+			password: 'secret-1',
+			sessionToken: 'tok',
+		};
 		const account = accountId(base);
 		expect(accountId({ ...base, baseUrl: 'https://api2.example.com' })).not.toBe(account);
 		expect(accountId({ ...base, baseUrl: 'https://api.example.com/v2' })).not.toBe(account);
 		expect(accountId({ ...base, username: 'other@example.com' })).not.toBe(account);
 		// The same account however the URL is written, and whatever its password, token or plugin key.
-		for (const baseUrl of ['https://api.example.com/', ' https://API.example.com// ', 'https://api.example.com:443']) {
+		for (const baseUrl of [
+			'https://api.example.com/',
+			' https://API.example.com// ',
+			'https://api.example.com:443',
+		]) {
 			expect(accountId({ ...base, baseUrl })).toBe(account);
 		}
-		expect(accountId({ ...base, password: 'secret-2', sessionToken: 'other', pluginApiKey: 'k' })).toBe(account);
+		expect(
+			accountId({ ...base, password: 'secret-2', sessionToken: 'other', pluginApiKey: 'k' }),
+		).toBe(account);
 		// Keys of one event differ between accounts; what is stored names neither the account nor a secret.
 		const other = accountId({ ...base, username: 'other@example.com' });
-		expect(eventKey(account, orderEvent('ORD-1', 'paid')).hash).not.toBe(eventKey(other, orderEvent('ORD-1', 'paid')).hash);
-		expect(eventKey(account, orderEvent('ORD-1', 'paid')).label).toBe(eventKey(other, orderEvent('ORD-1', 'paid')).label);
+		expect(eventKey(account, orderEvent('ORD-1', 'paid')).hash).not.toBe(
+			eventKey(other, orderEvent('ORD-1', 'paid')).hash,
+		);
+		expect(eventKey(account, orderEvent('ORD-1', 'paid')).label).toBe(
+			eventKey(other, orderEvent('ORD-1', 'paid')).label,
+		);
 		expect(account).toMatch(/^[A-Za-z0-9_-]{16}$/);
 		expect(account).not.toMatch(/shop|example|secret/);
 	});
@@ -157,12 +176,16 @@ describe('shared store values (pure)', () => {
 		for (let offset = 0; offset < 2 * windowSeconds; offset += 997) {
 			const sentAt = T0 + offset;
 			const { record } = sharedValues(hash, windowSeconds, sentAt);
-			const foundAt = (now: number) => Object.values(sharedValues(hash, windowSeconds, now)).includes(record);
-			for (let later = 0; later < windowSeconds; later += 61) expect(foundAt(sentAt + later)).toBe(true);
+			const foundAt = (now: number) =>
+				Object.values(sharedValues(hash, windowSeconds, now)).includes(record);
+			for (let later = 0; later < windowSeconds; later += 61)
+				expect(foundAt(sentAt + later)).toBe(true);
 			expect(foundAt(sentAt + 2 * windowSeconds)).toBe(false);
 		}
 		// Another window is another record: items with different windows never read each other's periods wrongly.
-		expect(sharedValues(hash, HOUR, T0).record).not.toBe(sharedValues(hash, windowSeconds, T0).record);
+		expect(sharedValues(hash, HOUR, T0).record).not.toBe(
+			sharedValues(hash, windowSeconds, T0).record,
+		);
 	});
 });
 

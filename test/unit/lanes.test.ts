@@ -21,7 +21,9 @@ describe('lanes: many items in flight, in order where it matters', () => {
 	it('Throughput: results come back in input order, with at most `concurrency` in flight', async () => {
 		const r = recorder([30, 5, 20, 1, 12]);
 		const results = await runInLanes(40, { concurrency: 8, run: r.run, stopOnError: true });
-		expect(results.map((x) => (x.status === 'done' ? x.value : -1))).toEqual(Array.from({ length: 40 }, (_, i) => i * 10));
+		expect(results.map((x) => (x.status === 'done' ? x.value : -1))).toEqual(
+			Array.from({ length: 40 }, (_, i) => i * 10),
+		);
 		expect(r.peak()).toBe(8);
 	});
 
@@ -29,14 +31,30 @@ describe('lanes: many items in flight, in order where it matters', () => {
 		const r = recorder([5, 1, 3]);
 		await runInLanes(6, { concurrency: 1, run: r.run, stopOnError: true });
 		expect(r.log.map((e) => `${e.event}${e.item}`)).toEqual([
-			'start0', 'end0', 'start1', 'end1', 'start2', 'end2', 'start3', 'end3', 'start4', 'end4', 'start5', 'end5',
+			'start0',
+			'end0',
+			'start1',
+			'end1',
+			'start2',
+			'end2',
+			'start3',
+			'end3',
+			'start4',
+			'end4',
+			'start5',
+			'end5',
 		]);
 	});
 
 	it('V1: items sharing a key never overlap and start in input order; other keys run beside them', async () => {
 		const keys = ['A', 'B', 'A', 'C', 'A', 'B', 'C', 'A'];
 		const r = recorder([25, 3, 9, 14]);
-		await runInLanes(keys.length, { concurrency: 8, keyOf: (i) => keys[i], run: r.run, stopOnError: true });
+		await runInLanes(keys.length, {
+			concurrency: 8,
+			keyOf: (i) => keys[i],
+			run: r.run,
+			stopOnError: true,
+		});
 		for (const key of ['A', 'B', 'C']) {
 			const items = keys.flatMap((k, i) => (k === key ? [i] : []));
 			const events = r.log.filter((e) => keys[e.item] === key).map((e) => `${e.event}${e.item}`);
@@ -72,7 +90,18 @@ describe('lanes: many items in flight, in order where it matters', () => {
 				return i;
 			},
 		});
-		expect(results.map((x) => x.status)).toEqual(['failed', 'done', 'done', 'failed', 'done', 'done', 'failed', 'done', 'done', 'failed']);
+		expect(results.map((x) => x.status)).toEqual([
+			'failed',
+			'done',
+			'done',
+			'failed',
+			'done',
+			'done',
+			'failed',
+			'done',
+			'done',
+			'failed',
+		]);
 		expect(results[3]).toEqual({ status: 'failed', error: new Error('bad 3') });
 	});
 });

@@ -5,7 +5,16 @@ import { RunPacer } from '../../transport/request';
  * waits it out, and from then on the lanes start no faster than the rate the service sustained in the run.
  */
 describe('The run pacer', () => {
-	const ctx = { getNode: () => ({ id: '1', name: 'Commerce Messaging', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} }) };
+	const ctx = {
+		getNode: () => ({
+			id: '1',
+			name: 'Commerce Messaging',
+			type: 'x',
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: {},
+		}),
+	};
 
 	const T0 = 1_000_000;
 	beforeEach(() => jest.useFakeTimers({ now: T0 }));

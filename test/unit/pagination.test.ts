@@ -44,7 +44,14 @@ interface FakeList {
 
 /** A context whose Request Options ask pages one by one (the rules below); the concurrent reading has its own tests. */
 const ctx = {
-	getNode: () => ({ id: '1', name: 'Commerce Messaging', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
+	getNode: () => ({
+		id: '1',
+		name: 'Commerce Messaging',
+		type: 'x',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	}),
 };
 /** A node run's context whose Request Options ask Concurrency 8 (its run is started below). */
 const concurrentCtx = { ...ctx };
@@ -82,7 +89,9 @@ function serve(list: FakeList) {
 }
 
 const records = (count: number, withIds = true): IDataObject[] =>
-	Array.from({ length: count }, (_, n) => (withIds ? { id: n + 1, name: `r${n + 1}` } : { name: `r${n + 1}`, n }));
+	Array.from({ length: count }, (_, n) =>
+		withIds ? { id: n + 1, name: `r${n + 1}` } : { name: `r${n + 1}`, n },
+	);
 const pagesAsked = () => asked.map((query) => query.currentPage);
 const ids = (list: IDataObject[]) => list.map((record) => record.id);
 
@@ -96,10 +105,16 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 		expect(readListPage(rows)).toEqual({ records: rows, total: undefined });
 		expect(readListPage({ items: rows, total: 7 })).toEqual({ records: rows, total: 7 });
 		expect(readListPage({ results: rows, total: '7' })).toEqual({ records: rows, total: 7 });
-		expect(readListPage({ items: rows, pagination: { total: 9, page: 1, limit: 1 } })).toEqual({ records: rows, total: 9 });
+		expect(readListPage({ items: rows, pagination: { total: 9, page: 1, limit: 1 } })).toEqual({
+			records: rows,
+			total: 9,
+		});
 		expect(readListPage({ data: rows, meta: { total: 4 } })).toEqual({ records: rows, total: 4 });
 		expect(readListPage({ items: rows })).toEqual({ records: rows, total: undefined });
-		expect(readListPage({ items: rows, total: 'many' })).toEqual({ records: rows, total: undefined });
+		expect(readListPage({ items: rows, total: 'many' })).toEqual({
+			records: rows,
+			total: undefined,
+		});
 		expect(readListPage(null)).toEqual({ records: [] });
 	});
 
@@ -117,15 +132,18 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 		['repeat-last-no-total', 10],
 		['bare-array', 10],
 	])('a %s server (largest page %s)', (paging, maxPageSize) => {
-		it.each([0, 1, 9, 10, 11, 20, 45])('L3: Return All of %i records ends with every record once, no error', async (count) => {
-			serve({ records: records(count), paging, maxPageSize });
-			const all = await listRecords(ctx as never, 'contactList', { pageSize: 25 });
-			expect(ids(all)).toEqual(ids(records(count)));
-			// Never an endless walk: at most one page past the end.
-			const served = Math.min(25, maxPageSize ?? Infinity);
-			expect(asked.length).toBeLessThanOrEqual(Math.ceil(count / served) + 1);
-			expect(pagesAsked()).toEqual(asked.map((_, n) => n + 1));
-		});
+		it.each([0, 1, 9, 10, 11, 20, 45])(
+			'L3: Return All of %i records ends with every record once, no error',
+			async (count) => {
+				serve({ records: records(count), paging, maxPageSize });
+				const all = await listRecords(ctx as never, 'contactList', { pageSize: 25 });
+				expect(ids(all)).toEqual(ids(records(count)));
+				// Never an endless walk: at most one page past the end.
+				const served = Math.min(25, maxPageSize ?? Infinity);
+				expect(asked.length).toBeLessThanOrEqual(Math.ceil(count / served) + 1);
+				expect(pagesAsked()).toEqual(asked.map((_, n) => n + 1));
+			},
+		);
 
 		it('L3: a Limit returns exactly that many and asks no page it does not need', async () => {
 			serve({ records: records(45), paging, maxPageSize });
@@ -194,7 +212,9 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 
 	it('L3: records without ids: a repeated page is recognised whole, with and without a total', async () => {
 		serve({ records: records(20, false), paging: 'ignore-page', maxPageSize: 10 });
-		await expect(listRecords(ctx as never, 'contactList')).rejects.toThrow(/same records for page 2 as for page 1/);
+		await expect(listRecords(ctx as never, 'contactList')).rejects.toThrow(
+			/same records for page 2 as for page 1/,
+		);
 		serve({ records: records(20, false), paging: 'repeat-last-no-total', maxPageSize: 10 });
 		const all = await listRecords(ctx as never, 'contactList');
 		expect(all).toEqual(records(20, false));
@@ -216,7 +236,9 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 		serve({ records: records(45), paging: 'nested-total', maxPageSize: 10 });
 		const first = await readPage(ctx as never, 'contactList', 1, 10, { qs: { state: 'x' } });
 		expect(first).toMatchObject({ total: 45 });
-		expect(ids((await readPage(ctx as never, 'contactList', 5, 10, { qs: { state: 'x' } })).records)).toEqual([41, 42, 43, 44, 45]);
+		expect(
+			ids((await readPage(ctx as never, 'contactList', 5, 10, { qs: { state: 'x' } })).records),
+		).toEqual([41, 42, 43, 44, 45]);
 		expect(mocked.mock.calls[1][2]?.qs).toEqual({ state: 'x', currentPage: 5, page: 5, limit: 10 });
 	});
 

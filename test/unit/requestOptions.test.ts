@@ -22,10 +22,15 @@ function panelReading(values: Record<string, unknown>): IExecuteFunctions {
 	} as unknown as IExecuteFunctions;
 }
 
-const panelFields = (requestOptions.options as INodeProperties[]).map((option) => option.name).sort();
+const panelFields = (requestOptions.options as INodeProperties[])
+	.map((option) => option.name)
+	.sort();
 
 /** A value for each field, away from its default, and where it must land in the transport's settings. */
-const MAPPING: Record<string, { value: number; lands: (settings: RunSettings) => unknown; expected: unknown }> = {
+const MAPPING: Record<
+	string,
+	{ value: number; lands: (settings: RunSettings) => unknown; expected: unknown }
+> = {
 	concurrency: { value: 7, lands: (s) => s.concurrency, expected: 7 },
 	maxAttempts: { value: 3, lands: (s) => s.retry.maxAttempts, expected: 3 },
 	maxListMegabytes: { value: 2, lands: (s) => s.maxListBytes, expected: 2 * 1024 * 1024 },
@@ -39,13 +44,22 @@ describe('Request Options: the panel mapped onto the transport, field by field',
 		expect(panelFields).toEqual(Object.keys(MAPPING).sort());
 	});
 
-	it('every field left at its panel default gives the transport\'s default settings', () => {
-		const defaults = Object.fromEntries((requestOptions.options as INodeProperties[]).map((option) => [option.name, option.default]));
+	it("every field left at its panel default gives the transport's default settings", () => {
+		const defaults = Object.fromEntries(
+			(requestOptions.options as INodeProperties[]).map((option) => [option.name, option.default]),
+		);
 		const settings = readRunSettings(panelReading(defaults));
 		expect({ ...settings, names: {} }).toEqual(DEFAULT_RUN_SETTINGS);
 		expect(settings.names.timeout).toBe('Request Options > Timeout (Seconds)');
 		// The defaults the README documents, stated here rather than read from the product.
-		expect(defaults).toEqual({ concurrency: 32, maxAttempts: 8, maxListMegabytes: 256, maxRecords: 100_000, maxRetryWaitSeconds: 120, timeoutSeconds: 30 });
+		expect(defaults).toEqual({
+			concurrency: 32,
+			maxAttempts: 8,
+			maxListMegabytes: 256,
+			maxRecords: 100_000,
+			maxRetryWaitSeconds: 120,
+			timeoutSeconds: 30,
+		});
 	});
 
 	it.each(panelFields)('the field %s reaches its setting (and only it)', (field) => {
@@ -59,7 +73,12 @@ describe('Request Options: the panel mapped onto the transport, field by field',
 	});
 
 	it('the panel names each setting in messages as it is labelled', () => {
-		const labels = Object.fromEntries((requestOptions.options as INodeProperties[]).map((option) => [option.name, option.displayName]));
+		const labels = Object.fromEntries(
+			(requestOptions.options as INodeProperties[]).map((option) => [
+				option.name,
+				option.displayName,
+			]),
+		);
 		expect(readRunSettings(panelReading({})).names).toEqual({
 			timeout: `Request Options > ${labels.timeoutSeconds}`,
 			retryBudget: `Request Options > ${labels.maxRetryWaitSeconds}`,
@@ -73,16 +92,23 @@ describe('Request Options: the panel mapped onto the transport, field by field',
 	it("the panel's bounds are the code's: a value past a maximum counts as that maximum, one below a minimum fails the run", () => {
 		const panel = requestOptions.options as INodeProperties[];
 		const bounded = panel.filter((option) => option.typeOptions?.maxValue !== undefined);
-		expect(bounded.map((option) => [option.name, option.typeOptions?.maxValue])).toEqual([['concurrency', 64], ['maxAttempts', 20]]);
+		expect(bounded.map((option) => [option.name, option.typeOptions?.maxValue])).toEqual([
+			['concurrency', 64],
+			['maxAttempts', 20],
+		]);
 		for (const option of bounded) {
 			const max = option.typeOptions?.maxValue as number;
 			const { lands } = MAPPING[option.name];
-			expect(lands(readRunSettings(panelReading({ [option.name]: max + 5 })))).toBe(lands(readRunSettings(panelReading({ [option.name]: max }))));
+			expect(lands(readRunSettings(panelReading({ [option.name]: max + 5 })))).toBe(
+				lands(readRunSettings(panelReading({ [option.name]: max }))),
+			);
 		}
 		for (const option of panel) {
 			const min = option.typeOptions?.minValue as number;
 			expect(() => readRunSettings(panelReading({ [option.name]: min }))).not.toThrow();
-			expect(() => readRunSettings(panelReading({ [option.name]: min - Math.max(min / 2, 0.6) }))).toThrow(/must be/);
+			expect(() =>
+				readRunSettings(panelReading({ [option.name]: min - Math.max(min / 2, 0.6) })),
+			).toThrow(/must be/);
 		}
 	});
 });

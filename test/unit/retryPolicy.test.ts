@@ -3,7 +3,13 @@ import { attemptTimeoutMs } from '../../transport/request';
 import { DEFAULT_RETRY } from '../../transport/settings';
 
 describe('retry policy', () => {
-	const settings = { ...DEFAULT_RETRY, maxAttempts: 5, maxTotalWaitMs: 60_000, baseDelayMs: 500, maxDelayMs: 30_000 };
+	const settings = {
+		...DEFAULT_RETRY,
+		maxAttempts: 5,
+		maxTotalWaitMs: 60_000,
+		baseDelayMs: 500,
+		maxDelayMs: 30_000,
+	};
 
 	it('L1: backs off exponentially with equal jitter: half of each step fixed, half random', () => {
 		const top = (attempt: number) => decideRetry(settings, attempt, 0, undefined, () => 0.999999);
@@ -17,7 +23,9 @@ describe('retry policy', () => {
 		// The floors the README and DEFAULT_RETRY's comment promise, written out here rather than derived from the
 		// settings under test, so a zero or shrunken base delay fails.
 		const floors = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 15_000];
-		const waits = floors.map((_, index) => decideRetry(DEFAULT_RETRY, index + 1, 0, undefined, () => 0));
+		const waits = floors.map((_, index) =>
+			decideRetry(DEFAULT_RETRY, index + 1, 0, undefined, () => 0),
+		);
 		expect(waits).toEqual(floors.map((delayMs) => ({ retry: true, delayMs })));
 	});
 
@@ -48,7 +56,10 @@ describe('retry policy', () => {
 	});
 
 	it('L1: a bounded number of attempts', () => {
-		expect(decideRetry(settings, 5, 0, undefined)).toEqual({ retry: false, reason: 'gave up after 5 attempts' });
+		expect(decideRetry(settings, 5, 0, undefined)).toEqual({
+			retry: false,
+			reason: 'gave up after 5 attempts',
+		});
 	});
 
 	it('L1: a bounded total time: a Retry-After beyond the budget fails at once, with the reason', () => {

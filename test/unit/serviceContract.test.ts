@@ -76,13 +76,18 @@ function tokenize(source: string): Token[] {
 			codeFrom = i;
 		} else if (c === "'" || c === '"') {
 			let j = i + 1;
-			while (j < source.length && source[j] !== c && source[j] !== '\n') j += source[j] === '\\' ? 2 : 1;
+			while (j < source.length && source[j] !== c && source[j] !== '\n')
+				j += source[j] === '\\' ? 2 : 1;
 			push('string', source.slice(i + 1, j), i, j + 1);
 			i = j + 1;
 		} else if (c === '`' || (c === '}' && templateDepth.at(-1) === 0)) {
 			if (c === '}') templateDepth.pop();
 			let j = i + 1;
-			while (j < source.length && source[j] !== '`' && !(source[j] === '$' && source[j + 1] === '{')) {
+			while (
+				j < source.length &&
+				source[j] !== '`' &&
+				!(source[j] === '$' && source[j + 1] === '{')
+			) {
 				j += source[j] === '\\' ? 2 : 1;
 			}
 			push('string', source.slice(i + 1, j), i, j + 1);
@@ -94,7 +99,8 @@ function tokenize(source: string): Token[] {
 			}
 			codeFrom = i;
 		} else {
-			if (templateDepth.length) templateDepth[templateDepth.length - 1] += c === '{' ? 1 : c === '}' ? -1 : 0;
+			if (templateDepth.length)
+				templateDepth[templateDepth.length - 1] += c === '{' ? 1 : c === '}' ? -1 : 0;
 			i++;
 		}
 	}
@@ -121,11 +127,13 @@ function isTestName(masked: string, token: Token): boolean {
 	const before = masked.slice(0, token.start).trimEnd();
 	if (!before.endsWith('(')) return false;
 	const callee = before.slice(0, -1).trimEnd();
-	if (!callee.endsWith(')')) return /\b(it|test|describe)(\.(only|skip|concurrent|failing))?$/.test(callee);
+	if (!callee.endsWith(')'))
+		return /\b(it|test|describe)(\.(only|skip|concurrent|failing))?$/.test(callee);
 	let depth = 0;
 	for (let k = callee.length - 1; k >= 0; k--) {
 		if (callee[k] === ')') depth++;
-		if (callee[k] === '(' && --depth === 0) return /\b(it|test|describe)(\.\w+)*\.each\s*$/.test(callee.slice(0, k));
+		if (callee[k] === '(' && --depth === 0)
+			return /\b(it|test|describe)(\.\w+)*\.each\s*$/.test(callee.slice(0, k));
 	}
 	return false;
 }
@@ -147,7 +155,10 @@ function citations(source: string, file: string): Citation[] {
 			let from = 0;
 			const parts: string[] = [];
 			for (const token of tokens) {
-				parts.push(source.slice(from, token.start), ' '.repeat(Math.min(token.end, source.length) - token.start));
+				parts.push(
+					source.slice(from, token.start),
+					' '.repeat(Math.min(token.end, source.length) - token.start),
+				);
 				from = token.end;
 			}
 			masked = parts.join('') + source.slice(from);
@@ -164,9 +175,13 @@ function citations(source: string, file: string): Citation[] {
 	for (const token of tokens) {
 		if (!ANY_ID.test(token.text)) continue;
 		const inTestName = token.kind === 'string' && isTestName(code(), token);
-		const texts = token.kind === 'comment' || inTestName ? [token.text] : RULE_FORMS.flatMap((form) => token.text.match(form) ?? []);
+		const texts =
+			token.kind === 'comment' || inTestName
+				? [token.text]
+				: RULE_FORMS.flatMap((form) => token.text.match(form) ?? []);
 		const line = lineOf(token.start);
-		for (const text of texts) for (const id of idsIn(text)) found.push({ id, file, line, inTestName });
+		for (const text of texts)
+			for (const id of idsIn(text)) found.push({ id, file, line, inTestName });
 	}
 	return found;
 }
@@ -201,7 +216,8 @@ function contractEntries(markdown: string): Entry[] {
 }
 
 /** The local files a markdown line links to (targets relative to the markdown file's folder). */
-const linkTargets = (line: string) => [...line.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]);
+const linkTargets = (line: string) =>
+	[...line.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]);
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
 function anchorsOf(markdown: string): Set<string> {
@@ -223,7 +239,9 @@ function anchorsOf(markdown: string): Set<string> {
 
 /** Every relative link and image of a markdown file that does not lead to an existing file or heading. */
 function brokenLinks(path: string): string[] {
-	const markdown = readFileSync(path, 'utf8').replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+	const markdown = readFileSync(path, 'utf8')
+		.replace(/^```[\s\S]*?^```/gm, '')
+		.replace(/`[^`\n]*`/g, '');
 	const targets = [
 		...[...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]),
 		...[...markdown.matchAll(/<img [^>]*src="([^"]+)"/g)].map((match) => match[1]),
@@ -234,8 +252,11 @@ function brokenLinks(path: string): string[] {
 		const linked = file ? resolve(dirname(path), file) : path;
 		if (!existsSync(linked)) return [`${relative(ROOT, path)}: ${target} (no such file)`];
 		if (anchor === undefined) return [];
-		if (statSync(linked).isDirectory() || !linked.endsWith('.md')) return [`${relative(ROOT, path)}: ${target} (anchor into a non-markdown file)`];
-		return anchorsOf(readFileSync(linked, 'utf8')).has(anchor) ? [] : [`${relative(ROOT, path)}: ${target} (no such heading)`];
+		if (statSync(linked).isDirectory() || !linked.endsWith('.md'))
+			return [`${relative(ROOT, path)}: ${target} (anchor into a non-markdown file)`];
+		return anchorsOf(readFileSync(linked, 'utf8')).has(anchor)
+			? []
+			: [`${relative(ROOT, path)}: ${target} (no such heading)`];
 	});
 }
 
@@ -257,20 +278,53 @@ describe('docs/service-contract.md: every rule id resolves inside the repository
 		].join('\n');
 		const found = citations(source, 'sample.ts');
 		expect([...new Set(found.map((c) => c.id))].sort()).toEqual(
-			['A1', 'A2', 'A5', 'A6', 'C1', 'C2', 'E1', 'E2', 'E3', 'E4', 'E5', 'E6', 'M1', 'M2', 'M4', 'T1', 'T2', 'T3', 'X1'].sort(),
+			[
+				'A1',
+				'A2',
+				'A5',
+				'A6',
+				'C1',
+				'C2',
+				'E1',
+				'E2',
+				'E3',
+				'E4',
+				'E5',
+				'E6',
+				'M1',
+				'M2',
+				'M4',
+				'T1',
+				'T2',
+				'T3',
+				'X1',
+			].sort(),
 		);
-		expect(found.filter((c) => c.inTestName).map((c) => c.id)).toEqual(['A1', 'E6', 'T2', 'E4', 'C1', 'C2']);
+		expect(found.filter((c) => c.inTestName).map((c) => c.id)).toEqual([
+			'A1',
+			'E6',
+			'T2',
+			'E4',
+			'C1',
+			'C2',
+		]);
 	});
 
 	it('every rule id cited in code comments, strings and test names has an entry', () => {
 		const cited = allCitations();
 		expect(cited.length).toBeGreaterThan(300);
-		const unknown = cited.filter((citation) => !defined.has(citation.id)).map((c) => `${c.id} at ${c.file}:${c.line}`);
+		const unknown = cited
+			.filter((citation) => !defined.has(citation.id))
+			.map((c) => `${c.id} at ${c.file}:${c.line}`);
 		expect(unknown).toEqual([]);
 	});
 
 	it('every entry is named by at least one test name (a rule with no test is not done)', () => {
-		const named = new Set(allCitations().filter((c) => c.inTestName).map((c) => c.id));
+		const named = new Set(
+			allCitations()
+				.filter((c) => c.inTestName)
+				.map((c) => c.id),
+		);
 		expect(entries.length).toBeGreaterThanOrEqual(32);
 		expect(entries.map((entry) => entry.id).filter((id) => !named.has(id))).toEqual([]);
 	});
@@ -280,10 +334,14 @@ describe('docs/service-contract.md: every rule id resolves inside the repository
 			const where = body.match(/^\*\*In the package:\*\*.*$/m);
 			const proven = body.match(/^\*\*Proven by:\*\*[\s\S]*?\.$/m);
 			if (!where || !proven) return [`${id}: missing "In the package:" or "Proven by:"`];
-			const files = linkTargets(proven[0]).map((target) => relative(ROOT, resolve(dirname(CONTRACT), target)));
+			const files = linkTargets(proven[0]).map((target) =>
+				relative(ROOT, resolve(dirname(CONTRACT), target)),
+			);
 			if (!files.length) return [`${id}: "Proven by:" names no test file`];
 			return files
-				.filter((file) => !allCitations().some((c) => c.file === file && c.inTestName && c.id === id))
+				.filter(
+					(file) => !allCitations().some((c) => c.file === file && c.inTestName && c.id === id),
+				)
 				.map((file) => `${id}: ${file} has no test named ${id}`);
 		});
 		expect(wrong).toEqual([]);
@@ -296,15 +354,19 @@ describe('docs/service-contract.md: every rule id resolves inside the repository
 });
 
 describe('README.md and docs/: every relative link leads to a file or heading that exists', () => {
-	const files = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join(ROOT, 'docs', name))];
+	const files = [
+		join(ROOT, 'README.md'),
+		...readdirSync(join(ROOT, 'docs'))
+			.filter((name) => name.endsWith('.md'))
+			.map((name) => join(ROOT, 'docs', name)),
+	];
 
 	it('finds the headings GitHub makes anchors of', () => {
-		expect([...anchorsOf('# A\n## `npm run demo`\n### Scaling out (n8n queue mode)\n## A\n```\n# not a heading\n```\n')]).toEqual([
-			'a',
-			'npm-run-demo',
-			'scaling-out-n8n-queue-mode',
-			'a-1',
-		]);
+		expect([
+			...anchorsOf(
+				'# A\n## `npm run demo`\n### Scaling out (n8n queue mode)\n## A\n```\n# not a heading\n```\n',
+			),
+		]).toEqual(['a', 'npm-run-demo', 'scaling-out-n8n-queue-mode', 'a-1']);
 	});
 
 	it.each(files.map((path) => [relative(ROOT, path), path]))('%s', (_name, path) => {

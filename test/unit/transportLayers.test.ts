@@ -12,8 +12,12 @@ const modules = readdirSync(TRANSPORT).filter((file) => file.endsWith('.ts'));
 const sourceOf = (module: string) => readFileSync(join(TRANSPORT, module), 'utf8');
 
 function importsOf(module: string): string[] {
-	const specifiers = [...sourceOf(module).matchAll(/^(?:import|export)[^;]*?from '([^']+)'/gms)].map((match) => match[1]);
-	return specifiers.filter((specifier) => specifier.startsWith('./')).map((specifier) => `${specifier.slice(2)}.ts`);
+	const specifiers = [
+		...sourceOf(module).matchAll(/^(?:import|export)[^;]*?from '([^']+)'/gms),
+	].map((match) => match[1]);
+	return specifiers
+		.filter((specifier) => specifier.startsWith('./'))
+		.map((specifier) => `${specifier.slice(2)}.ts`);
 }
 
 /** The first circle found, as a path of modules, or undefined. */
@@ -45,7 +49,13 @@ describe('transport/ layering', () => {
 
 	it('has modules whose imports resolve (the check reads them all)', () => {
 		expect(modules.length).toBeGreaterThan(10);
-		for (const [module, imports] of graph) for (const target of imports) expect({ module, target, exists: modules.includes(target) }).toEqual({ module, target, exists: true });
+		for (const [module, imports] of graph)
+			for (const target of imports)
+				expect({ module, target, exists: modules.includes(target) }).toEqual({
+					module,
+					target,
+					exists: true,
+				});
 	});
 
 	it('has no import circle, type-only imports included', () => {
@@ -53,14 +63,31 @@ describe('transport/ layering', () => {
 	});
 
 	it('finds a circle when there is one (the check can fail)', () => {
-		expect(findCircle(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']]]))).toEqual(['a.ts', 'b.ts', 'c.ts', 'a.ts']);
+		expect(
+			findCircle(
+				new Map([
+					['a.ts', ['b.ts']],
+					['b.ts', ['c.ts']],
+					['c.ts', ['a.ts']],
+				]),
+			),
+		).toEqual(['a.ts', 'b.ts', 'c.ts', 'a.ts']);
 	});
 
 	it('imports nothing from the nodes and names none of their features', () => {
 		for (const module of modules) {
 			const source = sourceOf(module);
-			expect({ module, importsNodes: /from '\.\.\/nodes\//.test(source) }).toEqual({ module, importsNodes: false });
-			expect({ module, feature: (source.match(/dedup\w*|deduplicat\w*|batch\w*/i) ?? source.match(/Other Endpoint|Custom API Call|Wait for Approval|Review Finished|Request Options|Template >/))?.[0] }).toEqual({ module, feature: undefined });
+			expect({ module, importsNodes: /from '\.\.\/nodes\//.test(source) }).toEqual({
+				module,
+				importsNodes: false,
+			});
+			expect({
+				module,
+				feature: (source.match(/dedup\w*|deduplicat\w*|batch\w*/i) ??
+					source.match(
+						/Other Endpoint|Custom API Call|Wait for Approval|Review Finished|Request Options|Template >/,
+					))?.[0],
+			}).toEqual({ module, feature: undefined });
 		}
 	});
 });

@@ -54,7 +54,9 @@ function commands(job: Job): string[] {
 
 /** The npm commands of those lines (`npm ci`, `npm run lint`, `npm test`, ...), wherever they stand in a line. */
 function npmCommands(job: Job): string[] {
-	return commands(job).flatMap((line) => [...line.matchAll(/\bnpm (ci|test|publish|run [\w:-]+)/g)].map((m) => m[0]));
+	return commands(job).flatMap((line) =>
+		[...line.matchAll(/\bnpm (ci|test|publish|run [\w:-]+)/g)].map((m) => m[0]),
+	);
 }
 
 /** GitHub's tag filter, as far as these workflows use it: `*` is any run of characters except `/`. */
@@ -80,7 +82,14 @@ describe('.github/workflows/ci.yml', () => {
 		const checks = ci.jobs.checks;
 		const setupNode = checks.steps?.find((s) => s.uses?.startsWith('actions/setup-node@'));
 		expect(String(setupNode?.with?.['node-version'])).toBe('24');
-		expect(npmCommands(checks)).toEqual(['npm ci', 'npm run typecheck', 'npm run lint', 'npm run build', 'npm run verify', 'npm run test:unit']);
+		expect(npmCommands(checks)).toEqual([
+			'npm ci',
+			'npm run typecheck',
+			'npm run lint',
+			'npm run build',
+			'npm run verify',
+			'npm run test:unit',
+		]);
 		expect(pkg.scripts.lint).toBe('n8n-node lint');
 		expect(pkg.scripts['test:unit']).toMatch(/\bjest\b/);
 		expect(pkg.scripts.verify).toBe('bash scripts/verify-package.sh');
@@ -97,7 +106,7 @@ describe('.github/workflows/ci.yml', () => {
 		expect(e2e['timeout-minutes']).toBeLessThanOrEqual(120);
 	});
 
-	it('installs with npx allowed to run without a prompt (the eslint plugin\'s preinstall runs `npx only-allow pnpm`)', () => {
+	it("installs with npx allowed to run without a prompt (the eslint plugin's preinstall runs `npx only-allow pnpm`)", () => {
 		expect(ci.env?.npm_config_yes).toBe('true');
 	});
 });
@@ -132,7 +141,9 @@ describe('.github/workflows/publish.yml', () => {
 	it('installs, then publishes with --provenance to the public registry', () => {
 		expect(npmCommands(job)).toEqual(['npm ci', 'npm publish']);
 		const publishLine = commands(job).find((line) => line.startsWith('npm publish'));
-		expect(publishLine?.split(/\s+/)).toEqual(expect.arrayContaining(['--provenance', '--access', 'public']));
+		expect(publishLine?.split(/\s+/)).toEqual(
+			expect.arrayContaining(['--provenance', '--access', 'public']),
+		);
 		const setupNode = job.steps?.find((s) => s.uses?.startsWith('actions/setup-node@'));
 		expect(String(setupNode?.with?.['node-version'])).toBe('24');
 	});
@@ -143,15 +154,26 @@ describe('.github/workflows/publish.yml', () => {
 	});
 });
 
-describe('scripts/prepublish-check.sh (npm prepublishOnly): published from the tag\'s workflow only, with provenance', () => {
+describe("scripts/prepublish-check.sh (npm prepublishOnly): published from the tag's workflow only, with provenance", () => {
 	const tag = `v${pkg.version}`;
-	const inPublishWorkflow = { GITHUB_ACTIONS: 'true', GITHUB_REF_TYPE: 'tag', GITHUB_REF_NAME: tag, npm_config_provenance: 'true' };
+	const inPublishWorkflow = {
+		GITHUB_ACTIONS: 'true',
+		GITHUB_REF_TYPE: 'tag',
+		GITHUB_REF_NAME: tag,
+		npm_config_provenance: 'true',
+	};
 
 	function check(env: Record<string, string>) {
 		const base = Object.fromEntries(
-			Object.entries(process.env).filter(([key]) => !/^(GITHUB_|npm_config_provenance$|npm_package_version$)/i.test(key)),
+			Object.entries(process.env).filter(
+				([key]) => !/^(GITHUB_|npm_config_provenance$|npm_package_version$)/i.test(key),
+			),
 		);
-		const result = spawnSync('bash', ['scripts/prepublish-check.sh'], { cwd: ROOT, env: { ...base, ...env }, encoding: 'utf8' });
+		const result = spawnSync('bash', ['scripts/prepublish-check.sh'], {
+			cwd: ROOT,
+			env: { ...base, ...env },
+			encoding: 'utf8',
+		});
 		return { code: result.status, stderr: result.stderr };
 	}
 
@@ -160,8 +182,16 @@ describe('scripts/prepublish-check.sh (npm prepublishOnly): published from the t
 	});
 
 	it.each([
-		['outside GitHub Actions (npm publish on a laptop)', { GITHUB_ACTIONS: '' }, /not running in GitHub Actions/],
-		['for a branch', { GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'main' }, /runs for 'main' \(branch\)/],
+		[
+			'outside GitHub Actions (npm publish on a laptop)',
+			{ GITHUB_ACTIONS: '' },
+			/not running in GitHub Actions/,
+		],
+		[
+			'for a branch',
+			{ GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'main' },
+			/runs for 'main' \(branch\)/,
+		],
 		['for a tag of another version', { GITHUB_REF_NAME: 'v99.0.0' }, /not for the tag v/],
 		['without --provenance', { npm_config_provenance: '' }, /without --provenance/],
 	])('refuses %s', (_label, override, reason) => {
@@ -199,9 +229,20 @@ describe('workflows/*.json: Template > Send as users fill it', () => {
 	const dir = path.join(ROOT, 'workflows');
 	const examples = readdirSync(dir)
 		.filter((file) => file.endsWith('.json'))
-		.map((file) => ({ file, json: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: WorkflowNode[]; connections: Record<string, unknown> } }));
-	const isSend = (node: WorkflowNode) => node.type.startsWith('n8n-nodes-commerce-messaging.commerceMessaging') && node.parameters.resource === 'template' && node.parameters.operation === 'send';
-	const sends = examples.flatMap(({ file, json }) => json.nodes.filter(isSend).map((node) => ({ file, node, json })));
+		.map((file) => ({
+			file,
+			json: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
+				nodes: WorkflowNode[];
+				connections: Record<string, unknown>;
+			},
+		}));
+	const isSend = (node: WorkflowNode) =>
+		node.type.startsWith('n8n-nodes-commerce-messaging.commerceMessaging') &&
+		node.parameters.resource === 'template' &&
+		node.parameters.operation === 'send';
+	const sends = examples.flatMap(({ file, json }) =>
+		json.nodes.filter(isSend).map((node) => ({ file, node, json })),
+	);
 	const seeded = new Store();
 	seeded.reset('demo');
 
@@ -212,9 +253,18 @@ describe('workflows/*.json: Template > Send as users fill it', () => {
 	 */
 	function expectedFields(json: { nodes: WorkflowNode[] }, node: WorkflowNode) {
 		const id = String(node.parameters.templateId?.value ?? '');
-		const draft = json.nodes.find((n) => n.parameters.resource === 'template' && n.parameters.operation === 'create');
-		const template = /^\d+$/.test(id) ? seeded.templates.get(Number(id)) : draft ? { body: draft.parameters.body } : seeded.templates.get(1);
-		return (placeholdersOf(template ?? {}) ?? []).map((placeholder) => ({ id: placeholder.id, displayName: placeholder.label }));
+		const draft = json.nodes.find(
+			(n) => n.parameters.resource === 'template' && n.parameters.operation === 'create',
+		);
+		const template = /^\d+$/.test(id)
+			? seeded.templates.get(Number(id))
+			: draft
+				? { body: draft.parameters.body }
+				: seeded.templates.get(1);
+		return (placeholdersOf(template ?? {}) ?? []).map((placeholder) => ({
+			id: placeholder.id,
+			displayName: placeholder.label,
+		}));
 	}
 
 	it('examples 2, 3 and 8 send a template', () => {
@@ -225,38 +275,72 @@ describe('workflows/*.json: Template > Send as users fill it', () => {
 		]);
 	});
 
-	it.each(sends.map((send) => [`${send.file}: ${send.node.name}`, send] as const))('%s maps one value per placeholder of its template', (_name, { node, json }) => {
-		const { variables, templateVariables, options } = node.parameters;
-		expect(templateVariables).toBeUndefined();
-		expect(options?.templateVariables).toBeUndefined();
-		expect(options?.variablesJson).toBeUndefined();
-		expect(variables).toEqual({ mappingMode: 'defineBelow', value: expect.any(Object), matchingColumns: [], schema: expect.any(Array), attemptToConvertTypes: false, convertFieldsToString: false });
-		const fields = expectedFields(json, node);
-		expect(fields.length).toBeGreaterThanOrEqual(2);
-		// The editor's fields as the node's templateVariables method gives them.
-		expect(variables?.schema).toEqual(fields.map((field) => ({ ...field, required: true, defaultMatch: false, canBeUsedToMatch: false, display: true, type: 'string' })));
-		expect(Object.keys(variables?.value ?? {})).toEqual(fields.map((field) => field.id));
-		for (const value of Object.values(variables?.value ?? {})) expect(value).toEqual(expect.stringMatching(/\S/));
-	});
+	it.each(sends.map((send) => [`${send.file}: ${send.node.name}`, send] as const))(
+		'%s maps one value per placeholder of its template',
+		(_name, { node, json }) => {
+			const { variables, templateVariables, options } = node.parameters;
+			expect(templateVariables).toBeUndefined();
+			expect(options?.templateVariables).toBeUndefined();
+			expect(options?.variablesJson).toBeUndefined();
+			expect(variables).toEqual({
+				mappingMode: 'defineBelow',
+				value: expect.any(Object),
+				matchingColumns: [],
+				schema: expect.any(Array),
+				attemptToConvertTypes: false,
+				convertFieldsToString: false,
+			});
+			const fields = expectedFields(json, node);
+			expect(fields.length).toBeGreaterThanOrEqual(2);
+			// The editor's fields as the node's templateVariables method gives them.
+			expect(variables?.schema).toEqual(
+				fields.map((field) => ({
+					...field,
+					required: true,
+					defaultMatch: false,
+					canBeUsedToMatch: false,
+					display: true,
+					type: 'string',
+				})),
+			);
+			expect(Object.keys(variables?.value ?? {})).toEqual(fields.map((field) => field.id));
+			for (const value of Object.values(variables?.value ?? {}))
+				expect(value).toEqual(expect.stringMatching(/\S/));
+		},
+	);
 
-	it('example 2 sends the header image from the item\'s binary field, made by its Code node; no Convert to File or Media > Upload node', () => {
+	it("example 2 sends the header image from the item's binary field, made by its Code node; no Convert to File or Media > Upload node", () => {
 		const { json } = examples.find(({ file }) => file.startsWith('02-'))!;
 		expect(json.nodes.map((node) => node.type)).not.toContain('n8n-nodes-base.convertToFile');
 		expect(json.nodes.filter((node) => node.parameters.resource === 'media')).toEqual([]);
 		const send = json.nodes.find(isSend)!;
-		expect(send.parameters).toMatchObject({ headerMedia: 'binary', headerMediaBinaryField: 'data' });
+		expect(send.parameters).toMatchObject({
+			headerMedia: 'binary',
+			headerMediaBinaryField: 'data',
+		});
 		expect(send.parameters.headerMediaId).toBeUndefined();
 		// The node right before it outputs the binary field "data" (a PNG).
-		const before = Object.entries(json.connections).find(([, out]) => JSON.stringify(out).includes(`"node":"${send.name}"`))?.[0];
+		const before = Object.entries(json.connections).find(([, out]) =>
+			JSON.stringify(out).includes(`"node":"${send.name}"`),
+		)?.[0];
 		const code = json.nodes.find((node) => node.name === before)!;
 		expect(code.type).toBe('n8n-nodes-base.code');
-		expect(code.parameters.jsCode).toMatch(/binary:\s*\{\s*data:\s*\{\s*data: [^}]*mimeType: 'image\/png'/);
+		expect(code.parameters.jsCode).toMatch(
+			/binary:\s*\{\s*data:\s*\{\s*data: [^}]*mimeType: 'image\/png'/,
+		);
 	});
 
 	it('example 8 lets the model fill the mapped variables ($fromAI), keeping phone and template_id as arguments', () => {
 		const { node } = sends.find(({ file }) => file.startsWith('08-'))!;
 		const fromAI = (value: unknown) => /\$fromAI\('(\w+)'/.exec(String(value))?.[1];
-		expect(Object.fromEntries(Object.entries(node.parameters.variables?.value ?? {}).map(([id, value]) => [id, fromAI(value)]))).toEqual({ 'body:1': 'customer_name', 'body:2': 'order_id' });
+		expect(
+			Object.fromEntries(
+				Object.entries(node.parameters.variables?.value ?? {}).map(([id, value]) => [
+					id,
+					fromAI(value),
+				]),
+			),
+		).toEqual({ 'body:1': 'customer_name', 'body:2': 'order_id' });
 		expect(fromAI(node.parameters.phone)).toBe('phone');
 		expect(fromAI(node.parameters.templateId?.value)).toBe('template_id');
 	});

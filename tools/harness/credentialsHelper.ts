@@ -29,7 +29,12 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	 * Each request a node handed n8n to sign, as the node built it (before the credential added its headers): what
 	 * the node asked n8n to send, e.g. whether it set a Content-Type by hand.
 	 */
-	readonly signedRequests: Array<{ method?: string; url: string; headers: Record<string, unknown>; body: unknown }> = [];
+	readonly signedRequests: Array<{
+		method?: string;
+		url: string;
+		headers: Record<string, unknown>;
+		body: unknown;
+	}> = [];
 
 	constructor(private readonly types: Record<string, ICredentialType>) {
 		super();
@@ -104,7 +109,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const credentialType = this.types[typeName];
 		if (typeof credentialType?.preAuthentication !== 'function') return undefined;
-		return (await credentialType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		return (await credentialType.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 	}
 
 	getCredentialsProperties(type: string) {
@@ -121,7 +129,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string) {
-		return new Credentials({ id: nodeCredentials.id ?? null, name: nodeCredentials.name }, type, '');
+		return new Credentials(
+			{ id: nodeCredentials.id ?? null, name: nodeCredentials.name },
+			type,
+			'',
+		);
 	}
 
 	async updateCredentials(

@@ -91,7 +91,9 @@ export class Engine {
 		credentials: ICredentialDataDecryptedObject,
 		extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {},
 	) {
-		const credentialTypes: Record<string, ICredentialType> = { [CREDENTIAL_TYPE]: new CommerceMessagingApi() };
+		const credentialTypes: Record<string, ICredentialType> = {
+			[CREDENTIAL_TYPE]: new CommerceMessagingApi(),
+		};
 		this.credentialsHelper = new TestCredentialsHelper(credentialTypes);
 		this.credentialsHelper.setCredentials(CREDENTIAL_TYPE, credentials);
 		this.nodeTypes = new NodeTypes({
@@ -126,7 +128,9 @@ export class Engine {
 			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters as INode['parameters'],
-			credentials: { [CREDENTIAL_TYPE]: options.credential ?? { id: '1', name: 'Commerce Messaging account' } },
+			credentials: {
+				[CREDENTIAL_TYPE]: options.credential ?? { id: '1', name: 'Commerce Messaging account' },
+			},
 			continueOnFail: options.continueOnFail ?? false,
 			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
 			...options.nodeSettings,
@@ -185,7 +189,9 @@ export class Engine {
 			items: subjectItems,
 			error: (taskData?.error ?? run.data.resultData.error) as RunResult['error'],
 			inputCount: items.length,
-			finalItems: options.next ? (run.data.resultData.runData.Next?.[0]?.data?.main?.[0] ?? []) : subjectItems,
+			finalItems: options.next
+				? (run.data.resultData.runData.Next?.[0]?.data?.main?.[0] ?? [])
+				: subjectItems,
 		};
 	}
 }
@@ -208,7 +214,12 @@ export function visibleText(result: RunResult): string {
 	const error = result.error;
 	return JSON.stringify({
 		items: result.items.map((item) => item.json),
-		error: error && { message: error.message, description: error.description, context: error.context, stack: error.stack },
+		error: error && {
+			message: error.message,
+			description: error.description,
+			context: error.context,
+			stack: error.stack,
+		},
 		runError: result.run.data.resultData.error,
 	});
 }

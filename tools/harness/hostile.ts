@@ -18,7 +18,11 @@ export interface HostileRequest {
 	written: number;
 }
 
-export type HostileHandler = (request: IncomingMessage, response: ServerResponse, log: HostileRequest) => boolean | Promise<boolean>;
+export type HostileHandler = (
+	request: IncomingMessage,
+	response: ServerResponse,
+	log: HostileRequest,
+) => boolean | Promise<boolean>;
 
 export interface HostileServer {
 	url: string;
@@ -39,10 +43,14 @@ export function fakeJwt(ttlSeconds = 3600, now = Date.now()): string {
 const isLogin = (path: string) => /^\/api\/login_check\/?$/.test(path);
 
 /** Whether a request a handler sees is the login (a handler that returns false for it gets the default answer). */
-export const isLoginRequest = (request: IncomingMessage) => isLogin((request.url ?? '').split('?')[0]);
+export const isLoginRequest = (request: IncomingMessage) =>
+	isLogin((request.url ?? '').split('?')[0]);
 
 /** Runs `body` against a hostile server with `handle`, and closes the server whatever happens. */
-export async function withHostile(handle: HostileHandler, body: (server: HostileServer) => Promise<void>): Promise<void> {
+export async function withHostile(
+	handle: HostileHandler,
+	body: (server: HostileServer) => Promise<void>,
+): Promise<void> {
 	const server = await startHostile(handle);
 	try {
 		await body(server);
@@ -56,7 +64,13 @@ export async function startHostile(handle: HostileHandler): Promise<HostileServe
 	const sockets = new Set<Socket>();
 	const server: Server = createServer(async (request, response) => {
 		const path = (request.url ?? '').split('?')[0];
-		const log: HostileRequest = { method: request.method ?? '', path, authorization: request.headers.authorization, at: Date.now(), written: 0 };
+		const log: HostileRequest = {
+			method: request.method ?? '',
+			path,
+			authorization: request.headers.authorization,
+			at: Date.now(),
+			written: 0,
+		};
 		requests.push(log);
 		const write = response.write.bind(response);
 		response.write = ((chunk: unknown, ...rest: unknown[]) => {

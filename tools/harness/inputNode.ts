@@ -1,5 +1,11 @@
 /* eslint-disable @n8n/community-nodes/node-usable-as-tool -- a test-only node for the engine harness, never offered to an AI agent */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 /**

@@ -1,4 +1,11 @@
-import type { IDataObject, INode, INodeListSearchResult, INodeType, IWorkflowExecuteAdditionalData, ResourceMapperFields } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeListSearchResult,
+	INodeType,
+	IWorkflowExecuteAdditionalData,
+	ResourceMapperFields,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 
@@ -7,9 +14,16 @@ import { CREDENTIAL_TYPE, NODE_TYPE, type Engine } from './engine';
 
 /** The node's pickers and the parameter each one fills. */
 const PICKERS = {
-	templateSearch: { parameters: { resource: 'template', operation: 'send' }, parameter: 'templateId' },
+	templateSearch: {
+		parameters: { resource: 'template', operation: 'send' },
+		parameter: 'templateId',
+	},
 	productSearch: {
-		parameters: { resource: 'product', operation: 'get', productId: { __rl: true, mode: 'list', value: '' } },
+		parameters: {
+			resource: 'product',
+			operation: 'get',
+			productId: { __rl: true, mode: 'list', value: '' },
+		},
 		parameter: 'parameters.productId',
 	},
 } as const;
@@ -24,14 +38,23 @@ export async function listSearch(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const picker = PICKERS[method];
-	const { nodeType, context } = loadOptionsContext(engine, picker.parameters as unknown as IDataObject, picker.parameter);
+	const { nodeType, context } = loadOptionsContext(
+		engine,
+		picker.parameters as unknown as IDataObject,
+		picker.parameter,
+	);
 	const search = nodeType.methods?.listSearch?.[method];
 	if (!search) throw new Error(`${method} is not registered in methods.listSearch`);
 	return await search.call(context, filter);
 }
 
 /** Loads a resource mapper's fields the way n8n's editor backend does, for a node with these parameters. */
-export async function resourceMapping(engine: Engine, method: string, parameters: IDataObject, path = 'parameters.variables'): Promise<ResourceMapperFields> {
+export async function resourceMapping(
+	engine: Engine,
+	method: string,
+	parameters: IDataObject,
+	path = 'parameters.variables',
+): Promise<ResourceMapperFields> {
 	const { nodeType, context } = loadOptionsContext(engine, parameters, path);
 	const load = nodeType.methods?.resourceMapping?.[method];
 	if (!load) throw new Error(`${method} is not registered in methods.resourceMapping`);
@@ -54,7 +77,11 @@ function loadOptionsContext(engine: Engine, parameters: IDataObject, path: strin
 		nodes: [node],
 		connections: {},
 		active: false,
-		nodeTypes: { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) },
+		nodeTypes: {
+			getByName: () => nodeType,
+			getByNameAndVersion: () => nodeType,
+			getKnownTypes: () => ({}),
+		},
 	});
 	const additionalData = {
 		credentialsHelper: engine.credentialsHelper,

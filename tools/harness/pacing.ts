@@ -19,7 +19,11 @@ const TIMER_SLACK_MS = 2;
 export function earlyArrivals(arrivals: number[], runStart: number, batching: Batching): string[] {
 	return [...arrivals]
 		.sort((a, b) => a - b)
-		.map((at, k) => ({ k, at: at - runStart, due: Math.floor(k / batching.size) * batching.intervalMs }))
+		.map((at, k) => ({
+			k,
+			at: at - runStart,
+			due: Math.floor(k / batching.size) * batching.intervalMs,
+		}))
 		.filter(({ at, due }) => at < due - TIMER_SLACK_MS)
 		.map(({ k, at, due }) => `arrival ${k} at +${at} ms, due at +${due} ms`);
 }

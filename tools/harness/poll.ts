@@ -14,7 +14,12 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
-import { ExecutionLifecycleHooks, PollContext, PollTriggerExecutor, WorkflowExecute } from 'n8n-core';
+import {
+	ExecutionLifecycleHooks,
+	PollContext,
+	PollTriggerExecutor,
+	WorkflowExecute,
+} from 'n8n-core';
 import { Container } from '@n8n/di';
 // n8n's node loader adds these (Poll Times) to every polling node; they are not exported from the package root.
 import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
@@ -24,7 +29,6 @@ import { CommerceMessagingTrigger } from '../../nodes/CommerceMessaging/Commerce
 import { TestCredentialsHelper } from './credentialsHelper';
 import type { Sandbox } from './sandbox';
 import { testAdditionalData } from './additionalData';
-
 
 export const TRIGGER_TYPE = 'n8n-nodes-commerce-messaging.commerceMessagingTrigger';
 const CREDENTIAL_TYPE = 'commerceMessagingApi';
@@ -89,7 +93,9 @@ export class PollHarness {
 	private emittedError?: Error;
 
 	constructor(credentials: ICredentialDataDecryptedObject, parameters: IDataObject) {
-		const credentialTypes: Record<string, ICredentialType> = { [CREDENTIAL_TYPE]: new CommerceMessagingApi() };
+		const credentialTypes: Record<string, ICredentialType> = {
+			[CREDENTIAL_TYPE]: new CommerceMessagingApi(),
+		};
 		this.credentialsHelper = new TestCredentialsHelper(credentialTypes);
 		this.credentialsHelper.setCredentials(CREDENTIAL_TYPE, credentials);
 		this.node = {
@@ -139,7 +145,12 @@ export class PollHarness {
 			},
 		) as unknown as IPollFunctions;
 		const executor = Container.get(PollTriggerExecutor);
-		this.tick = executor.create(this.workflow, this.workflow.getNode(NODE_NAME) as INode, pollFunctions, () => true);
+		this.tick = executor.create(
+			this.workflow,
+			this.workflow.getNode(NODE_NAME) as INode,
+			pollFunctions,
+			() => true,
+		);
 		try {
 			return await this.runTick(true);
 		} catch (error) {
@@ -174,7 +185,8 @@ export class PollHarness {
 		this.emitted = undefined;
 		this.emittedError = undefined;
 		await (this.tick as (testingTrigger?: boolean) => Promise<void>)(testingTrigger);
-		if (this.emittedError) return { items: [], emitted: false, error: this.emittedError as PollOutcome['error'] };
+		if (this.emittedError)
+			return { items: [], emitted: false, error: this.emittedError as PollOutcome['error'] };
 		if (!this.emitted) return { items: [], emitted: false };
 		return { items: await this.emitted, emitted: true };
 	}
@@ -201,11 +213,15 @@ export class PollHarness {
 		const additionalData = this.additionalData(mode);
 		let resolveFinished: (run: IRun) => void = () => {};
 		const finished = new Promise<IRun>((resolve) => (resolveFinished = resolve));
-		additionalData.hooks?.addHandler('workflowExecuteAfter', (fullRunData) => resolveFinished(fullRunData));
+		additionalData.hooks?.addHandler('workflowExecuteAfter', (fullRunData) =>
+			resolveFinished(fullRunData),
+		);
 		const runExecutionData = createRunExecutionData({
 			executionData: { nodeExecutionStack: [{ node, data: { main: data }, source: null }] },
 		});
-		await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+		await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
+			workflow,
+		);
 		const run = await finished;
 		const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 		const error = taskData?.error ?? run.data.resultData.error;
@@ -245,7 +261,11 @@ export class EmulatorData {
 		for (let i = 0; i < count; i++) {
 			const phone = `+4915${String(Date.now() % 1e6).padStart(6, '0')}${String(i).padStart(4, '0')}`;
 			added.push(
-				this.sandbox.state.addContact(this.userId, { firstname: `${prefix}${i}`, phone }, new Date().toISOString()),
+				this.sandbox.state.addContact(
+					this.userId,
+					{ firstname: `${prefix}${i}`, phone },
+					new Date().toISOString(),
+				),
 			);
 		}
 		return added;
@@ -262,7 +282,8 @@ export class EmulatorData {
 	addProducts(ids: Array<string | number>, atMs = Date.now()): void {
 		const products = this.sandbox.state.productsOf(this.userId);
 		const at = new Date(atMs).toISOString();
-		for (const id of ids) products.set(String(id), { id, name: `Product ${id}`, created_at: at, updated_at: at });
+		for (const id of ids)
+			products.set(String(id), { id, name: `Product ${id}`, created_at: at, updated_at: at });
 	}
 
 	updateProduct(id: string | number, fields: IDataObject, atMs = Date.now()): void {
@@ -273,7 +294,12 @@ export class EmulatorData {
 	/** A template in review (PENDING), as submit leaves it; finish it with sandbox.approveNow / rejectNow. */
 	addPendingTemplate(name: string): { id: number } {
 		const now = new Date().toISOString();
-		const template = this.sandbox.state.addTemplate(this.userId, { name, body: `Body of ${name}` }, 'PENDING', now);
+		const template = this.sandbox.state.addTemplate(
+			this.userId,
+			{ name, body: `Body of ${name}` },
+			'PENDING',
+			now,
+		);
 		template.submitted_at = now;
 		return template;
 	}
@@ -289,7 +315,12 @@ export async function failingAfterFirstPage<T>(
 	poll: () => Promise<T>,
 	kind = '503',
 ): Promise<T> {
-	const gate = sandbox.faults.inject({ method: 'GET', path, kind: 'slow', delayMs: 150 }) as unknown as { hits: number };
+	const gate = sandbox.faults.inject({
+		method: 'GET',
+		path,
+		kind: 'slow',
+		delayMs: 150,
+	}) as unknown as { hits: number };
 	const running = poll();
 	while (gate.hits === 0) await new Promise((resolve) => setTimeout(resolve, 5));
 	sandbox.faults.inject({ method: 'GET', path, kind, times: Infinity });

@@ -35,9 +35,17 @@ export interface Sandbox {
 export const startSandbox = (options: Record<string, unknown> = {}) =>
 	sandboxModule.startSandbox({ recordRequests: true, ...options });
 
-export const DEMO = { username: 'demo@shop.test', password: 'demo-password', pluginKey: 'demo-plugin-key' };
+export const DEMO = {
+	username: 'demo@shop.test',
+	password: 'demo-password',
+	pluginKey: 'demo-plugin-key',
+};
 export const NO_ACCESS = { username: 'noaccess@shop.test', password: 'noaccess-password' };
-export const OTHER = { username: 'other@shop.test', password: 'other-password', pluginKey: 'other-plugin-key' };
+export const OTHER = {
+	username: 'other@shop.test',
+	password: 'other-password',
+	pluginKey: 'other-plugin-key',
+};
 
 export function credentialsFor(
 	sandbox: Sandbox,

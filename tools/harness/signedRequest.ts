@@ -1,5 +1,10 @@
 /* eslint-disable @n8n/community-nodes/node-usable-as-tool, @n8n/community-nodes/no-deprecated-workflow-functions -- a test-only node for the engine harness; it calls n8n's legacy helper on purpose, as the HTTP Request node does */
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './engine';
@@ -33,8 +38,16 @@ export class SignedRequest implements INodeType {
 		const url = this.getNodeParameter('url', 0) as string;
 		const body =
 			this.getNodeParameter('helper', 0) === 'legacy'
-				? await this.helpers.requestWithAuthentication.call(this, CREDENTIAL_TYPE, { method: 'GET', uri: url, json: true })
-				: await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { method: 'GET', url, json: true });
+				? await this.helpers.requestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+						method: 'GET',
+						uri: url,
+						json: true,
+					})
+				: await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+						method: 'GET',
+						url,
+						json: true,
+					});
 		return [[{ json: body as INodeExecutionData['json'] }]];
 	}
 }

@@ -1,4 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 
 /**
  * What an operation file exports; the router (router.ts) runs it. `execute` answers one item: records, each one
@@ -13,7 +20,12 @@ export interface Operation {
 	/** Its entry in its resource's Operation list (its value is its key in resources.ts), and its fields. */
 	option: Omit<INodePropertyOptions, 'value'>;
 	properties: INodeProperties[];
-	execute(this: IExecuteFunctions, itemIndex: number, state: unknown, key: string | undefined): Promise<{ records: IDataObject[] } | { items: INodeExecutionData[] }>;
+	execute(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		state: unknown,
+		key: string | undefined,
+	): Promise<{ records: IDataObject[] } | { items: INodeExecutionData[] }>;
 	prepare?(this: IExecuteFunctions, itemCount: number): Promise<unknown>;
 	orderingKey?(this: IExecuteFunctions, itemIndex: number, state: unknown): string | undefined;
 	finish?(this: IExecuteFunctions, state: unknown): Promise<void>;

@@ -1,4 +1,11 @@
-import { type IDataObject, type IExecuteFunctions, type INode, NodeApiError, type NodeExecutionHint, NodeOperationError } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	NodeApiError,
+	type NodeExecutionHint,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import { formatDuration } from '../../../transport/format';
 import type { RetryKind, RunActivity } from '../../../transport/request';
@@ -21,7 +28,9 @@ export function errorJson(error: unknown): IDataObject {
 		code: text(context.serviceCode),
 		serviceMessage: text(context.serviceMessage),
 		httpCode: failure.httpCode || undefined,
-		fields: Array.isArray(context.fields) ? context.fields.filter((field) => typeof field === 'string') : undefined,
+		fields: Array.isArray(context.fields)
+			? context.fields.filter((field) => typeof field === 'string')
+			: undefined,
 		state: text(context.state) || undefined,
 	};
 	// Only what the error has.
@@ -30,7 +39,8 @@ export function errorJson(error: unknown): IDataObject {
 
 /** The error that stops the run, naming its item. */
 export function withItemIndex(node: INode, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return new NodeOperationError(node, error as Error, { itemIndex });
+	if (!(error instanceof NodeApiError || error instanceof NodeOperationError))
+		return new NodeOperationError(node, error as Error, { itemIndex });
 	error.context.itemIndex ??= itemIndex;
 	return error;
 }
@@ -43,35 +53,80 @@ const RETRY_KINDS: Record<Exclude<RetryKind, 'rate limit'>, [string, string]> = 
 };
 
 /** The operation's own hints (duplicates skipped, waits between batches) first, then the run's. */
-export function report(ctx: IExecuteFunctions, activity: RunActivity, hints: NodeExecutionHint[], run: { operationName: string; itemCount: number; outputCount: number; concurrency: number }) {
+export function report(
+	ctx: IExecuteFunctions,
+	activity: RunActivity,
+	hints: NodeExecutionHint[],
+	run: { operationName: string; itemCount: number; outputCount: number; concurrency: number },
+) {
 	if (activity.rateLimitHeldMs > 0) {
-		hints.push({ message: `Waited ${formatDuration(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`, type: 'warning' });
+		hints.push({
+			message: `Waited ${formatDuration(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`,
+			type: 'warning',
+		});
 	}
-	if (activity.reLogins > 0) hints.push({ message: 'Logged in again after the service refused the session token (once for the run), then went on.', type: 'warning' });
+	if (activity.reLogins > 0)
+		hints.push({
+			message:
+				'Logged in again after the service refused the session token (once for the run), then went on.',
+			type: 'warning',
+		});
 	if (activity.retriedRequests > 0) {
 		const kinds = Object.entries(RETRY_KINDS).flatMap(([kind, names]) => {
 			const count = activity.retries[kind as RetryKind] ?? 0;
 			return count ? [`${count} ${names[count > 1 ? 1 : 0]}`] : [];
 		});
-		const through = activity.retriedThenDone === activity.retriedRequests ? 'all of them went through' : `${activity.retriedThenDone} of them went through`;
-		const requests = activity.retriedRequests === 1 ? '1 request was' : `${activity.retriedRequests} requests were`;
-		hints.push({ message: `${requests} retried after an error (${kinds.join(', ')}); ${through}.`, type: 'warning' });
+		const through =
+			activity.retriedThenDone === activity.retriedRequests
+				? 'all of them went through'
+				: `${activity.retriedThenDone} of them went through`;
+		const requests =
+			activity.retriedRequests === 1
+				? '1 request was'
+				: `${activity.retriedRequests} requests were`;
+		hints.push({
+			message: `${requests} retried after an error (${kinds.join(', ')}); ${through}.`,
+			type: 'warning',
+		});
 	}
 	// n8n's editor says "Limit reached" itself when the output count equals a typed Limit, and "runs once for each input
 	// item" for operations named getAll: those are not repeated.
 	const limit = ctx.getNode().parameters.limit;
-	if (activity.listsCutAtLimit > 0 && !(run.itemCount === 1 && typeof limit === 'number' && run.outputCount === limit)) {
-		hints.push({ message: 'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.' });
+	if (
+		activity.listsCutAtLimit > 0 &&
+		!(run.itemCount === 1 && typeof limit === 'number' && run.outputCount === limit)
+	) {
+		hints.push({
+			message:
+				'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.',
+		});
 	}
-	if (activity.pagesRead > 0 && run.itemCount > 1 && run.operationName !== 'getAll' && !ctx.getNode().executeOnce) {
-		hints.push({ message: `This node read the list ${run.itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.` });
+	if (
+		activity.pagesRead > 0 &&
+		run.itemCount > 1 &&
+		run.operationName !== 'getAll' &&
+		!ctx.getNode().executeOnce
+	) {
+		hints.push({
+			message: `This node read the list ${run.itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.`,
+		});
 	}
 	// A list read over more than 5 pages is worth a word.
 	if (activity.pagesRead > 5) {
-		hints.push({ message: `Read ${activity.pagesRead} pages of the service's lists, ${Math.min(run.concurrency, MAX_PAGES_SIDE_BY_SIDE)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).` });
+		hints.push({
+			message: `Read ${activity.pagesRead} pages of the service's lists, ${Math.min(run.concurrency, MAX_PAGES_SIDE_BY_SIDE)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).`,
+		});
 	}
 	for (const hint of hints) {
-		ctx.addExecutionHints?.({ message: hint.message, type: hint.type ?? 'info', location: 'outputPane' });
-		if (hint.type === 'warning') ctx.logger?.warn(`Commerce Messaging: ${hint.message}`, { node: ctx.getNode().name, workflowId: ctx.getWorkflow().id });
+		ctx.addExecutionHints?.({
+			message: hint.message,
+			type: hint.type ?? 'info',
+			location: 'outputPane',
+		});
+		if (hint.type === 'warning')
+			ctx.logger?.warn(`Commerce Messaging: ${hint.message}`, {
+				node: ctx.getNode().name,
+				workflowId: ctx.getWorkflow().id,
+			});
 	}
 }

@@ -32,28 +32,51 @@ import * as waitForApproval from './template/waitForApproval.operation';
 export const operations: Record<string, Record<string, Operation>> = {
 	contact: { create: createContact, getAll: getContacts },
 	message: { send: sendMessage },
-	template: { send: sendTemplate, create: createTemplate, delete: deleteTemplate, get: getTemplate, getAll: getTemplates, submit, waitForApproval },
+	template: {
+		send: sendTemplate,
+		create: createTemplate,
+		delete: deleteTemplate,
+		get: getTemplate,
+		getAll: getTemplates,
+		submit,
+		waitForApproval,
+	},
 	media: { upload, delete: deleteMedia },
 	order: { pushEvent, getHistory },
 	cart: { pushAbandoned },
-	product: { create: createProduct, delete: deleteProduct, get: getProduct, getAll: getProducts, update: updateProduct },
+	product: {
+		create: createProduct,
+		delete: deleteProduct,
+		get: getProduct,
+		getAll: getProducts,
+		update: updateProduct,
+	},
 	automation: { createInstance },
 	customApiCall: { request },
 };
 
 /** Each resource's Operation list (by name), then its operations' fields, each shown for its operation only. */
-export const resourceDescriptions: INodeProperties[] = Object.entries(operations).flatMap(([resource, byName]) => {
-	const list = Object.entries(byName).sort(([, a], [, b]) => a.option.name.localeCompare(b.option.name));
-	return [
-		{
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { resource: [resource] } },
-			options: list.map(([value, { option }]) => ({ ...option, value })),
-			default: Object.keys(byName)[0],
-		},
-		...list.flatMap(([operation, { properties }]) => updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties)),
-	];
-});
+export const resourceDescriptions: INodeProperties[] = Object.entries(operations).flatMap(
+	([resource, byName]) => {
+		const list = Object.entries(byName).sort(([, a], [, b]) =>
+			a.option.name.localeCompare(b.option.name),
+		);
+		return [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: [resource] } },
+				options: list.map(([value, { option }]) => ({ ...option, value })),
+				default: Object.keys(byName)[0],
+			},
+			...list.flatMap(([operation, { properties }]) =>
+				updateDisplayOptions(
+					{ show: { resource: [resource], operation: [operation] } },
+					properties,
+				),
+			),
+		];
+	},
+);

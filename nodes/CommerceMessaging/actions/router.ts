@@ -17,7 +17,11 @@ export async function router(this: IExecuteFunctions) {
 	const operationName = readText(this, 'operation', 0, { label: 'operation', required: true });
 	// Both come from the workflow's JSON, which may name what this version does not have.
 	const operation = operations[resource]?.[operationName];
-	if (!operation) throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+	if (!operation)
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" of "${resource}" is not supported`,
+		);
 
 	const settings = readRequestOptions(this);
 	const activity = startRun(this, settings);
@@ -26,14 +30,16 @@ export async function router(this: IExecuteFunctions) {
 	// `finish` runs even when an item stops the run, so what the earlier items did (e.g. events sent) is kept.
 	const results = await runInLanes(itemCount, {
 		concurrency: operation.oneItemAtATime ? 1 : settings.concurrency,
-		keyOf: orderingKey && ((itemIndex) => {
-			try {
-				return orderingKey.call(this, itemIndex, state);
-			} catch {
-				// A key that cannot be read (bad input) constrains nothing: that item fails on its own in execute.
-				return undefined;
-			}
-		}),
+		keyOf:
+			orderingKey &&
+			((itemIndex) => {
+				try {
+					return orderingKey.call(this, itemIndex, state);
+				} catch {
+					// A key that cannot be read (bad input) constrains nothing: that item fails on its own in execute.
+					return undefined;
+				}
+			}),
 		stopOnError: !this.continueOnFail(),
 		run: async (itemIndex, key) => await operation.execute.call(this, itemIndex, state, key),
 	}).finally(async () => await operation.finish?.call(this, state));
@@ -41,12 +47,24 @@ export async function router(this: IExecuteFunctions) {
 	// Without Continue On Fail, the first failed item stops the run. Each record becomes an item, each item stays as it
 	// is, a failure becomes an error item; all paired to their input.
 	const output = results.flatMap((result, itemIndex) => {
-		if (result.status === 'failed' && !this.continueOnFail()) throw withItemIndex(this.getNode(), result.error, itemIndex);
+		if (result.status === 'failed' && !this.continueOnFail())
+			throw withItemIndex(this.getNode(), result.error, itemIndex);
 		const items =
-			result.status === 'failed' ? [{ json: errorJson(result.error) }] : result.status === 'skipped' ? [] : 'items' in result.value ? result.value.items : result.value.records.map((json) => ({ json }));
+			result.status === 'failed'
+				? [{ json: errorJson(result.error) }]
+				: result.status === 'skipped'
+					? []
+					: 'items' in result.value
+						? result.value.items
+						: result.value.records.map((json) => ({ json }));
 		return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 	});
-	report(this, activity, operation.hints?.call(this, state, itemCount) ?? [], { operationName, itemCount, outputCount: output.length, concurrency: settings.concurrency });
+	report(this, activity, operation.hints?.call(this, state, itemCount) ?? [], {
+		operationName,
+		itemCount,
+		outputCount: output.length,
+		concurrency: settings.concurrency,
+	});
 	return [output];
 }
 
@@ -59,21 +77,34 @@ export async function router(this: IExecuteFunctions) {
  */
 export async function runInLanes<T>(
 	itemCount: number,
-	options: { concurrency: number; keyOf?: (itemIndex: number) => string | undefined; run: (itemIndex: number, key: string | undefined) => Promise<T>; stopOnError: boolean },
+	options: {
+		concurrency: number;
+		keyOf?: (itemIndex: number) => string | undefined;
+		run: (itemIndex: number, key: string | undefined) => Promise<T>;
+		stopOnError: boolean;
+	},
 ) {
-	const results = new Array<{ status: 'done'; value: T } | { status: 'failed'; error: unknown } | { status: 'skipped' }>(itemCount);
+	const results = new Array<
+		{ status: 'done'; value: T } | { status: 'failed'; error: unknown } | { status: 'skipped' }
+	>(itemCount);
 	const lastOfKey = new Map<string, Promise<void>>();
 	// Waiters are served in the order they asked (a queue read by index: thousands wait).
 	const waiting: Array<() => void> = [];
 	let next = 0;
 	let free = Math.max(1, options.concurrency);
 	let stopped = false;
-	const runItem = async (itemIndex: number, key: string | undefined, previousOfKey?: Promise<void>) => {
+	const runItem = async (
+		itemIndex: number,
+		key: string | undefined,
+		previousOfKey?: Promise<void>,
+	) => {
 		await previousOfKey;
 		if (free > 0) free--;
 		else await new Promise<void>((resolve) => waiting.push(resolve));
 		try {
-			results[itemIndex] = stopped ? { status: 'skipped' } : { status: 'done', value: await options.run(itemIndex, key) };
+			results[itemIndex] = stopped
+				? { status: 'skipped' }
+				: { status: 'done', value: await options.run(itemIndex, key) };
 		} catch (error) {
 			results[itemIndex] = { status: 'failed', error };
 			stopped ||= options.stopOnError;

@@ -20,8 +20,23 @@ export class BatchPacer {
 	private heldMs = 0;
 
 	constructor(private readonly ctx: IExecuteFunctions) {
-		this.batchSize = Math.round(readSetting(ctx, 'options.batching.batch.batchSize', 'Options > Batching > Items per Batch', ...ONE_OR_MORE) ?? DEFAULT_BATCHING.batchSize);
-		this.intervalMs = Math.round(readSetting(ctx, 'options.batching.batch.batchInterval', 'Options > Batching > Batch Interval (Ms)', 0, '0 or more') ?? DEFAULT_BATCHING.batchIntervalMs);
+		this.batchSize = Math.round(
+			readSetting(
+				ctx,
+				'options.batching.batch.batchSize',
+				'Options > Batching > Items per Batch',
+				...ONE_OR_MORE,
+			) ?? DEFAULT_BATCHING.batchSize,
+		);
+		this.intervalMs = Math.round(
+			readSetting(
+				ctx,
+				'options.batching.batch.batchInterval',
+				'Options > Batching > Batch Interval (Ms)',
+				0,
+				'0 or more',
+			) ?? DEFAULT_BATCHING.batchIntervalMs,
+		);
 	}
 
 	/** Waits until the item's batch may start: batch k starts k intervals after batch 0. */
@@ -38,6 +53,12 @@ export class BatchPacer {
 
 	/** A hint when batching made the run wait. */
 	hints() {
-		return this.heldMs < 1_000 ? [] : [{ message: `Waited ${formatDuration(this.heldMs)} in all between batches (Options > Batching: ${this.batchSize} items, then ${this.intervalMs.toLocaleString('en-US')} ms).` }];
+		return this.heldMs < 1_000
+			? []
+			: [
+					{
+						message: `Waited ${formatDuration(this.heldMs)} in all between batches (Options > Batching: ${this.batchSize} items, then ${this.intervalMs.toLocaleString('en-US')} ms).`,
+					},
+				];
 	}
 }

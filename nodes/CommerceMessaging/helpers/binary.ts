@@ -10,7 +10,11 @@ export interface BinaryFile {
 }
 
 /** The file in an input item's binary field; a missing field is reported with the fields the item has, before any call. */
-export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<BinaryFile> {
+export async function readBinaryFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+): Promise<BinaryFile> {
 	const available = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
 	if (!available.includes(propertyName)) {
 		throw itemError(
@@ -25,7 +29,9 @@ export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, 
 	const metadata = ctx.helpers.assertBinaryData(itemIndex, propertyName);
 	return {
 		bytes: await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName),
-		fileName: metadata.fileName || (metadata.fileExtension ? `${propertyName}.${metadata.fileExtension}` : propertyName),
+		fileName:
+			metadata.fileName ||
+			(metadata.fileExtension ? `${propertyName}.${metadata.fileExtension}` : propertyName),
 		mimeType: metadata.mimeType || 'application/octet-stream',
 	};
 }
@@ -38,7 +44,11 @@ export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, 
 export async function uploadMedia(ctx: IExecuteFunctions, itemIndex: number, file: BinaryFile) {
 	const formData = () => {
 		const form = new FormData();
-		form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }), file.fileName);
+		form.append(
+			'file',
+			new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }),
+			file.fileName,
+		);
 		return form;
 	};
 	const answer = await apiRequest(ctx, 'mediaUpload', { formData, itemIndex });

@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'crypto';
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from '../../../transport/auth';
 import { apiRequest, credentialDataOf } from '../../../transport/request';
@@ -33,18 +38,28 @@ export interface EventIdentity {
 	parts: string[];
 }
 
-export const orderEvent = (orderId: string, status: string): EventIdentity => ({ kind: 'order', parts: [orderId, status] });
+export const orderEvent = (orderId: string, status: string): EventIdentity => ({
+	kind: 'order',
+	parts: [orderId, status],
+});
 
 /** 49.9, 49.90 and 49.900000001 are one total: binary float noise never makes two keys. */
 export const normaliseTotal = (total: number) => String(Number(total.toFixed(6)) + 0);
 
-export const cartEvent = (cartId: string, total: number): EventIdentity => ({ kind: 'cart', parts: [cartId, normaliseTotal(total)] });
+export const cartEvent = (cartId: string, total: number): EventIdentity => ({
+	kind: 'cart',
+	parts: [cartId, normaliseTotal(total)],
+});
 
 /** The first `length` characters of the SHA-256 of `values` as JSON, which keeps ("a:b","c") and ("a","b:c") apart. */
-const hashOf = (values: unknown[], length: number) => createHash('sha256').update(JSON.stringify(values)).digest('base64url').slice(0, length);
+const hashOf = (values: unknown[], length: number) =>
+	createHash('sha256').update(JSON.stringify(values)).digest('base64url').slice(0, length);
 
 /** An event's label (on skipped items) and stored hash, account included. */
-export const eventKey = (account: string, { kind, parts }: EventIdentity) => ({ label: [kind, ...parts].join(':'), hash: hashOf([kind, account, ...parts], HASH_LENGTH) });
+export const eventKey = (account: string, { kind, parts }: EventIdentity) => ({
+	label: [kind, ...parts].join(':'),
+	hash: hashOf([kind, account, ...parts], HASH_LENGTH),
+});
 
 /** The account a credential logs in to, hashed: Base URL (as URLs write it) and username; not the password, not the name. */
 export function accountWithoutPasswordKey(data: ICredentialDataDecryptedObject) {
@@ -69,7 +84,11 @@ export class NodeMemory {
 	/** Events the size cap dropped while still inside the window they were judged by: they could go out twice. */
 	droppedInWindow = 0;
 	/** Deduplicate Across Workers: this process's part of n8n's shared row for the node (sharedDeduplication.ts). */
-	readonly shared = { records: new Map<string, number>(), leftovers: new Map<string, number>(), callTimes: [] as number[] };
+	readonly shared = {
+		records: new Map<string, number>(),
+		leftovers: new Map<string, number>(),
+		callTimes: [] as number[],
+	};
 
 	constructor(private readonly maxKeys = MAX_SENT_KEYS) {}
 
@@ -94,9 +113,16 @@ export class NodeMemory {
 	 * than any window) are left out. Answers whether anything was new.
 	 */
 	merge(entries: Array<[string, number]>, now: number, maxAgeSeconds: number) {
-		const fresh = entries.filter(([hash, sentAt]) => now - sentAt < maxAgeSeconds && sentAt <= now + FUTURE_TOLERANCE_SECONDS && (this.sent.get(hash) ?? -Infinity) < sentAt);
+		const fresh = entries.filter(
+			([hash, sentAt]) =>
+				now - sentAt < maxAgeSeconds &&
+				sentAt <= now + FUTURE_TOLERANCE_SECONDS &&
+				(this.sent.get(hash) ?? -Infinity) < sentAt,
+		);
 		if (!fresh.length) return false;
-		const latest = [...new Map([...this.sent, ...fresh.sort((a, b) => a[1] - b[1])])].sort((a, b) => a[1] - b[1]);
+		const latest = [...new Map([...this.sent, ...fresh.sort((a, b) => a[1] - b[1])])].sort(
+			(a, b) => a[1] - b[1],
+		);
 		this.sent.clear();
 		for (const [hash, sentAt] of latest) this.sent.set(hash, sentAt);
 		this.cap(now, maxAgeSeconds);
@@ -147,13 +173,20 @@ export function memoryOf(nodeKey: string) {
 export const forgetProcessState = () => memories.clear();
 
 /** A saved copy's events: each its hash and its send time (epoch seconds, 7 digits of base 36), oldest first. */
-export const encodeEvents = (entries: Iterable<[string, number]>) => [...entries].map(([hash, sentAt]) => hash + Math.max(0, sentAt).toString(36).padStart(7, '0')).join('');
+export const encodeEvents = (entries: Iterable<[string, number]>) =>
+	[...entries]
+		.map(([hash, sentAt]) => hash + Math.max(0, sentAt).toString(36).padStart(7, '0'))
+		.join('');
 
 /** The events of `encodeEvents`, or undefined when the text is not such a copy (edited or damaged state). */
 export function decodeEvents(text: unknown) {
 	const width = HASH_LENGTH + 7;
-	if (typeof text !== 'string' || text.length % width !== 0 || !/^[\w-]*$/.test(text)) return undefined;
-	return Array.from({ length: text.length / width }, (_, i): [string, number] => [text.slice(i * width, i * width + HASH_LENGTH), parseInt(text.slice(i * width + HASH_LENGTH, (i + 1) * width), 36)]);
+	if (typeof text !== 'string' || text.length % width !== 0 || !/^[\w-]*$/.test(text))
+		return undefined;
+	return Array.from({ length: text.length / width }, (_, i): [string, number] => [
+		text.slice(i * width, i * width + HASH_LENGTH),
+		parseInt(text.slice(i * width + HASH_LENGTH, (i + 1) * width), 36),
+	]);
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -165,10 +198,25 @@ const WINDOW_FORM = 'Use a number of hours above 0, e.g. 24.';
 
 /** One item's deduplication options; `acrossProcesses`: also claim in n8n's shared store. */
 function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number) {
-	if (!readBoolean(ctx, 'options.deduplicate', itemIndex, { label: 'Deduplicate', fallback: true })) return { enabled: false, windowSeconds: 0, acrossProcesses: false };
-	const hours = readNumber(ctx, 'options.deduplicationWindowHours', itemIndex, { label: 'deduplication window', min: 0, required: true, fallback: DEFAULT_WINDOW_HOURS, description: WINDOW_FORM });
-	if (hours === 0) throw itemError(ctx, itemIndex, '0 is not a valid deduplication window', WINDOW_FORM);
-	return { enabled: true, windowSeconds: hours * 3600, acrossProcesses: readBoolean(ctx, 'options.deduplicateAcrossWorkers', itemIndex, { label: 'Deduplicate Across Workers', fallback: false }) };
+	if (!readBoolean(ctx, 'options.deduplicate', itemIndex, { label: 'Deduplicate', fallback: true }))
+		return { enabled: false, windowSeconds: 0, acrossProcesses: false };
+	const hours = readNumber(ctx, 'options.deduplicationWindowHours', itemIndex, {
+		label: 'deduplication window',
+		min: 0,
+		required: true,
+		fallback: DEFAULT_WINDOW_HOURS,
+		description: WINDOW_FORM,
+	});
+	if (hours === 0)
+		throw itemError(ctx, itemIndex, '0 is not a valid deduplication window', WINDOW_FORM);
+	return {
+		enabled: true,
+		windowSeconds: hours * 3600,
+		acrossProcesses: readBoolean(ctx, 'options.deduplicateAcrossWorkers', itemIndex, {
+			label: 'Deduplicate Across Workers',
+			fallback: false,
+		}),
+	};
 }
 
 /** One pushed event: its options, what makes it the same as another, and the fields shown on a skipped item. */
@@ -205,7 +253,11 @@ export class EventPush {
 	 * deduplicates (nothing is read or written otherwise), joins the saved copy of static data unless it is the
 	 * memory's own, and claims at once in n8n's shared store the events of the items with Deduplicate Across Workers on.
 	 */
-	static async start(ctx: IExecuteFunctions, itemCount: number, readEvent: (itemIndex: number) => Omit<PushedEvent, 'settings'>) {
+	static async start(
+		ctx: IExecuteFunctions,
+		itemCount: number,
+		readEvent: (itemIndex: number) => Omit<PushedEvent, 'settings'>,
+	) {
 		const push = new EventPush(
 			Array.from({ length: itemCount }, (_, itemIndex) => {
 				try {
@@ -215,29 +267,40 @@ export class EventPush {
 				}
 			}),
 		);
-		const enabled = push.events.filter((event): event is PushedEvent => !(event instanceof Error) && event.settings.enabled);
+		const enabled = push.events.filter(
+			(event): event is PushedEvent => !(event instanceof Error) && event.settings.enabled,
+		);
 		const acrossProcesses = enabled.some((event) => event.settings.acrossProcesses);
 		try {
 			// Claiming across processes pauses before the first request: a session opened before it would hold an ageing token.
-			if (enabled.length) push.account = accountWithoutPasswordKey(acrossProcesses ? await ctx.getCredentials(CREDENTIAL_TYPE) : await credentialDataOf(ctx));
+			if (enabled.length)
+				push.account = accountWithoutPasswordKey(
+					acrossProcesses ? await ctx.getCredentials(CREDENTIAL_TYPE) : await credentialDataOf(ctx),
+				);
 		} catch {
 			// No readable credential: no event can be sent either, and the sends report why.
 		}
 		if (!push.account) return push;
 		const node = ctx.getNode();
-		const memory = (push.memory = memoryOf(JSON.stringify([ctx.getWorkflow().id ?? '', node.id ?? node.name])));
+		const memory = (push.memory = memoryOf(
+			JSON.stringify([ctx.getWorkflow().id ?? '', node.id ?? node.name]),
+		));
 		push.dropsBefore = memory.droppedInWindow;
 		push.longestWindow = Math.max(...enabled.map((event) => event.settings.windowSeconds));
 		const saved = ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] as IDataObject | undefined;
 		if (saved?.copy !== undefined && saved.copy !== memory.copyId) {
 			memory.merge(decodeEvents(saved.events) ?? [], nowSeconds(), push.longestWindow);
-			if (saved.process !== PROCESS.id && Number(saved.at) >= PROCESS.startedAt) push.otherProcessSavedAt = Number(saved.at);
+			if (saved.process !== PROCESS.id && Number(saved.at) >= PROCESS.startedAt)
+				push.otherProcessSavedAt = Number(saved.at);
 		}
 		if (!acrossProcesses) return push;
 		push.shared = SharedClaims.open(ctx, memory);
 		const claims = enabled
 			.map((event) => ({ ...event.settings, hash: eventKey(push.account, event.identity).hash }))
-			.filter(({ hash, windowSeconds, acrossProcesses }) => acrossProcesses && memory.sentWithin(hash, windowSeconds, nowSeconds()) === undefined);
+			.filter(
+				({ hash, windowSeconds, acrossProcesses }) =>
+					acrossProcesses && memory.sentWithin(hash, windowSeconds, nowSeconds()) === undefined,
+			);
 		let claimed = false;
 		try {
 			await push.shared?.claimAll(claims);
@@ -267,11 +330,20 @@ export class EventPush {
 	 * answers a skipped item: nothing silently disappears), and records it once accepted. Sent without the shared store
 	 * it asked for (unreachable, or this n8n has none), the item says so: `crossWorkerCheck: 'skipped'`.
 	 */
-	async send(ctx: IExecuteFunctions, itemIndex: number, route: 'orderEvent' | 'cartEvent', body: IDataObject): Promise<IDataObject> {
+	async send(
+		ctx: IExecuteFunctions,
+		itemIndex: number,
+		route: 'orderEvent' | 'cartEvent',
+		body: IDataObject,
+	): Promise<IDataObject> {
 		const event = this.eventOf(itemIndex);
 		const { memory, shared } = this;
 		const { windowSeconds, acrossProcesses, enabled } = event.settings;
-		const deliver = async () => (await apiRequest(ctx, route, { body, itemIndex })) ?? { ...event.identifiers, accepted: true };
+		const deliver = async () =>
+			(await apiRequest(ctx, route, { body, itemIndex })) ?? {
+				...event.identifiers,
+				accepted: true,
+			};
 		if (!enabled || !memory) return await deliver();
 
 		const { hash, label } = eventKey(this.account, event.identity);
@@ -326,7 +398,12 @@ export class EventPush {
 		if (this.memory && this.recorded) {
 			const now = nowSeconds();
 			this.memory.prune(now, this.longestWindow);
-			ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] = { process: PROCESS.id, copy: this.memory.copyId, at: now, events: encodeEvents(this.memory.sent) };
+			ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] = {
+				process: PROCESS.id,
+				copy: this.memory.copyId,
+				at: now,
+				events: encodeEvents(this.memory.sent),
+			};
 		}
 		await this.shared?.finish();
 	}

@@ -1,9 +1,23 @@
-import { type IDataObject, type IExecuteFunctions, type IGetNodeParameterOptions, type IPollFunctions, NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type IExecuteFunctions,
+	type IGetNodeParameterOptions,
+	type IPollFunctions,
+	NodeOperationError,
+	tryToParseDateTime,
+} from 'n8n-workflow';
 
 import { isObject } from '../../../transport/answers';
 import { formatCount } from '../../../transport/format';
 import { withContext, type ErrorContext } from '../../../transport/messages';
-import { DEFAULT_RUN_SETTINGS, MAX_ATTEMPTS, MAX_CONCURRENCY, MAX_WAIT_MS, MIN_TIMEOUT_MS, type RunSettings } from '../../../transport/settings';
+import {
+	DEFAULT_RUN_SETTINGS,
+	MAX_ATTEMPTS,
+	MAX_CONCURRENCY,
+	MAX_WAIT_MS,
+	MIN_TIMEOUT_MS,
+	type RunSettings,
+} from '../../../transport/settings';
 import { requestOptions } from '../descriptions';
 
 /**
@@ -18,14 +32,34 @@ type ParameterContext = IExecuteFunctions | IPollFunctions;
 const isPoll = (ctx: ParameterContext): ctx is IPollFunctions => !('getInputData' in ctx);
 
 /** A parameter as n8n gives it; `name` may be a field of a collection (`additionalFields.total`). */
-const valueOf = (ctx: ParameterContext, name: string, itemIndex: number, fallback: unknown = null, options?: IGetNodeParameterOptions) =>
-	isPoll(ctx) ? ctx.getNodeParameter(name, fallback, options) : ctx.getNodeParameter(name, itemIndex, fallback, options);
+const valueOf = (
+	ctx: ParameterContext,
+	name: string,
+	itemIndex: number,
+	fallback: unknown = null,
+	options?: IGetNodeParameterOptions,
+) =>
+	isPoll(ctx)
+		? ctx.getNodeParameter(name, fallback, options)
+		: ctx.getNodeParameter(name, itemIndex, fallback, options);
 
 /** An error of one item ("Item N: ..."; a poll has no items). `context` goes to the Continue On Fail item. */
-export function itemError(ctx: ParameterContext, itemIndex: number, message: string, description?: string, context: ErrorContext = {}) {
+export function itemError(
+	ctx: ParameterContext,
+	itemIndex: number,
+	message: string,
+	description?: string,
+	context: ErrorContext = {},
+) {
 	// A poll's message is a sentence of its own; an item's says which item.
 	return withContext(
-		new NodeOperationError(ctx.getNode(), isPoll(ctx) ? message.charAt(0).toUpperCase() + message.slice(1) : `Item ${itemIndex}: ${message}`, { itemIndex, description }),
+		new NodeOperationError(
+			ctx.getNode(),
+			isPoll(ctx)
+				? message.charAt(0).toUpperCase() + message.slice(1)
+				: `Item ${itemIndex}: ${message}`,
+			{ itemIndex, description },
+		),
 		context,
 	);
 }
@@ -39,11 +73,26 @@ export function shown(value: unknown) {
 export { isObject as isPlainObject };
 /** A decimal as people type it: a dot as the separator; no hex, exponents or commas. */
 const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
-const isEmpty = (value: unknown) => value == null || (typeof value === 'string' && value.trim() === '');
+const isEmpty = (value: unknown) =>
+	value == null || (typeof value === 'string' && value.trim() === '');
 const kindOf = (value: unknown) =>
-	value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'text' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+	value === null
+		? 'null'
+		: Array.isArray(value)
+			? 'an array'
+			: typeof value === 'string'
+				? 'text'
+				: typeof value === 'object'
+					? 'an object'
+					: `a ${typeof value}`;
 
-const wrongKind = (ctx: ParameterContext, itemIndex: number, label: string, expected: string, value: unknown) =>
+const wrongKind = (
+	ctx: ParameterContext,
+	itemIndex: number,
+	label: string,
+	expected: string,
+	value: unknown,
+) =>
 	itemError(
 		ctx,
 		itemIndex,
@@ -66,17 +115,33 @@ type TextField = Field & { keepSpaces?: boolean; maxLength?: number; phone?: boo
 
 /** An empty value: it fails when required, else it is left out. */
 function absent(ctx: ParameterContext, itemIndex: number, field: Field) {
-	if (field.required) throw itemError(ctx, itemIndex, `the ${field.label} is empty`, field.description ?? `Set the ${field.label}; it is required by the service.`);
+	if (field.required)
+		throw itemError(
+			ctx,
+			itemIndex,
+			`the ${field.label} is empty`,
+			field.description ?? `Set the ${field.label}; it is required by the service.`,
+		);
 	return undefined;
 }
 
 /** Text as typed (trimmed unless `keepSpaces`), or a number as its digits; an object, a list or a boolean fails. */
-export const readText = <O extends TextField>(ctx: ParameterContext, name: string, itemIndex: number, field: O) =>
-	textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, field);
+export const readText = <O extends TextField>(
+	ctx: ParameterContext,
+	name: string,
+	itemIndex: number,
+	field: O,
+) => textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, field);
 
 /** readText for a value that is not a parameter of its own (a field of a list entry). */
-export function textValue<O extends TextField>(ctx: ParameterContext, raw: unknown, itemIndex: number, field: O): Read<string, O> {
-	if (raw != null && typeof raw !== 'string' && !Number.isFinite(raw)) throw wrongKind(ctx, itemIndex, field.label, 'text or a number', raw);
+export function textValue<O extends TextField>(
+	ctx: ParameterContext,
+	raw: unknown,
+	itemIndex: number,
+	field: O,
+): Read<string, O> {
+	if (raw != null && typeof raw !== 'string' && !Number.isFinite(raw))
+		throw wrongKind(ctx, itemIndex, field.label, 'text or a number', raw);
 	const text = typeof raw === 'string' && field.keepSpaces ? raw : String(raw ?? '').trim();
 	if (!text.trim()) return absent(ctx, itemIndex, field) as Read<string, O>;
 	if (field.phone) return phoneValue(ctx, text, itemIndex);
@@ -93,8 +158,16 @@ export function textValue<O extends TextField>(ctx: ParameterContext, raw: unkno
 }
 
 /** The id a resource locator holds (picked from the list or typed), as text; always required. */
-export const readLocatorId = (ctx: IExecuteFunctions, name: string, itemIndex: number, field: Field) =>
-	textValue(ctx, valueOf(ctx, name, itemIndex, '', { extractValue: true }), itemIndex, { ...field, required: true });
+export const readLocatorId = (
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	field: Field,
+) =>
+	textValue(ctx, valueOf(ctx, name, itemIndex, '', { extractValue: true }), itemIndex, {
+		...field,
+		required: true,
+	});
 
 /**
  * A phone number as E.164, checked before any call (rules C2 and E3 cost no request when it is wrong); `where`: whose.
@@ -102,7 +175,10 @@ export const readLocatorId = (ctx: IExecuteFunctions, name: string, itemIndex: n
  * brackets people type are dropped; a leading 00 is the international prefix.
  */
 export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number, where?: string) {
-	const phone = raw.trim().replace(/[\s.\-()/]/g, '').replace(/^00/, '+');
+	const phone = raw
+		.trim()
+		.replace(/[\s.\-()/]/g, '')
+		.replace(/^00/, '+');
 	if (/^\+[1-9]\d{6,14}$/.test(phone)) return phone;
 	throw itemError(
 		ctx,
@@ -116,17 +192,35 @@ export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number
  * A number, or its text from an expression: a decimal (money, hours; hex, exponents and commas refused), or with
  * `whole` an integer (an id, a count). Empty is undefined unless required.
  */
-export function readNumber<O extends Field & { whole?: boolean; min?: number; fallback?: number }>(ctx: ParameterContext, name: string, itemIndex: number, field: O) {
+export function readNumber<O extends Field & { whole?: boolean; min?: number; fallback?: number }>(
+	ctx: ParameterContext,
+	name: string,
+	itemIndex: number,
+	field: O,
+) {
 	const { whole, label } = field;
 	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
 	if (isEmpty(raw)) return absent(ctx, itemIndex, field) as Read<number, O>;
-	if (typeof raw !== 'number' && typeof raw !== 'string') throw wrongKind(ctx, itemIndex, label, 'a number', raw);
-	const value = typeof raw === 'number' ? raw : (whole ? /^\s*\d+\s*$/ : DECIMAL).test(raw) ? Number(raw) : NaN;
+	if (typeof raw !== 'number' && typeof raw !== 'string')
+		throw wrongKind(ctx, itemIndex, label, 'a number', raw);
+	const value =
+		typeof raw === 'number' ? raw : (whole ? /^\s*\d+\s*$/ : DECIMAL).test(raw) ? Number(raw) : NaN;
 	const min = field.min ?? (whole ? 0 : undefined);
-	if ((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && value >= (min ?? -Infinity)) return value;
-	const problem = Number.isFinite(value) && (!whole || Number.isInteger(value)) ? `is below the minimum of ${min}` : `is not ${whole ? 'a whole' : 'a decimal'} number`;
-	const hint = whole ? `Use a whole number of ${min} or more.` : `Use a decimal number${min === undefined ? '' : ` of ${min} or more`} with a dot as the decimal separator, e.g. 49.90.`;
-	throw itemError(ctx, itemIndex, `the ${label} ${shown(raw)} ${problem}`, field.description ?? hint);
+	if ((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && value >= (min ?? -Infinity))
+		return value;
+	const problem =
+		Number.isFinite(value) && (!whole || Number.isInteger(value))
+			? `is below the minimum of ${min}`
+			: `is not ${whole ? 'a whole' : 'a decimal'} number`;
+	const hint = whole
+		? `Use a whole number of ${min} or more.`
+		: `Use a decimal number${min === undefined ? '' : ` of ${min} or more`} with a dot as the decimal separator, e.g. 49.90.`;
+	throw itemError(
+		ctx,
+		itemIndex,
+		`the ${label} ${shown(raw)} ${problem}`,
+		field.description ?? hint,
+	);
 }
 
 /** Return All + Limit: no limit for Return All, else a whole number of 1 or more. */
@@ -139,28 +233,45 @@ export function readListLimit(ctx: IExecuteFunctions, itemIndex: number) {
 			min: 1,
 			fallback: 50,
 			required: true,
-			description: 'Set Limit to how many results to return at most, a whole number such as 50, or turn on Return All.',
+			description:
+				'Set Limit to how many results to return at most, a whole number such as 50, or turn on Return All.',
 		}),
 	};
 }
 
 /** A switch: true or false (also as the text "true" or "false"); not set gives `fallback`. */
-export function readBoolean<F extends boolean | undefined>(ctx: ParameterContext, name: string, itemIndex: number, field: { label: string; fallback?: F }): boolean | F {
+export function readBoolean<F extends boolean | undefined>(
+	ctx: ParameterContext,
+	name: string,
+	itemIndex: number,
+	field: { label: string; fallback?: F },
+): boolean | F {
 	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
 	if (typeof raw === 'boolean') return raw;
 	if (isEmpty(raw)) return field.fallback as F;
-	if (typeof raw === 'string' && /^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
+	if (typeof raw === 'string' && /^(true|false)$/i.test(raw.trim()))
+		return raw.trim().toLowerCase() === 'true';
 	throw wrongKind(ctx, itemIndex, field.label, 'true or false', raw);
 }
 
 /** One of a list of values (an options parameter, or an expression that should give one); not set gives `fallback`. */
-export function readOption<T extends string>(ctx: ParameterContext, name: string, itemIndex: number, field: { label: string; values: readonly T[]; fallback: T }) {
+export function readOption<T extends string>(
+	ctx: ParameterContext,
+	name: string,
+	itemIndex: number,
+	field: { label: string; values: readonly T[]; fallback: T },
+) {
 	const raw = valueOf(ctx, name, itemIndex, field.fallback);
 	if (isEmpty(raw)) return field.fallback;
 	if ((field.values as readonly unknown[]).includes(raw)) return raw as T;
 	const values = field.values.join(', ');
 	throw typeof raw === 'string'
-		? itemError(ctx, itemIndex, `the ${field.label} ${shown(raw)} is not one of ${values}`, `Choose one of ${values}.`)
+		? itemError(
+				ctx,
+				itemIndex,
+				`the ${field.label} ${shown(raw)} is not one of ${values}`,
+				`Choose one of ${values}.`,
+			)
 		: wrongKind(ctx, itemIndex, field.label, `one of ${values}`, raw);
 }
 
@@ -168,18 +279,30 @@ export function readOption<T extends string>(ctx: ParameterContext, name: string
 export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string) {
 	const raw = valueOf(ctx, name, itemIndex);
 	if (isEmpty(raw)) return undefined;
-	if (typeof raw !== 'string' && typeof raw !== 'number') throw wrongKind(ctx, itemIndex, label, 'a date', raw);
+	if (typeof raw !== 'string' && typeof raw !== 'number')
+		throw wrongKind(ctx, itemIndex, label, 'a date', raw);
 	try {
 		const iso = tryToParseDateTime(raw, ctx.getTimezone()).toUTC().toISO();
 		if (iso) return iso;
 	} catch {
 		// Reported below with the item and the value.
 	}
-	throw itemError(ctx, itemIndex, `the ${label} ${shown(raw)} is not a valid date`, 'Use an ISO 8601 date and time, e.g. 2025-01-31T18:30:00Z.');
+	throw itemError(
+		ctx,
+		itemIndex,
+		`the ${label} ${shown(raw)} is not a valid date`,
+		'Use an ISO 8601 date and time, e.g. 2025-01-31T18:30:00Z.',
+	);
 }
 
 /** The entries of a list of fields (a fixedCollection such as `additionalFields.customFields`, entries under `entry`). */
-export function readEntries(ctx: ParameterContext, name: string, itemIndex: number, label: string, entry: string) {
+export function readEntries(
+	ctx: ParameterContext,
+	name: string,
+	itemIndex: number,
+	label: string,
+	entry: string,
+) {
 	const collection = valueOf(ctx, name, itemIndex, {});
 	if (isEmpty(collection)) return [];
 	// Not a collection at all: the value itself is what is wrong.
@@ -189,7 +312,11 @@ export function readEntries(ctx: ParameterContext, name: string, itemIndex: numb
 	return list as IDataObject[];
 }
 
-const JSON_KINDS = { object: 'a JSON object', array: 'a JSON array', objectOrArray: 'a JSON object or array' } as const;
+const JSON_KINDS = {
+	object: 'a JSON object',
+	array: 'a JSON array',
+	objectOrArray: 'a JSON object or array',
+} as const;
 
 /**
  * A JSON field: JSON text as typed, or the value an expression gave, of the kind the service expects. Empty is
@@ -200,28 +327,59 @@ export function readJson<K extends keyof typeof JSON_KINDS>(
 	name: string,
 	itemIndex: number,
 	field: { label: string; expect: K; example: string; plural?: boolean; showValue?: boolean },
-): (K extends 'object' ? IDataObject : K extends 'array' ? unknown[] : IDataObject | unknown[]) | undefined {
+):
+	| (K extends 'object' ? IDataObject : K extends 'array' ? unknown[] : IDataObject | unknown[])
+	| undefined {
 	let value = valueOf(ctx, name, itemIndex);
 	if (isEmpty(value)) return undefined;
 	if (typeof value === 'string') {
 		try {
 			value = JSON.parse(value);
 		} catch (error) {
-			throw itemError(ctx, itemIndex, `${field.label} ${field.plural ? 'are' : 'is'} not valid JSON`, `${(error as Error).message}. ${field.example}`);
+			throw itemError(
+				ctx,
+				itemIndex,
+				`${field.label} ${field.plural ? 'are' : 'is'} not valid JSON`,
+				`${(error as Error).message}. ${field.example}`,
+			);
 		}
 	}
 	// Of the kind the service expects.
-	if (field.expect === 'array' ? Array.isArray(value) : field.expect === 'object' ? isObject(value) : Array.isArray(value) || isObject(value)) return value as never;
-	const got = field.showValue ? `got ${shown(value)}` : `not ${typeof value === 'string' ? 'a string' : kindOf(value)}`;
-	throw itemError(ctx, itemIndex, `${field.label} must be ${JSON_KINDS[field.expect]}, ${got}`, field.example);
+	if (
+		field.expect === 'array'
+			? Array.isArray(value)
+			: field.expect === 'object'
+				? isObject(value)
+				: Array.isArray(value) || isObject(value)
+	)
+		return value as never;
+	const got = field.showValue
+		? `got ${shown(value)}`
+		: `not ${typeof value === 'string' ? 'a string' : kindOf(value)}`;
+	throw itemError(
+		ctx,
+		itemIndex,
+		`${field.label} must be ${JSON_KINDS[field.expect]}, ${got}`,
+		field.example,
+	);
 }
 
 /** Drops the empty values n8n collections leave behind, so the service never sees "". */
 export const compact = (fields: IDataObject) =>
-	Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value != null && !(isObject(value) && Object.keys(value).length === 0)));
+	Object.fromEntries(
+		Object.entries(fields).filter(
+			([, value]) =>
+				value !== '' && value != null && !(isObject(value) && Object.keys(value).length === 0),
+		),
+	);
 
 /** "Custom Fields" merged into a body (a named parameter wins): a name is text, a value goes as the JSON it is. */
-export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex: number, body: IDataObject) {
+export function withCustomFields(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	body: IDataObject,
+) {
 	const fields: IDataObject = {};
 	for (const pair of readEntries(ctx, name, itemIndex, 'Custom Fields', 'field')) {
 		const fieldName = textValue(ctx, pair.name, itemIndex, { label: 'custom field name' });
@@ -235,18 +393,39 @@ export function withCustomFields(ctx: IExecuteFunctions, name: string, itemIndex
  * `min` (`rule` says so); undefined when not set. Another kind, a value below, or a failing expression fails the run
  * naming the setting as the panel labels it: never a silent default.
  */
-export function readSetting(ctx: ParameterContext, name: string, label: string, min: number, rule: string) {
-	const fail = (message: string, fix: string) => new NodeOperationError(ctx.getNode(), message, { description: `${fix}, or remove the option to use its default.` });
+export function readSetting(
+	ctx: ParameterContext,
+	name: string,
+	label: string,
+	min: number,
+	rule: string,
+) {
+	const fail = (message: string, fix: string) =>
+		new NodeOperationError(ctx.getNode(), message, {
+			description: `${fix}, or remove the option to use its default.`,
+		});
 	let raw: unknown;
 	try {
 		// The field alone (options defeat the collection read whole): a failing expression in another is not this one's.
 		raw = valueOf(ctx, name, 0, null, {});
 	} catch (error) {
-		throw fail(`${label}: ${(error as Error).message}`, `The expression of ${label} failed. Fix it`);
+		throw fail(
+			`${label}: ${(error as Error).message}`,
+			`The expression of ${label} failed. Fix it`,
+		);
 	}
 	if (isEmpty(raw)) return undefined;
-	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : NaN;
-	if (!Number.isFinite(value)) throw fail(`${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`, `Set ${label} to a number`);
+	const value =
+		typeof raw === 'number'
+			? raw
+			: typeof raw === 'string' && DECIMAL.test(raw)
+				? Number(raw)
+				: NaN;
+	if (!Number.isFinite(value))
+		throw fail(
+			`${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`,
+			`Set ${label} to a number`,
+		);
 	if (value < min) throw fail(`${label} must be ${rule} (got ${value})`, `Set ${label} to ${rule}`);
 	return value;
 }
@@ -261,17 +440,37 @@ const count = (value: number, max = Infinity) => Math.min(max, Math.round(value)
  * Each field of the Request Options panel (descriptions.ts) mapped onto the transport's settings: its lowest value,
  * and where it lands (ms, bytes, counts). Fractions are rounded; values past a bound the panel shows are capped to it.
  */
-const REQUEST_OPTION_FIELDS: Record<string, [min: number, rule: string, apply: (s: RunSettings, value: number) => unknown]> = {
+const REQUEST_OPTION_FIELDS: Record<
+	string,
+	[min: number, rule: string, apply: (s: RunSettings, value: number) => unknown]
+> = {
 	concurrency: [...ONE_OR_MORE, (s, value) => (s.concurrency = count(value, MAX_CONCURRENCY))],
 	maxAttempts: [...ONE_OR_MORE, (s, value) => (s.retry.maxAttempts = count(value, MAX_ATTEMPTS))],
-	maxListMegabytes: [0.001, 'above 0 (at least 0.001)', (s, value) => (s.maxListBytes = Math.max(1, Math.round(value * 1024 * 1024)))],
+	maxListMegabytes: [
+		0.001,
+		'above 0 (at least 0.001)',
+		(s, value) => (s.maxListBytes = Math.max(1, Math.round(value * 1024 * 1024))),
+	],
 	maxRecords: [...ONE_OR_MORE, (s, value) => (s.maxRecords = count(value))],
-	maxRetryWaitSeconds: [0, '0 or more (0: no retries)', (s, value) => (s.retry.maxTotalWaitMs = milliseconds(value))],
+	maxRetryWaitSeconds: [
+		0,
+		'0 or more (0: no retries)',
+		(s, value) => (s.retry.maxTotalWaitMs = milliseconds(value)),
+	],
 	// The least that rounds to MIN_TIMEOUT_MS.
-	timeoutSeconds: [(MIN_TIMEOUT_MS - 0.5) / 1000, `above 0 (at least ${MIN_TIMEOUT_MS / 1000})`, (s, value) => (s.retry.timeoutMs = milliseconds(value))],
+	timeoutSeconds: [
+		(MIN_TIMEOUT_MS - 0.5) / 1000,
+		`above 0 (at least ${MIN_TIMEOUT_MS / 1000})`,
+		(s, value) => (s.retry.timeoutMs = milliseconds(value)),
+	],
 };
 
-const LABELS = Object.fromEntries((requestOptions.options as Array<{ name: string; displayName: string }>).map((option) => [option.name, `Request Options > ${option.displayName}`]));
+const LABELS = Object.fromEntries(
+	(requestOptions.options as Array<{ name: string; displayName: string }>).map((option) => [
+		option.name,
+		`Request Options > ${option.displayName}`,
+	]),
+);
 
 /** The run's Request Options, read once (from the first item); a poll reads one page at a time, so no Concurrency. */
 export function readRequestOptions(ctx: ParameterContext) {
@@ -285,11 +484,16 @@ export function readRequestOptions(ctx: ParameterContext) {
 			maxAttempts: LABELS.maxAttempts,
 			maxRecords: LABELS.maxRecords,
 			maxListBytes: LABELS.maxListMegabytes,
-			sendLess: poll ? undefined : `lower ${LABELS.concurrency}, or the batch size (Options > Batching) where there is one`,
+			sendLess: poll
+				? undefined
+				: `lower ${LABELS.concurrency}, or the batch size (Options > Batching) where there is one`,
 		},
 	};
 	for (const [name, [min, rule, apply]] of Object.entries(REQUEST_OPTION_FIELDS)) {
-		const value = poll && name === 'concurrency' ? 1 : readSetting(ctx, `requestOptions.${name}`, LABELS[name], min, rule);
+		const value =
+			poll && name === 'concurrency'
+				? 1
+				: readSetting(ctx, `requestOptions.${name}`, LABELS[name], min, rule);
 		if (value !== undefined) apply(settings, value);
 	}
 	return settings;
@@ -299,12 +503,20 @@ export function readRequestOptions(ctx: ParameterContext) {
  * The customer's contact references of a shop event (docs/api-assumptions.md: `customer: {phone?, email?,
  * contact_id?}`), or undefined when none is given; `fields` names the parameters.
  */
-export function readCustomer(ctx: IExecuteFunctions, itemIndex: number, fields: { phone: string; email: string; contactId: string }) {
+export function readCustomer(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fields: { phone: string; email: string; contactId: string },
+) {
 	const customer = compact({
 		phone: readText(ctx, fields.phone, itemIndex, { label: 'customer phone', phone: true }),
 		email: readText(ctx, fields.email, itemIndex, { label: 'customer email' }),
 		// The service's contact ids are integers.
-		contact_id: readNumber(ctx, fields.contactId, itemIndex, { label: 'contact ID', whole: true, description: 'A contact ID is a whole number, e.g. 123.' }),
+		contact_id: readNumber(ctx, fields.contactId, itemIndex, {
+			label: 'contact ID',
+			whole: true,
+			description: 'A contact ID is a whole number, e.g. 123.',
+		}),
 	});
 	return Object.keys(customer).length ? customer : undefined;
 }

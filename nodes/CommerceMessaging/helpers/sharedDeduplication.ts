@@ -57,7 +57,10 @@ function toRepeat(kept: Map<string, number>, carried: Set<string>) {
 /** The record of an event sent now (its window-long period), and the probe for a send in the period before. */
 export function sharedValues(hash: string, windowSeconds: number, nowSeconds: number) {
 	const period = Math.floor(nowSeconds / windowSeconds);
-	return { record: `${hash}|${windowSeconds}|${period}`, probe: `${hash}|${windowSeconds}|${period - 1}` };
+	return {
+		record: `${hash}|${windowSeconds}|${period}`,
+		probe: `${hash}|${windowSeconds}|${period - 1}`,
+	};
 }
 
 type Claim = ReturnType<typeof sharedValues>;
@@ -84,19 +87,26 @@ export class SharedClaims {
 
 	/** Undefined where n8n offers no store (a workflow without an id, an engine without a database). */
 	static open(ctx: IExecuteFunctions, memory: NodeMemory) {
-		return ctx.getWorkflow().id && typeof ctx.helpers.checkProcessedAndRecord === 'function' ? new SharedClaims(ctx, memory) : undefined;
+		return ctx.getWorkflow().id && typeof ctx.helpers.checkProcessedAndRecord === 'function'
+			? new SharedClaims(ctx, memory)
+			: undefined;
 	}
 
 	/** Claims the events this run does not hold yet: one call, then a pause and a read-back per round. */
 	async claimAll(events: Array<{ hash: string; windowSeconds: number }>) {
 		const now = Math.floor(Date.now() / 1000);
 		const batch = new Map<string, Claim>();
-		for (const { hash, windowSeconds } of events) if (!this.owned.has(hash)) batch.set(hash, sharedValues(hash, windowSeconds, now));
+		for (const { hash, windowSeconds } of events)
+			if (!this.owned.has(hash)) batch.set(hash, sharedValues(hash, windowSeconds, now));
 		if (batch.size === 0 || this.unavailable) return;
 		const token = `#${this.runToken}.${++this.claims}`;
 		// Probes first: where a batch is larger than the row, n8n keeps the newest values, the records and the token.
 		const claims = [...batch.values()];
-		const first = await this.call([...claims.map((claim) => claim.probe), ...claims.map((claim) => claim.record), token]);
+		const first = await this.call([
+			...claims.map((claim) => claim.probe),
+			...claims.map((claim) => claim.record),
+			token,
+		]);
 		// Claims that could not be read back are taken as held: the store failing must not lose events.
 		if (!first) return void batch.forEach((claim, hash) => this.owned.set(hash, claim));
 		this.leftovers.add(token);
@@ -105,7 +115,8 @@ export class SharedClaims {
 		for (const [hash, claim] of batch) {
 			const found = first.has(claim.record) || first.has(claim.probe);
 			// Values this call wrote that hold no send: for an event found, what it did not find; else the probe.
-			for (const value of found ? [claim.record, claim.probe] : [claim.probe]) if (!first.has(value)) this.leftovers.add(value);
+			for (const value of found ? [claim.record, claim.probe] : [claim.probe])
+				if (!first.has(value)) this.leftovers.add(value);
 			if (!found) {
 				pending.set(hash, claim);
 				this.spent.add(claim.probe);
@@ -118,9 +129,16 @@ export class SharedClaims {
 				const slowestCallMs = Math.max(0, ...this.memory.shared.callTimes);
 				const base = Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, 2 * slowestCallMs));
 				const ms = base + Math.floor(Math.random() * base);
-				this.ctx.logger?.debug('Deduplication: claim pause before the read-back', { node, ms, slowestCallMs });
+				this.ctx.logger?.debug('Deduplication: claim pause before the read-back', {
+					node,
+					ms,
+					slowestCallMs,
+				});
 				await pause(this.ctx, ms);
-				const present = await this.call([token, ...[...pending.values()].map((claim) => claim.record)]);
+				const present = await this.call([
+					token,
+					...[...pending.values()].map((claim) => claim.record),
+				]);
 				for (const [hash, claim] of pending) {
 					const survived = !present || present.has(token);
 					// Its record there without this run's token: another execution's claim overwrote this one.
@@ -128,7 +146,11 @@ export class SharedClaims {
 					// Else every write of the claim was overwritten and this read-back wrote it again: read back again.
 					if (!survived && !overwritten && round < MAX_ROUNDS) continue;
 					if (!overwritten) this.owned.set(hash, claim);
-					if (!survived && !overwritten) this.ctx.logger?.debug('Deduplication: a claim taken without a confirming read-back', { node, round });
+					if (!survived && !overwritten)
+						this.ctx.logger?.debug('Deduplication: a claim taken without a confirming read-back', {
+							node,
+							round,
+						});
 					pending.delete(hash);
 				}
 			}
@@ -178,7 +200,11 @@ export class SharedClaims {
 			const started = Date.now();
 			try {
 				// Two executions creating the node's first row at once: one insert fails, the retry updates it.
-				const result = await this.ctx.helpers.checkProcessedAndRecord([...values, ...toRepeat(this.memory.shared.records, asked)], 'node', OPTIONS);
+				const result = await this.ctx.helpers.checkProcessedAndRecord(
+					[...values, ...toRepeat(this.memory.shared.records, asked)],
+					'node',
+					OPTIONS,
+				);
 				this.wrote = true;
 				if (times.push(Date.now() - started) > CALLS_KEPT) times.shift();
 				// What the write-backs found is not this call's answer.
@@ -186,7 +212,10 @@ export class SharedClaims {
 			} catch (error) {
 				if (attempt >= 1) {
 					this.unavailable = true;
-					this.warn("Deduplication: n8n's shared store failed, this run deduplicates in its own process only", error);
+					this.warn(
+						"Deduplication: n8n's shared store failed, this run deduplicates in its own process only",
+						error,
+					);
 					return undefined;
 				}
 			}
@@ -195,7 +224,11 @@ export class SharedClaims {
 
 	private async remove(values: string[]) {
 		try {
-			await this.ctx.helpers.removeProcessed([...values, ...toRepeat(this.memory.shared.leftovers, new Set(values))], 'node', OPTIONS);
+			await this.ctx.helpers.removeProcessed(
+				[...values, ...toRepeat(this.memory.shared.leftovers, new Set(values))],
+				'node',
+				OPTIONS,
+			);
 		} catch (error) {
 			// The claim stays: the event is blocked for its window rather than sent twice.
 			this.warn("Deduplication: a claim could not be released in n8n's shared store", error);
@@ -203,6 +236,9 @@ export class SharedClaims {
 	}
 
 	private warn(message: string, error: unknown) {
-		this.ctx.logger?.warn(message, { node: this.ctx.getNode().name, reason: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+		this.ctx.logger?.warn(message, {
+			node: this.ctx.getNode().name,
+			reason: error instanceof Error ? error.message.split('\n')[0] : String(error),
+		});
 	}
 }

@@ -5,10 +5,16 @@ import { readLocatorId } from './parameters';
 
 /** The chosen template's id, checked before any API call. */
 export const readTemplateId = (ctx: IExecuteFunctions, itemIndex: number) =>
-	readLocatorId(ctx, 'templateId', itemIndex, { label: 'template ID', description: 'Pick a template from the list, or give its ID (e.g. 42 or {{ $json.id }}).' });
+	readLocatorId(ctx, 'templateId', itemIndex, {
+		label: 'template ID',
+		description: 'Pick a template from the list, or give its ID (e.g. 42 or {{ $json.id }}).',
+	});
 
 /** `"order_confirmation" (ID 42)`, for messages. */
-export const templateTitle = (template: TemplateRecord, fallbackId: string) => (template.name ? `"${template.name}" (ID ${template.id ?? fallbackId})` : `ID ${template.id ?? fallbackId}`);
+export const templateTitle = (template: TemplateRecord, fallbackId: string) =>
+	template.name
+		? `"${template.name}" (ID ${template.id ?? fallbackId})`
+		: `ID ${template.id ?? fallbackId}`;
 
 /** Why a REJECTED template was rejected: the document puts it in `data`; the assumptions name it `reason`. */
 export const rejectionReason = (template: TemplateRecord) =>
@@ -20,8 +26,10 @@ export const rejectionReason = (template: TemplateRecord) =>
 const PLACEHOLDER = /\{\{\s*(\d+|[a-z][a-z0-9_]*)\s*\}\}/g;
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : undefined);
 /** Up to 16 characters, cut at a space or a slash, never in a word. */
-const tail = (before: string) => (before.length > 16 ? before.slice(-16).replace(/^[^\s/]*[\s/]?/, '') : before);
-const head = (after: string) => (after.length > 16 ? after.slice(0, 16).replace(/[\s/]?[^\s/]*$/, '') : after);
+const tail = (before: string) =>
+	before.length > 16 ? before.slice(-16).replace(/^[^\s/]*[\s/]?/, '') : before;
+const head = (after: string) =>
+	after.length > 16 ? after.slice(0, 16).replace(/[\s/]?[^\s/]*$/, '') : after;
 
 /**
  * The distinct placeholders of a template, in order (header, body, buttons; numbers ascending), or undefined when it
@@ -36,32 +44,52 @@ const head = (after: string) => (after.length > 16 ? after.slice(0, 16).replace(
  * buttons}]`), in any letter case; fields it does not know are ignored. No body text: the record holds no text.
  */
 export function placeholdersOf(template: TemplateRecord) {
-	const components = (Array.isArray(template.components) ? template.components : []).filter(isObject);
-	const component = (type: string) => components.find((entry) => String(entry.type).toLowerCase() === type);
+	const components = (Array.isArray(template.components) ? template.components : []).filter(
+		isObject,
+	);
+	const component = (type: string) =>
+		components.find((entry) => String(entry.type).toLowerCase() === type);
 	const header = component('header');
-	const headerIsText = String(header?.format ?? template.header_type ?? 'text').toLowerCase() === 'text';
-	const flatHeader = isObject(template.header) ? template.header.text : (template.header ?? template.header_text);
+	const headerIsText =
+		String(header?.format ?? template.header_type ?? 'text').toLowerCase() === 'text';
+	const flatHeader = isObject(template.header)
+		? template.header.text
+		: (template.header ?? template.header_text);
 	const body = text(component('body')?.text ?? template.body);
 	const buttons = component('buttons')?.buttons ?? template.buttons;
 	if (!body) return undefined;
 	const parts: Array<[string, unknown]> = [
 		['header', headerIsText && (header?.text ?? flatHeader)],
 		['body', body],
-		...(Array.isArray(buttons) ? buttons : []).map((button: unknown, n): [string, unknown] => [`button${n}`, isObject(button) && button.url]),
+		...(Array.isArray(buttons) ? buttons : []).map((button: unknown, n): [string, unknown] => [
+			`button${n}`,
+			isObject(button) && button.url,
+		]),
 	];
 	return parts.flatMap(([part, value]) => {
 		const content = text(value) ?? '';
 		const found = new Map<string, { id: string; title: string; label: string; name: string }>();
-		const where = part === 'body' ? '' : part === 'header' ? 'Header' : `Button ${Number(part.slice(6)) + 1}`;
+		const where =
+			part === 'body' ? '' : part === 'header' ? 'Header' : `Button ${Number(part.slice(6)) + 1}`;
 		for (const match of content.matchAll(PLACEHOLDER)) {
 			const name = /^\d+$/.test(match[1]) ? String(Number(match[1])) : match[1];
 			const before = tail(content.slice(0, match.index)).trimStart();
-			const words = before ? `${before}${match[0]}` : `${match[0]}${head(content.slice(match.index + match[0].length)).trimEnd()}`;
+			const words = before
+				? `${before}${match[0]}`
+				: `${match[0]}${head(content.slice(match.index + match[0].length)).trimEnd()}`;
 			const id = `${part}:${name}`;
-			if (!found.has(id)) found.set(id, { id, name, title: `${where}${part.startsWith('button') ? ' URL' : ''} {{${name}}}`.trim(), label: where ? `${where}: ${words}` : words });
+			if (!found.has(id))
+				found.set(id, {
+					id,
+					name,
+					title: `${where}${part.startsWith('button') ? ' URL' : ''} {{${name}}}`.trim(),
+					label: where ? `${where}: ${words}` : words,
+				});
 		}
 		const placeholders = [...found.values()];
-		return placeholders.every((placeholder) => /^\d+$/.test(placeholder.name)) ? placeholders.sort((a, b) => Number(a.name) - Number(b.name)) : placeholders;
+		return placeholders.every((placeholder) => /^\d+$/.test(placeholder.name))
+			? placeholders.sort((a, b) => Number(a.name) - Number(b.name))
+			: placeholders;
 	});
 }
 
@@ -72,12 +100,19 @@ export function placeholdersOf(template: TemplateRecord) {
  */
 export function sendFields(values: Map<string, string>) {
 	const groups: Record<string, Array<[string, string]>> = {};
-	for (const [id, value] of values) (groups[id.slice(0, id.indexOf(':'))] ??= []).push([id.slice(id.indexOf(':') + 1), value]);
+	for (const [id, value] of values)
+		(groups[id.slice(0, id.indexOf(':'))] ??= []).push([id.slice(id.indexOf(':') + 1), value]);
 	const shaped = (entries: Array<[string, string]>) =>
-		entries.every(([name]) => /^\d+$/.test(name)) ? entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, value]) => value) : Object.fromEntries(entries);
+		entries.every(([name]) => /^\d+$/.test(name))
+			? entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, value]) => value)
+			: Object.fromEntries(entries);
 	const { body, header, ...buttons } = groups;
 	const buttonVariables = Object.entries(buttons)
 		.map(([part, entries]) => ({ index: Number(part.slice(6)), variables: shaped(entries) }))
 		.sort((a, b) => a.index - b.index);
-	return { variables: body && shaped(body), header_variables: header && shaped(header), button_variables: buttonVariables.length ? buttonVariables : undefined };
+	return {
+		variables: body && shaped(body),
+		header_variables: header && shaped(header),
+		button_variables: buttonVariables.length ? buttonVariables : undefined,
+	};
 }

@@ -1,4 +1,9 @@
-import { type IDataObject, type INodeProperties, type IPollFunctions, updateDisplayOptions } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type INodeProperties,
+	type IPollFunctions,
+	updateDisplayOptions,
+} from 'n8n-workflow';
 
 import { startRun } from '../../../transport/request';
 import { readOption, readRequestOptions } from '../helpers/parameters';
@@ -22,7 +27,12 @@ export interface PollEvent<State extends object = object> {
 	/** First activation: where "now" is. Emits nothing. */
 	start(ctx: IPollFunctions, now: number): Promise<State>;
 	/** Every record new since `state`, oldest first, each once, and the state after them. */
-	next(ctx: IPollFunctions, state: State, filters: IDataObject, now: number): Promise<{ records: IDataObject[]; state: State }>;
+	next(
+		ctx: IPollFunctions,
+		state: State,
+		filters: IDataObject,
+		now: number,
+	): Promise<{ records: IDataObject[]; state: State }>;
 	/** Fetch Test Event: the most recent record matching the filters, so fields can be mapped. */
 	latest(ctx: IPollFunctions, filters: IDataObject): Promise<IDataObject | undefined>;
 }
@@ -38,28 +48,53 @@ const EVENTS: Record<string, PollEvent> = {
 const pollRequestOptions = {
 	...requestOptions,
 	// A poll reads one page at a time (it may stop early): no Concurrency here.
-	options: (requestOptions.options as INodeProperties[]).filter((option) => option.name !== 'concurrency').map((option) =>
-		option.name === 'maxRetryWaitSeconds'
-			? {
-					...option,
-					description:
-						'Longest time one request may take in all: its attempts and the waits between them. A Retry-After longer than what is left fails the poll at once; the next poll starts from the same point.',
-				}
-			: option,
-	),
+	options: (requestOptions.options as INodeProperties[])
+		.filter((option) => option.name !== 'concurrency')
+		.map((option) =>
+			option.name === 'maxRetryWaitSeconds'
+				? {
+						...option,
+						description:
+							'Longest time one request may take in all: its attempts and the waits between them. A Retry-After longer than what is left fails the poll at once; the next poll starts from the same point.',
+					}
+				: option,
+		),
 };
 
 /** The Event parameter's options; the node's subtitle shows their names. */
 export const eventOptions = [
-	{ name: 'New Contact', value: 'newContact', description: 'A contact was added to the contact list' },
-	{ name: 'New or Changed Product', value: 'newOrChangedProduct', description: 'A product of the catalogue was created or updated (needs the plugin integration headers)' },
+	{
+		name: 'New Contact',
+		value: 'newContact',
+		description: 'A contact was added to the contact list',
+	},
+	{
+		name: 'New or Changed Product',
+		value: 'newOrChangedProduct',
+		description:
+			'A product of the catalogue was created or updated (needs the plugin integration headers)',
+	},
 	{ name: 'New Order', value: 'newOrder', description: 'An order appeared in the order history' },
-	{ name: 'Template Review Finished', value: 'templateReviewed', description: 'A submitted WhatsApp template (v2) was APPROVED or REJECTED' },
+	{
+		name: 'Template Review Finished',
+		value: 'templateReviewed',
+		description: 'A submitted WhatsApp template (v2) was APPROVED or REJECTED',
+	},
 ];
 
 export const eventProperties: INodeProperties[] = [
-	{ displayName: 'Event', name: 'event', type: 'options', noDataExpression: true, required: true, default: 'newContact', options: eventOptions },
-	...Object.entries(EVENTS).flatMap(([name, event]) => updateDisplayOptions({ show: { event: [name] } }, event.properties)),
+	{
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		noDataExpression: true,
+		required: true,
+		default: 'newContact',
+		options: eventOptions,
+	},
+	...Object.entries(EVENTS).flatMap(([name, event]) =>
+		updateDisplayOptions({ show: { event: [name] } }, event.properties),
+	),
 	pollRequestOptions,
 ];
 
@@ -73,7 +108,11 @@ export async function pollEvents(this: IPollFunctions) {
 	// it is now.
 	startRun(this, readRequestOptions(this));
 	const now = Date.now();
-	const eventName = readOption(this, 'event', 0, { label: 'event', values: Object.keys(EVENTS), fallback: 'newContact' });
+	const eventName = readOption(this, 'event', 0, {
+		label: 'event',
+		values: Object.keys(EVENTS),
+		fallback: 'newContact',
+	});
 	const event = EVENTS[eventName];
 	const filters = event.readFilters?.(this) ?? {};
 
@@ -88,7 +127,9 @@ export async function pollEvents(this: IPollFunctions) {
 	// A state of another event (the event was changed on an active workflow) is not ours: start anew.
 	const state = cursor?.event === eventName ? event.readState(cursor.state) : undefined;
 	const { records, state: nextState } =
-		state === undefined ? { records: [], state: await event.start(this, now) } : await event.next(this, state, filters, now);
+		state === undefined
+			? { records: [], state: await event.start(this, now) }
+			: await event.next(this, state, filters, now);
 	staticData.cursor = { event: eventName, state: nextState } as IDataObject;
 	return records.length ? [this.helpers.returnJsonArray(records)] : null;
 }

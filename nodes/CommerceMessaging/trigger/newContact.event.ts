@@ -25,7 +25,8 @@ interface ContactState {
 }
 
 function contactId(ctx: IPollFunctions, record: IDataObject) {
-	const id = typeof record.id === 'string' && /^\d+$/.test(record.id) ? Number(record.id) : record.id;
+	const id =
+		typeof record.id === 'string' && /^\d+$/.test(record.id) ? Number(record.id) : record.id;
 	if (typeof id === 'number' && Number.isSafeInteger(id)) return id;
 	throw plainApiError(
 		ctx.getNode(),
@@ -51,13 +52,25 @@ async function readTail(ctx: IPollFunctions, isKnown: (record: IDataObject) => b
 	const read = async (page: number) => {
 		const answer = await readPage(ctx, 'contactList', page, PAGE_SIZE);
 		bytes += answer.bytes;
-		if (bytes > maxListBytes) throw listCeilingError(node, `${formatMegabytes(maxListBytes)} of answers`, names.maxListBytes);
+		if (bytes > maxListBytes)
+			throw listCeilingError(
+				node,
+				`${formatMegabytes(maxListBytes)} of answers`,
+				names.maxListBytes,
+			);
 		const fresh = answer.records.filter((record) => !pageOf.has(String(record.id)));
 		if (answer.records.length && !fresh.length) {
-			throw repeatedPageError(node, page, pageOf.get(String(answer.records[0].id)) as number, answer.total ?? pageOf.size, pageOf.size);
+			throw repeatedPageError(
+				node,
+				page,
+				pageOf.get(String(answer.records[0].id)) as number,
+				answer.total ?? pageOf.size,
+				pageOf.size,
+			);
 		}
 		for (const record of fresh) pageOf.set(String(record.id), page);
-		if (pageOf.size > maxRecords) throw listCeilingError(node, `${formatCount(maxRecords)} records`, names.maxRecords);
+		if (pageOf.size > maxRecords)
+			throw listCeilingError(node, `${formatCount(maxRecords)} records`, names.maxRecords);
 		return { ...answer, records: fresh };
 	};
 	const first = await read(1);
@@ -75,28 +88,41 @@ async function readTail(ctx: IPollFunctions, isKnown: (record: IDataObject) => b
 
 /** The state once `contacts` were read: the highest id and the latest created_at, of them and of the state. */
 function stateAfter(ctx: IPollFunctions, state: ContactState, contacts: IDataObject[]) {
-	const lastId = contacts.reduce((highest, contact) => Math.max(highest, contactId(ctx, contact)), state.lastId);
-	const created = contacts.reduce((latest, contact) => Math.max(latest, timeOf(contact.created_at) ?? -Infinity), timeOf(state.createdAt) ?? -Infinity);
+	const lastId = contacts.reduce(
+		(highest, contact) => Math.max(highest, contactId(ctx, contact)),
+		state.lastId,
+	);
+	const created = contacts.reduce(
+		(latest, contact) => Math.max(latest, timeOf(contact.created_at) ?? -Infinity),
+		timeOf(state.createdAt) ?? -Infinity,
+	);
 	return { lastId, createdAt: Number.isFinite(created) ? new Date(created).toISOString() : null };
 }
 
-const byId = (ctx: IPollFunctions, contacts: IDataObject[]) => contacts.sort((a, b) => contactId(ctx, a) - contactId(ctx, b));
+const byId = (ctx: IPollFunctions, contacts: IDataObject[]) =>
+	contacts.sort((a, b) => contactId(ctx, a) - contactId(ctx, b));
 
 export const newContact: PollEvent<ContactState> = {
 	properties: [],
 
 	readState(stored) {
 		const { lastId, createdAt } = (stored ?? {}) as IDataObject;
-		const createdValid = createdAt === null || (typeof createdAt === 'string' && timeOf(createdAt) !== undefined);
-		return Number.isSafeInteger(lastId) && createdValid ? ({ lastId, createdAt } as ContactState) : undefined;
+		const createdValid =
+			createdAt === null || (typeof createdAt === 'string' && timeOf(createdAt) !== undefined);
+		return Number.isSafeInteger(lastId) && createdValid
+			? ({ lastId, createdAt } as ContactState)
+			: undefined;
 	},
 
-	start: async (ctx) => stateAfter(ctx, { lastId: 0, createdAt: null }, await readTail(ctx, () => true)),
+	start: async (ctx) =>
+		stateAfter(ctx, { lastId: 0, createdAt: null }, await readTail(ctx, () => true)),
 
 	async next(ctx, state) {
 		// Until a contact carrying a created_at was read, ids alone decide.
 		const createdMs = timeOf(state.createdAt) ?? Infinity;
-		const isNew = (contact: IDataObject) => contactId(ctx, contact) > state.lastId || (timeOf(contact.created_at) ?? -Infinity) > createdMs;
+		const isNew = (contact: IDataObject) =>
+			contactId(ctx, contact) > state.lastId ||
+			(timeOf(contact.created_at) ?? -Infinity) > createdMs;
 		const contacts = await readTail(ctx, (contact) => !isNew(contact));
 		return { records: byId(ctx, contacts.filter(isNew)), state: stateAfter(ctx, state, contacts) };
 	},

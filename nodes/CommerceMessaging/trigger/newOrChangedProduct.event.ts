@@ -21,24 +21,40 @@ export const newOrChangedProduct = windowEvent({
 					type: 'options',
 					default: 'any',
 					options: [
-						{ name: 'Changed Only', value: 'updated', description: 'Products updated after they were created' },
-						{ name: 'New Only', value: 'created', description: 'Products never updated since they were created' },
+						{
+							name: 'Changed Only',
+							value: 'updated',
+							description: 'Products updated after they were created',
+						},
+						{
+							name: 'New Only',
+							value: 'created',
+							description: 'Products never updated since they were created',
+						},
 						{ name: 'New or Changed', value: 'any' },
 					],
-					description: 'Which products to emit. A product counts as new while its updated_at equals its created_at.',
+					description:
+						'Which products to emit. A product counts as new while its updated_at equals its created_at.',
 				},
 			],
 		},
 	],
 	readFilters: (ctx) => ({
-		changeType: readOption(ctx, 'filters.changeType', 0, { label: 'Change Type', values: ['any', 'created', 'updated'], fallback: 'any' }),
+		changeType: readOption(ctx, 'filters.changeType', 0, {
+			label: 'Change Type',
+			values: ['any', 'created', 'updated'],
+			fallback: 'any',
+		}),
 	}),
 	// The products area needs the plugin headers: the transport checks them first.
-	read: readList('productList', (record) => stamp(record, record.id, record.updated_at ?? record.created_at)),
+	read: readList('productList', (record) =>
+		stamp(record, record.id, record.updated_at ?? record.created_at),
+	),
 	matches(record, filters) {
 		if (filters.changeType === 'any') return true;
 		const created = timeOf(record.created_at);
-		const isNew = created === undefined || created === timeOf(record.updated_at ?? record.created_at);
+		const isNew =
+			created === undefined || created === timeOf(record.updated_at ?? record.created_at);
 		return filters.changeType === 'created' ? isNew : !isNew;
 	},
 });

@@ -27,7 +27,10 @@ const floorToSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 async function readOrders(ctx: IPollFunctions, from: number | undefined, now: number) {
 	const orders: Stamped[] = [];
 	const unreadable: IDataObject[] = [];
-	const qs = from !== undefined && Number.isFinite(from) ? { date_from: new Date(floorToSecond(from)).toISOString() } : {};
+	const qs =
+		from !== undefined && Number.isFinite(from)
+			? { date_from: new Date(floorToSecond(from)).toISOString() }
+			: {};
 	for await (const records of iteratePages(ctx, 'orderHistory', { qs })) {
 		const page: Stamped[] = [];
 		for (const record of records) {
@@ -36,12 +39,23 @@ async function readOrders(ctx: IPollFunctions, from: number | undefined, now: nu
 			else unreadable.push(record);
 		}
 		orders.push(...page);
-		const floor = floorToSecond(from ?? newestVouched(orders.map((order) => order.ms), now));
+		const floor = floorToSecond(
+			from ??
+				newestVouched(
+					orders.map((order) => order.ms),
+					now,
+				),
+		);
 		if (page.some((order) => order.ms < floor)) break;
 	}
 	if (unreadable.length) {
-		const shown = unreadable.slice(0, 10).map((record) => (record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id)));
-		const more = unreadable.length > shown.length ? ` and ${unreadable.length - shown.length} more` : '';
+		const shown = unreadable
+			.slice(0, 10)
+			.map((record) =>
+				record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id),
+			);
+		const more =
+			unreadable.length > shown.length ? ` and ${unreadable.length - shown.length} more` : '';
 		ctx.logger.warn(
 			`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${shown.join(', ')}${more}`,
 			{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
@@ -51,7 +65,8 @@ async function readOrders(ctx: IPollFunctions, from: number | undefined, now: nu
 }
 
 /** Compared exactly, as the service's own status filter does. */
-const statusMatches = (record: IDataObject, filters: IDataObject) => !filters.status || record.status === filters.status;
+const statusMatches = (record: IDataObject, filters: IDataObject) =>
+	!filters.status || record.status === filters.status;
 
 export const newOrder = windowEvent({
 	label: 'New Order',
@@ -87,12 +102,15 @@ export const newOrder = windowEvent({
 					type: 'number',
 					typeOptions: { minValue: 0 },
 					default: DEFAULT_LOOK_BACK_MINUTES,
-					description: 'How far behind the newest order each poll reads again, so an order listed late with an older creation time is still emitted, once. 0: from the newest order on.',
+					description:
+						'How far behind the newest order each poll reads again, so an order listed late with an older creation time is still emitted, once. 0: from the newest order on.',
 				},
 			],
 		},
 	],
-	readFilters: (ctx) => ({ status: readText(ctx, 'filters.status', 0, { label: 'status filter' }) }),
+	readFilters: (ctx) => ({
+		status: readText(ctx, 'filters.status', 0, { label: 'status filter' }),
+	}),
 	read: readOrders,
 	lookBackMs: (ctx) =>
 		readNumber(ctx, 'orderOptions.lookBackMinutes', 0, {
@@ -106,7 +124,9 @@ export const newOrder = windowEvent({
 
 	async latest(ctx, filters) {
 		// The first match is the newest order; the service may ignore the status filter (the document shows none).
-		for await (const records of iteratePages(ctx, 'orderHistory', { qs: filters.status ? { status: filters.status } : {} })) {
+		for await (const records of iteratePages(ctx, 'orderHistory', {
+			qs: filters.status ? { status: filters.status } : {},
+		})) {
 			const match = records.find((record) => statusMatches(record, filters));
 			if (match) return match;
 		}

@@ -25,9 +25,17 @@ export const templateReviewed = windowEvent({
 					type: 'options',
 					default: 'any',
 					options: [
-						{ name: 'Approved Only', value: 'APPROVED', description: 'The template can now be sent' },
+						{
+							name: 'Approved Only',
+							value: 'APPROVED',
+							description: 'The template can now be sent',
+						},
 						{ name: 'Approved or Rejected', value: 'any' },
-						{ name: 'Rejected Only', value: 'REJECTED', description: 'The output carries the rejection reason' },
+						{
+							name: 'Rejected Only',
+							value: 'REJECTED',
+							description: 'The output carries the rejection reason',
+						},
 					],
 					description: 'Which review outcomes start the workflow',
 				},
@@ -35,10 +43,16 @@ export const templateReviewed = windowEvent({
 		},
 	],
 	readFilters: (ctx) => ({
-		outcome: readOption(ctx, 'filters.outcome', 0, { label: 'Outcome', values: ['any', ...OUTCOMES], fallback: 'any' }),
+		outcome: readOption(ctx, 'filters.outcome', 0, {
+			label: 'Outcome',
+			values: ['any', ...OUTCOMES],
+			fallback: 'any',
+		}),
 	}),
 	read: readList('templateList', (record) =>
-		OUTCOMES.includes(String(record.state)) ? stamp(record, record.id, record.reviewed_at ?? record.updated_at) : undefined,
+		OUTCOMES.includes(String(record.state))
+			? stamp(record, record.id, record.reviewed_at ?? record.updated_at)
+			: undefined,
 	),
 	matches: (record, filters) => filters.outcome === 'any' || record.state === filters.outcome,
 	// The template as the service returned it (state, reason, ...) plus the outcome as an event name.

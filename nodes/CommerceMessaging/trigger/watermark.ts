@@ -30,7 +30,8 @@ export interface Stamped {
 
 /** Epoch milliseconds of an ISO 8601 string or epoch number; undefined when the value is no usable time. */
 export function timeOf(value: unknown) {
-	const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
+	const ms =
+		typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
 	return Number.isFinite(ms) ? ms : undefined;
 }
 
@@ -50,7 +51,10 @@ export function readWindow(stored: unknown) {
 	const { from, seen } = (stored ?? {}) as IDataObject;
 	const fromValid = from === null || (typeof from === 'string' && timeOf(from) !== undefined);
 	const seenValid =
-		Array.isArray(seen) && seen.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && Number.isFinite(pair[1]));
+		Array.isArray(seen) &&
+		seen.every(
+			(pair) => Array.isArray(pair) && typeof pair[0] === 'string' && Number.isFinite(pair[1]),
+		);
 	return fromValid && seenValid ? ({ from, seen } as WindowState) : undefined;
 }
 
@@ -68,20 +72,41 @@ export const newestVouched = (stamps: number[], now: number) =>
  * before the old start were not kept). A record stamped later than `now` is emitted once and stays in `seen` until
  * the window passes its stamp. Beyond `maxSeen` pairs the window starts at the oldest pair kept: `narrowed`.
  */
-export function advance(state: WindowState, read: Stamped[], now: number, lookBackMs: number, maxSeen = MAX_LOOK_BACK_IDS) {
+export function advance(
+	state: WindowState,
+	read: Stamped[],
+	now: number,
+	lookBackMs: number,
+	maxSeen = MAX_LOOK_BACK_IDS,
+) {
 	const fromMs = state.from === null ? -Infinity : Date.parse(state.from);
 	const key = (id: string, ms: number) => `${ms} ${id}`;
 	const known = new Set(state.seen.map(([id, ms]) => key(id, ms)));
 	const isNew = (item: Stamped) => item.ms >= fromMs && !known.has(key(item.id, item.ms));
 	// Keyed, so a record listed twice (a list that shifted while it was read) is taken once.
-	const records = oldestFirst([...new Map(read.filter(isNew).map((item) => [key(item.id, item.ms), item])).values()]);
+	const records = oldestFirst([
+		...new Map(read.filter(isNew).map((item) => [key(item.id, item.ms), item])).values(),
+	]);
 	const pairs = [...state.seen, ...records.map(({ id, ms }): [string, number] => [id, ms])];
-	let nextFrom = Math.max(fromMs, newestVouched(pairs.map(([, ms]) => ms), now) - lookBackMs);
-	const kept = pairs.map(([, ms]) => ms).filter((ms) => ms >= nextFrom).sort((a, b) => a - b);
+	let nextFrom = Math.max(
+		fromMs,
+		newestVouched(
+			pairs.map(([, ms]) => ms),
+			now,
+		) - lookBackMs,
+	);
+	const kept = pairs
+		.map(([, ms]) => ms)
+		.filter((ms) => ms >= nextFrom)
+		.sort((a, b) => a - b);
 	const narrowed = kept.length > maxSeen;
 	if (narrowed) nextFrom = kept[kept.length - maxSeen];
 	const from = Number.isFinite(nextFrom) ? new Date(nextFrom).toISOString() : null;
-	return { records: records.map((item) => item.record), state: { from, seen: pairs.filter(([, ms]) => ms >= nextFrom) }, narrowed };
+	return {
+		records: records.map((item) => item.record),
+		state: { from, seen: pairs.filter(([, ms]) => ms >= nextFrom) },
+		narrowed,
+	};
 }
 
 /** An event read through the window: New Order, New or Changed Product, Template Review Finished. */
@@ -103,17 +128,26 @@ export function windowEvent(
 		...spec,
 		readState: readWindow,
 		// No look-back at activation: a record stamped before it is not new, even when it is listed late.
-		start: async (ctx, now) => advance(EMPTY_WINDOW, await spec.read(ctx, undefined, now), now, 0).state,
+		start: async (ctx, now) =>
+			advance(EMPTY_WINDOW, await spec.read(ctx, undefined, now), now, 0).state,
 		async next(ctx, state, filters, now) {
 			const lookBackMs = spec.lookBackMs?.(ctx) ?? 0;
-			const poll = advance(state, await spec.read(ctx, state.from === null ? -Infinity : Date.parse(state.from), now), now, lookBackMs);
+			const poll = advance(
+				state,
+				await spec.read(ctx, state.from === null ? -Infinity : Date.parse(state.from), now),
+				now,
+				lookBackMs,
+			);
 			if (poll.narrowed) {
 				ctx.logger.warn(
 					`${spec.label}: more than ${formatCount(MAX_LOOK_BACK_IDS)} records to remember; the window now starts at ${poll.state.from}, so a record listed later with an older time is not emitted`,
 					{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
 				);
 			}
-			return { records: poll.records.filter((record) => spec.matches(record, filters)).map(output), state: poll.state };
+			return {
+				records: poll.records.filter((record) => spec.matches(record, filters)).map(output),
+				state: poll.state,
+			};
 		},
 		latest:
 			spec.latest ??
@@ -128,5 +162,7 @@ export function windowEvent(
 }
 
 /** The records of a whole list (it has no filter and no order), placed by `stampOf`; undefined is no event. */
-export const readList = (route: ListRouteName, stampOf: (record: IDataObject) => Stamped | undefined) => async (ctx: IPollFunctions) =>
-	(await listRecords(ctx, route)).map(stampOf).filter((item) => item !== undefined);
+export const readList =
+	(route: ListRouteName, stampOf: (record: IDataObject) => Stamped | undefined) =>
+	async (ctx: IPollFunctions) =>
+		(await listRecords(ctx, route)).map(stampOf).filter((item) => item !== undefined);

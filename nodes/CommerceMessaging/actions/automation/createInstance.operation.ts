@@ -43,14 +43,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		required: true,
 		description: "Use the automation's numeric ID, a positive whole number such as 12.",
 	});
-	const payload = readBoolean(this, 'useInputAsPayload', itemIndex, { label: 'Use Input Item as Payload', fallback: false })
+	const payload = readBoolean(this, 'useInputAsPayload', itemIndex, {
+		label: 'Use Input Item as Payload',
+		fallback: false,
+	})
 		? this.getInputData()[itemIndex].json
 		: (readJson(this, 'payload', itemIndex, {
 				expect: 'object',
 				label: 'the payload',
 				example: 'Enter a JSON object with named keys, e.g. {"order_id": "ORD-1001"}.',
 			}) ?? {});
-	return { records: [await apiRequest(this, 'automationInstanceCreate', { body: { automation_id: automationId, payload }, itemIndex })] };
+	return {
+		records: [
+			await apiRequest(this, 'automationInstanceCreate', {
+				body: { automation_id: automationId, payload },
+				itemIndex,
+			}),
+		],
+	};
 }
 
 export const option = {

@@ -1,8 +1,22 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { collection, contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
+import {
+	collection,
+	contactIdField,
+	currencyField,
+	customFieldsOption,
+	deduplicationOptions,
+	phoneField,
+} from '../../descriptions';
 import { cartEvent, EventPush } from '../../helpers/deduplication';
-import { compact, readCustomer, readJson, readNumber, readText, withCustomFields } from '../../helpers/parameters';
+import {
+	compact,
+	readCustomer,
+	readJson,
+	readNumber,
+	readText,
+	withCustomFields,
+} from '../../helpers/parameters';
 
 export const properties: INodeProperties[] = [
 	{
@@ -70,7 +84,11 @@ export const properties: INodeProperties[] = [
 export async function prepare(this: IExecuteFunctions, itemCount: number) {
 	return await EventPush.start(this, itemCount, (itemIndex) => {
 		const cartId = readText(this, 'cartId', itemIndex, { label: 'cart ID', required: true });
-		const total = readNumber(this, 'total', itemIndex, { label: 'cart total', min: 0, required: true });
+		const total = readNumber(this, 'total', itemIndex, {
+			label: 'cart total',
+			min: 0,
+			required: true,
+		});
 		return { identity: cartEvent(cartId, total), identifiers: { cart_id: cartId, total } };
 	});
 }
@@ -93,7 +111,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, push: 
 		itemIndex,
 		compact({
 			...identifiers,
-			customer: readCustomer(this, itemIndex, { phone: 'customer.phone', email: 'customer.email', contactId: 'customer.contactId' }),
+			customer: readCustomer(this, itemIndex, {
+				phone: 'customer.phone',
+				email: 'customer.email',
+				contactId: 'customer.contactId',
+			}),
 			currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
 			cart_url: readText(this, 'additionalFields.cartUrl', itemIndex, { label: 'cart URL' }),
 			// The default "[]" means none were given.

@@ -51,7 +51,12 @@ export function orderingKey(this: IExecuteFunctions, itemIndex: number) {
 	return readText(this, 'phone', itemIndex, { label: 'phone', phone: true });
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, phone?: string) {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	_state: unknown,
+	phone?: string,
+) {
 	const tags = readText(this, 'additionalFields.tags', itemIndex, { label: 'tags' });
 	const body = withCustomFields(
 		this,
@@ -64,10 +69,17 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _state
 			lastname: readText(this, 'lastname', itemIndex, { label: 'last name' }),
 			email: readText(this, 'email', itemIndex, { label: 'email' }),
 			language: readText(this, 'additionalFields.language', itemIndex, { label: 'language' }),
-			tags: tags?.split(',').map((tag) => tag.trim()).filter(Boolean),
+			tags: tags
+				?.split(',')
+				.map((tag) => tag.trim())
+				.filter(Boolean),
 		}),
 	);
 	return { records: [await apiRequest(this, 'contactCreate', { body, itemIndex })] };
 }
 
-export const option = { name: 'Create', description: 'Create a contact', action: 'Create a contact' };
+export const option = {
+	name: 'Create',
+	description: 'Create a contact',
+	action: 'Create a contact',
+};

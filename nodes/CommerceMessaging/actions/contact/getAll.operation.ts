@@ -20,12 +20,27 @@ export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const simplify = readBoolean(this, 'simplify', itemIndex, { label: 'Simplify', fallback: false });
-	const records = await listRecords(this, 'contactList', { ...readListLimit(this, itemIndex), itemIndex });
+	const records = await listRecords(this, 'contactList', {
+		...readListLimit(this, itemIndex),
+		itemIndex,
+	});
 	if (!simplify) return { records };
 	// Enough to address and name the person, small enough for an AI agent's context. A field the service leaves out
 	// stays out, rather than becoming null.
 	const fields = ['id', 'firstname', 'lastname', 'phone', 'email'];
-	return { records: records.map((contact) => Object.fromEntries(fields.filter((field) => contact[field] !== undefined).map((field) => [field, contact[field]]))) };
+	return {
+		records: records.map((contact) =>
+			Object.fromEntries(
+				fields
+					.filter((field) => contact[field] !== undefined)
+					.map((field) => [field, contact[field]]),
+			),
+		),
+	};
 }
 
-export const option = { name: 'Get Many', description: 'Get many contacts', action: 'Get many contacts' };
+export const option = {
+	name: 'Get Many',
+	description: 'Get many contacts',
+	action: 'Get many contacts',
+};

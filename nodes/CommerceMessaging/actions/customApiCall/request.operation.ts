@@ -1,14 +1,29 @@
-import { type IDataObject, type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+	updateDisplayOptions,
+} from 'n8n-workflow';
 
 import { asRecord, asRecords } from '../../../../transport/answers';
 import { listRecords } from '../../../../transport/pagination';
 import { apiRequest, type CustomRoute } from '../../../../transport/request';
 import { collection, returnAllOrLimit } from '../../descriptions';
-import { itemError, readBoolean, readEntries, readJson, readListLimit, readOption, readText, textValue } from '../../helpers/parameters';
+import {
+	itemError,
+	readBoolean,
+	readEntries,
+	readJson,
+	readListLimit,
+	readOption,
+	readText,
+	textValue,
+} from '../../helpers/parameters';
 
 export const option = {
 	name: 'Make an API Call',
-	description: "Call any endpoint of the service with this node's login, error handling and retries",
+	description:
+		"Call any endpoint of the service with this node's login, error handling and retries",
 	action: 'Make an API call to any endpoint',
 };
 
@@ -34,7 +49,8 @@ export const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: '/api/...',
-		description: "Path relative to the credential's Base URL, starting with /, e.g. for SMS or message history. Full URLs are refused.",
+		description:
+			"Path relative to the credential's Base URL, starting with /, e.g. for SMS or message history. Full URLs are refused.",
 		hint: 'v1 and unversioned routes end with a slash (/api/contacts/); v2 routes do not (/api/v2/whatsapp/templates)',
 	},
 	{
@@ -69,7 +85,8 @@ export const properties: INodeProperties[] = [
 		name: 'paginate',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the path is a paged list (currentPage, page, limit) to read whole, one item per record',
+		description:
+			'Whether the path is a paged list (currentPage, page, limit) to read whole, one item per record',
 		displayOptions: { show: { method: ['GET'] } },
 	},
 	...updateDisplayOptions({ show: { method: ['GET'], paginate: [true] } }, returnAllOrLimit),
@@ -99,7 +116,13 @@ export const properties: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const raw = readText(this, 'method', itemIndex, { label: 'method' }) ?? 'GET';
 	const method = raw.toUpperCase() as CustomRoute['method'];
-	if (!['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].includes(method)) throw itemError(this, itemIndex, `the method "${raw}" is not supported`, 'Use one of DELETE, GET, PATCH, POST, PUT.');
+	if (!['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].includes(method))
+		throw itemError(
+			this,
+			itemIndex,
+			`the method "${raw}" is not supported`,
+			'Use one of DELETE, GET, PATCH, POST, PUT.',
+		);
 	const path = readText(this, 'path', itemIndex, { label: 'path' }) ?? '';
 	// Why the path is refused, if it is: only a path under the Base URL is taken, never an address of its own, since
 	// the bearer token (and the plugin key) go with every request. "//host" is a protocol-relative URL, a backslash is
@@ -111,11 +134,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 				? 'it is a full URL; give only the path after the Base URL'
 				: !path.startsWith('/')
 					? 'it must start with /'
-					: path.startsWith('//') || path.includes('\\') || new URL(path, 'https://service.invalid').host !== 'service.invalid'
+					: path.startsWith('//') ||
+						  path.includes('\\') ||
+						  new URL(path, 'https://service.invalid').host !== 'service.invalid'
 						? 'it would leave the service (it starts like a URL to another host)'
 						: /[\s\x00-\x1f\x7f]/.test(path)
 							? 'it contains spaces or control characters'
-							: path.split(/[?#]/)[0].split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))
+							: path
+										.split(/[?#]/)[0]
+										.split('/')
+										.some((segment) => /^(\.|%2e){1,2}$/i.test(segment))
 								? 'it must not contain . or .. segments'
 								: undefined;
 	if (problem) {
@@ -129,21 +157,61 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Braces are percent-encoded so the transport never reads them as {placeholders}.
 	const route = { method, path: path.replace(/\{/g, '%7B').replace(/\}/g, '%7D') };
 	const qs: IDataObject = {};
-	for (const pair of readEntries(this, 'queryParameters', itemIndex, 'Query Parameters', 'parameter')) {
+	for (const pair of readEntries(
+		this,
+		'queryParameters',
+		itemIndex,
+		'Query Parameters',
+		'parameter',
+	)) {
 		const name = textValue(this, pair.name, itemIndex, { label: 'query parameter name' });
-		if (name) qs[name] = textValue(this, pair.value, itemIndex, { label: `query parameter "${name}"`, keepSpaces: true }) ?? '';
+		if (name)
+			qs[name] =
+				textValue(this, pair.value, itemIndex, {
+					label: `query parameter "${name}"`,
+					keepSpaces: true,
+				}) ?? '';
 	}
 	const query = Object.keys(qs).length ? qs : undefined;
 	const body =
 		method === 'GET'
 			? undefined
-			: (readJson(this, 'jsonBody', itemIndex, { expect: 'objectOrArray', label: 'the JSON body', example: 'Enter a JSON object such as {"firstname": "Ada"}.' }) as IDataObject | IDataObject[] | undefined);
-	if (method === 'GET' && readBoolean(this, 'paginate', itemIndex, { label: 'Paginate', fallback: false })) {
-		return { records: await listRecords(this, route, { qs: query, ...readListLimit(this, itemIndex), itemIndex }) };
+			: (readJson(this, 'jsonBody', itemIndex, {
+					expect: 'objectOrArray',
+					label: 'the JSON body',
+					example: 'Enter a JSON object such as {"firstname": "Ada"}.',
+				}) as IDataObject | IDataObject[] | undefined);
+	if (
+		method === 'GET' &&
+		readBoolean(this, 'paginate', itemIndex, { label: 'Paginate', fallback: false })
+	) {
+		return {
+			records: await listRecords(this, route, {
+				qs: query,
+				...readListLimit(this, itemIndex),
+				itemIndex,
+			}),
+		};
 	}
 	// Full Envelope: the whole answer as one item; Data Only: one item per record of a list.
-	if (readOption(this, 'options.response', itemIndex, { label: 'Response', values: ['data', 'envelope'], fallback: 'data' }) === 'envelope') {
-		return { records: [await apiRequest(this, { ...route, parse: asRecord }, { qs: query, body, itemIndex, fullEnvelope: true })] };
+	if (
+		readOption(this, 'options.response', itemIndex, {
+			label: 'Response',
+			values: ['data', 'envelope'],
+			fallback: 'data',
+		}) === 'envelope'
+	) {
+		return {
+			records: [
+				await apiRequest(
+					this,
+					{ ...route, parse: asRecord },
+					{ qs: query, body, itemIndex, fullEnvelope: true },
+				),
+			],
+		};
 	}
-	return { records: await apiRequest(this, { ...route, parse: asRecords }, { qs: query, body, itemIndex }) };
+	return {
+		records: await apiRequest(this, { ...route, parse: asRecords }, { qs: query, body, itemIndex }),
+	};
 }

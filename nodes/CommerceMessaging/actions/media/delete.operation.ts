@@ -11,7 +11,8 @@ export const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'med_3kT9xQ2',
-		description: 'The media_id from Media > Upload. Only media of this account that no sent template uses can be deleted.',
+		description:
+			'The media_id from Media > Upload. Only media of this account that no sent template uses can be deleted.',
 	},
 ];
 
@@ -25,4 +26,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: [{ media_id: answer.mediaId ?? mediaId, deleted: true }] };
 }
 
-export const option = { name: 'Delete', description: 'Delete an uploaded media file that no sent template uses', action: 'Delete a media file' };
+export const option = {
+	name: 'Delete',
+	description: 'Delete an uploaded media file that no sent template uses',
+	action: 'Delete a media file',
+};

@@ -13,7 +13,8 @@ export const properties: INodeProperties[] = [
 		default: 'data',
 		placeholder: 'data',
 		hint: 'The name of the input binary field containing the file to be uploaded',
-		description: 'Image, video or document for a template header; its media_id works for this account only',
+		description:
+			'Image, video or document for a template header; its media_id works for this account only',
 	},
 	collection('options', [
 		{
@@ -35,14 +36,36 @@ export const properties: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const propertyName = readText(this, 'binaryPropertyName', itemIndex, { label: 'Input Binary Field', required: true });
-	const keepBinary = readBoolean(this, 'options.keepBinary', itemIndex, { label: 'Keep Binary Data', fallback: false });
+	const propertyName = readText(this, 'binaryPropertyName', itemIndex, {
+		label: 'Input Binary Field',
+		required: true,
+	});
+	const keepBinary = readBoolean(this, 'options.keepBinary', itemIndex, {
+		label: 'Keep Binary Data',
+		fallback: false,
+	});
 	const file = await readBinaryFile(this, itemIndex, propertyName);
-	const upload = { ...file, fileName: readText(this, 'options.fileName', itemIndex, { label: 'File Name' }) ?? file.fileName };
+	const upload = {
+		...file,
+		fileName:
+			readText(this, 'options.fileName', itemIndex, { label: 'File Name' }) ?? file.fileName,
+	};
 	const { mediaId, fields } = await uploadMedia(this, itemIndex, upload);
-	const json = { ...fields, media_id: mediaId, file_name: upload.fileName, mime_type: upload.mimeType, file_size: upload.bytes.length };
+	const json = {
+		...fields,
+		media_id: mediaId,
+		file_name: upload.fileName,
+		mime_type: upload.mimeType,
+		file_size: upload.bytes.length,
+	};
 	// The file is not passed on unless asked: a media_id is what later steps use, and binaries are heavy.
-	return { items: [{ json, ...(keepBinary ? { binary: this.getInputData()[itemIndex].binary } : {}) }] };
+	return {
+		items: [{ json, ...(keepBinary ? { binary: this.getInputData()[itemIndex].binary } : {}) }],
+	};
 }
 
-export const option = { name: 'Upload', description: 'Upload an image, video or document for a template header', action: 'Upload a media file' };
+export const option = {
+	name: 'Upload',
+	description: 'Upload an image, video or document for a template header',
+	action: 'Upload a media file',
+};

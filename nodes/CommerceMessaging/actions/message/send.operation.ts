@@ -1,7 +1,13 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { BatchPacer } from '../../helpers/batching';
-import { compact, readBoolean, readNumber, readText, withCustomFields } from '../../helpers/parameters';
+import {
+	compact,
+	readBoolean,
+	readNumber,
+	readText,
+	withCustomFields,
+} from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 import { batchingOption, collection, customFieldsOption, phoneField } from '../../descriptions';
 
@@ -59,7 +65,12 @@ export function orderingKey(this: IExecuteFunctions, itemIndex: number) {
 	return readText(this, 'phone', itemIndex, { label: 'phone', phone: true, required: true });
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, batches: BatchPacer, phone?: string) {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	batches: BatchPacer,
+	phone?: string,
+) {
 	await batches.waitTurn(itemIndex);
 	const body = withCustomFields(
 		this,
@@ -73,11 +84,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, batche
 				keepSpaces: true,
 				// WhatsApp's limit for the text of one message.
 				maxLength: 4096,
-				description: 'Enter the text to send, or map it from a field of the input item that is not empty.',
+				description:
+					'Enter the text to send, or map it from a field of the input item that is not empty.',
 			}),
-			contact_id: readNumber(this, 'additionalFields.contactId', itemIndex, { label: 'contact ID', whole: true, min: 1 }),
-			external_id: readText(this, 'additionalFields.externalId', itemIndex, { label: 'external ID' }),
-			preview_url: readBoolean(this, 'additionalFields.previewUrl', itemIndex, { label: 'Preview URL' }),
+			contact_id: readNumber(this, 'additionalFields.contactId', itemIndex, {
+				label: 'contact ID',
+				whole: true,
+				min: 1,
+			}),
+			external_id: readText(this, 'additionalFields.externalId', itemIndex, {
+				label: 'external ID',
+			}),
+			preview_url: readBoolean(this, 'additionalFields.previewUrl', itemIndex, {
+				label: 'Preview URL',
+			}),
 		}),
 	);
 	return { records: [await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })] };
@@ -85,7 +105,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, batche
 
 export const option = {
 	name: 'Send WhatsApp',
-	description: 'Reply with a free-text WhatsApp message; to start a conversation, send an approved template',
+	description:
+		'Reply with a free-text WhatsApp message; to start a conversation, send an approved template',
 	// The brand is spelled WhatsApp; the rule's sentence case would turn it into "whats app".
 	// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
 	action: 'Send a WhatsApp message',

@@ -50,14 +50,23 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const dateFrom = readDate(this, 'filters.dateFrom', itemIndex, 'Date From');
 	const dateTo = readDate(this, 'filters.dateTo', itemIndex, 'Date To');
 	if (dateFrom && dateTo && dateFrom > dateTo) {
-		throw itemError(this, itemIndex, `Date From (${dateFrom}) is after Date To (${dateTo})`, 'Swap the two dates, or leave one of them empty.');
+		throw itemError(
+			this,
+			itemIndex,
+			`Date From (${dateFrom}) is after Date To (${dateTo})`,
+			'Swap the two dates, or leave one of them empty.',
+		);
 	}
 	const qs = compact({ status, date_from: dateFrom, date_to: dateTo });
 	const [fromMs, toMs] = [dateFrom, dateTo].map((date) => (date ? Date.parse(date) : undefined));
 	// Status compared exactly, as a service filtering by it would; an order without a readable created_at is kept.
 	const matches = (record: IDataObject) => {
 		const created = createdMs(record);
-		return (!status || record.status === status) && (created === undefined || ((fromMs === undefined || created >= fromMs) && (toMs === undefined || created <= toMs)));
+		return (
+			(!status || record.status === status) &&
+			(created === undefined ||
+				((fromMs === undefined || created >= fromMs) && (toMs === undefined || created <= toMs)))
+		);
 	};
 	const records = await listRecords(this, 'orderHistory', { qs, limit, itemIndex });
 	if (records.every(matches)) return { records };
@@ -65,13 +74,22 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// applied here. A Return All already holds the whole history; a Limit reads on until it is reached.
 	if (limit === undefined) return { records: records.filter(matches) };
 	const kept: IDataObject[] = [];
-	for await (const page of iteratePages(this, 'orderHistory', { qs, itemIndex, pageSize: RETURN_ALL_PAGE_SIZE })) {
+	for await (const page of iteratePages(this, 'orderHistory', {
+		qs,
+		itemIndex,
+		pageSize: RETURN_ALL_PAGE_SIZE,
+	})) {
 		kept.push(...page.filter(matches));
 		if (kept.length >= limit) return { records: kept.slice(0, limit) };
 		// Newest first: once a page reaches before Date From, no later page holds a match.
-		if (fromMs !== undefined && page.some((record) => (createdMs(record) ?? Infinity) < fromMs)) break;
+		if (fromMs !== undefined && page.some((record) => (createdMs(record) ?? Infinity) < fromMs))
+			break;
 	}
 	return { records: kept };
 }
 
-export const option = { name: 'Get History', description: 'Get past orders synced to the service, newest first', action: 'Get order history' };
+export const option = {
+	name: 'Get History',
+	description: 'Get past orders synced to the service, newest first',
+	action: 'Get order history',
+};

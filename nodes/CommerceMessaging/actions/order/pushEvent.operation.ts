@@ -1,8 +1,22 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { collection, contactIdField, currencyField, customFieldsOption, deduplicationOptions, phoneField } from '../../descriptions';
+import {
+	collection,
+	contactIdField,
+	currencyField,
+	customFieldsOption,
+	deduplicationOptions,
+	phoneField,
+} from '../../descriptions';
 import { EventPush, orderEvent } from '../../helpers/deduplication';
-import { compact, readCustomer, readDate, readNumber, readText, withCustomFields } from '../../helpers/parameters';
+import {
+	compact,
+	readCustomer,
+	readDate,
+	readNumber,
+	readText,
+	withCustomFields,
+} from '../../helpers/parameters';
 
 export const properties: INodeProperties[] = [
 	{
@@ -42,7 +56,12 @@ export const properties: INodeProperties[] = [
 			default: '',
 			description: 'Email of the customer',
 		},
-		{ ...phoneField, name: 'customerPhone', displayName: 'Customer Phone', description: 'Mobile number of the customer in E.164 format' },
+		{
+			...phoneField,
+			name: 'customerPhone',
+			displayName: 'Customer Phone',
+			description: 'Mobile number of the customer in E.164 format',
+		},
 		{
 			displayName: 'Total',
 			name: 'total',
@@ -86,7 +105,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, push: 
 			total: readNumber(this, 'additionalFields.total', itemIndex, { label: 'total', min: 0 }),
 			currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
 			created_at: readDate(this, 'additionalFields.createdAt', itemIndex, 'created at date'),
-			customer: readCustomer(this, itemIndex, { phone: 'additionalFields.customerPhone', email: 'additionalFields.customerEmail', contactId: 'additionalFields.contactId' }),
+			customer: readCustomer(this, itemIndex, {
+				phone: 'additionalFields.customerPhone',
+				email: 'additionalFields.customerEmail',
+				contactId: 'additionalFields.contactId',
+			}),
 		}),
 	);
 	return { records: [await push.send(this, itemIndex, 'orderEvent', body)] };

@@ -28,17 +28,34 @@ export const properties: INodeProperties[] = [
 
 /** Writes to one product reach the service in input order, never overlapping. */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number) {
-	return readText(this, 'id', itemIndex, { label: 'Product ID', required: true, description: NEEDS });
+	return readText(this, 'id', itemIndex, {
+		label: 'Product ID',
+		required: true,
+		description: NEEDS,
+	});
 }
 
 const NEEDS = "A product needs the shop's productId and a name.";
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, productId?: string) {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	_state: unknown,
+	productId?: string,
+) {
 	// A productId from an expression is sent as text, as typed (a number as its digits).
 	const id = productId ?? orderingKey.call(this, itemIndex);
-	const name = readText(this, 'name', itemIndex, { label: 'name', required: true, description: NEEDS });
+	const name = readText(this, 'name', itemIndex, {
+		label: 'name',
+		required: true,
+		description: NEEDS,
+	});
 	const body = { ...productFields(this, 'additionalFields', itemIndex), id, name };
 	return { records: [await apiRequest(this, 'productCreate', { body, itemIndex })] };
 }
 
-export const option = { name: 'Create', description: "Add a product to the catalogue under the shop's productId", action: 'Create a product' };
+export const option = {
+	name: 'Create',
+	description: "Add a product to the catalogue under the shop's productId",
+	action: 'Create a product',
+};

@@ -9,9 +9,18 @@ export const properties = [productLocator];
 /** Writes to one product reach the service in input order, never overlapping. */
 export { readProductId as orderingKey } from './shared';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, productId?: string) {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	_state: unknown,
+	productId?: string,
+) {
 	const id = productId ?? readProductId.call(this, itemIndex);
 	return { records: [await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })] };
 }
 
-export const option = { name: 'Delete', description: 'Remove a product from the catalogue', action: 'Delete a product' };
+export const option = {
+	name: 'Delete',
+	description: 'Remove a product from the catalogue',
+	action: 'Delete a product',
+};

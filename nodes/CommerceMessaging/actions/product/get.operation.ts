@@ -11,4 +11,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: [await apiRequest(this, 'productGet', { pathParams: { id }, itemIndex })] };
 }
 
-export const option = { name: 'Get', description: 'Get a product by its productId', action: 'Get a product' };
+export const option = {
+	name: 'Get',
+	description: 'Get a product by its productId',
+	action: 'Get a product',
+};

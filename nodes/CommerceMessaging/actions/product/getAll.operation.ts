@@ -10,7 +10,16 @@ export const properties = returnAllOrLimit;
 export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return { records: await listRecords(this, 'productList', { ...readListLimit(this, itemIndex), itemIndex }) };
+	return {
+		records: await listRecords(this, 'productList', {
+			...readListLimit(this, itemIndex),
+			itemIndex,
+		}),
+	};
 }
 
-export const option = { name: 'Get Many', description: 'List the products of the catalogue', action: 'Get many products' };
+export const option = {
+	name: 'Get Many',
+	description: 'List the products of the catalogue',
+	action: 'Get many products',
+};

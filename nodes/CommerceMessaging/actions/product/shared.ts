@@ -1,6 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { compact, readLocatorId, readNumber, readText, withCustomFields } from '../../helpers/parameters';
+import {
+	compact,
+	readLocatorId,
+	readNumber,
+	readText,
+	withCustomFields,
+} from '../../helpers/parameters';
 import { customFieldsOption as customFieldsFor } from '../../descriptions';
 
 /** Optional product fields, shared by Create (Additional Fields) and Update (Update Fields). */
@@ -31,7 +37,10 @@ export const skuOption: INodeProperties = {
  * Delete: writes to one product reach the service in input order, never overlapping.
  */
 export function readProductId(this: IExecuteFunctions, itemIndex: number) {
-	return readLocatorId(this, 'productId', itemIndex, { label: 'product ID', description: "Pick a product from the list or enter the shop's productId." });
+	return readLocatorId(this, 'productId', itemIndex, {
+		label: 'product ID',
+		description: "Pick a product from the list or enter the shop's productId.",
+	});
 }
 
 /** The optional fields of `additionalFields` or `updateFields` as body fields: a decimal price, the rest as typed. */

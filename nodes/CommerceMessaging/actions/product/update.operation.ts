@@ -32,11 +32,28 @@ export const properties: INodeProperties[] = [
 /** Writes to one product reach the service in input order, never overlapping. */
 export { readProductId as orderingKey } from './shared';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, _state: unknown, productId?: string) {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	_state: unknown,
+	productId?: string,
+) {
 	const id = productId ?? readProductId.call(this, itemIndex);
 	const body = productFields(this, 'updateFields', itemIndex);
-	if (!Object.keys(body).length) throw itemError(this, itemIndex, `nothing to update for product "${id}"`, 'Add at least one field with a value under "Update Fields".');
-	return { records: [await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })] };
+	if (!Object.keys(body).length)
+		throw itemError(
+			this,
+			itemIndex,
+			`nothing to update for product "${id}"`,
+			'Add at least one field with a value under "Update Fields".',
+		);
+	return {
+		records: [await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })],
+	};
 }
 
-export const option = { name: 'Update', description: 'Change some fields of a product', action: 'Update a product' };
+export const option = {
+	name: 'Update',
+	description: 'Change some fields of a product',
+	action: 'Update a product',
+};

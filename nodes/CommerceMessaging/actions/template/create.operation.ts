@@ -1,7 +1,15 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { collection, phoneField } from '../../descriptions';
-import { compact, itemError, phoneValue, readEntries, readOption, readText, textValue } from '../../helpers/parameters';
+import {
+	compact,
+	itemError,
+	phoneValue,
+	readEntries,
+	readOption,
+	readText,
+	textValue,
+} from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 
 /** The buttons of Create Draft: their field, and their values read and checked before any call. */
@@ -66,21 +74,39 @@ function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
 	if (!entries.length) return undefined;
 	return entries.map((entry, position) => {
 		const button = `button ${position + 1}`;
-		const type = textValue(ctx, entry.type, itemIndex, { label: `${button} type` }) ?? 'QUICK_REPLY';
+		const type =
+			textValue(ctx, entry.type, itemIndex, { label: `${button} type` }) ?? 'QUICK_REPLY';
 		if (!(BUTTON_TYPES as readonly string[]).includes(type)) {
-			throw itemError(ctx, itemIndex, `${button} has the type "${type}"`, `Use one of ${BUTTON_TYPES.join(', ')}.`);
+			throw itemError(
+				ctx,
+				itemIndex,
+				`${button} has the type "${type}"`,
+				`Use one of ${BUTTON_TYPES.join(', ')}.`,
+			);
 		}
 		const text = textValue(ctx, entry.text, itemIndex, { label: `${button} text` });
-		if (!text) throw itemError(ctx, itemIndex, `${button} has no text`, 'Give every button the label it shows.');
+		if (!text)
+			throw itemError(
+				ctx,
+				itemIndex,
+				`${button} has no text`,
+				'Give every button the label it shows.',
+			);
 		if (type === 'URL') {
 			const url = textValue(ctx, entry.url, itemIndex, { label: `${button} URL` }) ?? '';
 			if (!/^https?:\/\/\S+$/i.test(url)) {
-				throw itemError(ctx, itemIndex, `${button} needs an http(s) URL, got "${url}"`, 'Use a full link, e.g. https://shop.example.com/orders/{{1}}.');
+				throw itemError(
+					ctx,
+					itemIndex,
+					`${button} needs an http(s) URL, got "${url}"`,
+					'Use a full link, e.g. https://shop.example.com/orders/{{1}}.',
+				);
 			}
 			return { type, text, url };
 		}
 		if (type === 'PHONE_NUMBER') {
-			const phone = textValue(ctx, entry.phoneNumber, itemIndex, { label: `${button} phone number` }) ?? '';
+			const phone =
+				textValue(ctx, entry.phoneNumber, itemIndex, { label: `${button} phone number` }) ?? '';
 			return { type, text, phone_number: phoneValue(ctx, phone, itemIndex, button) };
 		}
 		return { type, text };
@@ -111,9 +137,21 @@ export const properties: INodeProperties[] = [
 		name: 'category',
 		type: 'options',
 		options: [
-			{ name: 'Authentication', value: 'AUTHENTICATION', description: 'One-time passwords and login codes' },
-			{ name: 'Marketing', value: 'MARKETING', description: 'Offers, announcements, cart reminders' },
-			{ name: 'Utility', value: 'UTILITY', description: 'Order confirmations, shipping and account updates' },
+			{
+				name: 'Authentication',
+				value: 'AUTHENTICATION',
+				description: 'One-time passwords and login codes',
+			},
+			{
+				name: 'Marketing',
+				value: 'MARKETING',
+				description: 'Offers, announcements, cart reminders',
+			},
+			{
+				name: 'Utility',
+				value: 'UTILITY',
+				description: 'Order confirmations, shipping and account updates',
+			},
 		],
 		default: 'MARKETING',
 		description: 'WhatsApp category the template is reviewed under',
@@ -167,8 +205,14 @@ export const properties: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Empty name or body are left to the service, whose validation error names the field (rule E3).
 	const name = readText(this, 'name', itemIndex, { label: 'template name' });
-	const headerType = readOption(this, 'additionalFields.headerType', itemIndex, { label: 'Header Type', values: ['DOCUMENT', 'IMAGE', 'NONE', 'TEXT', 'VIDEO'], fallback: 'NONE' });
-	const headerText = readText(this, 'additionalFields.headerText', itemIndex, { label: 'Header Text' });
+	const headerType = readOption(this, 'additionalFields.headerType', itemIndex, {
+		label: 'Header Type',
+		values: ['DOCUMENT', 'IMAGE', 'NONE', 'TEXT', 'VIDEO'],
+		fallback: 'NONE',
+	});
+	const headerText = readText(this, 'additionalFields.headerText', itemIndex, {
+		label: 'Header Text',
+	});
 
 	// WhatsApp refuses other names at review time; saying so now saves a draft that can never be approved.
 	if (name && !/^[a-z0-9_]+$/.test(name)) {
@@ -180,7 +224,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		);
 	}
 	if (headerType === 'TEXT' && !headerText) {
-		throw itemError(this, itemIndex, 'Header Type "Text" needs a Header Text', 'Add a Header Text, or pick another Header Type.');
+		throw itemError(
+			this,
+			itemIndex,
+			'Header Type "Text" needs a Header Text',
+			'Add a Header Text, or pick another Header Type.',
+		);
 	}
 	if (headerText && headerType !== 'TEXT') {
 		throw itemError(
@@ -194,7 +243,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = compact({
 		name,
 		language: readText(this, 'language', itemIndex, { label: 'language' }),
-		category: readOption(this, 'category', itemIndex, { label: 'category', values: ['AUTHENTICATION', 'MARKETING', 'UTILITY'], fallback: 'MARKETING' }),
+		category: readOption(this, 'category', itemIndex, {
+			label: 'category',
+			values: ['AUTHENTICATION', 'MARKETING', 'UTILITY'],
+			fallback: 'MARKETING',
+		}),
 		body: readText(this, 'body', itemIndex, { label: 'body', keepSpaces: true }),
 		header_type: headerType === 'NONE' ? undefined : headerType,
 		header_text: headerText,

@@ -4,7 +4,12 @@ import { readTemplateId } from '../../helpers/template';
 import { apiRequest } from '../../../../transport/request';
 import { templateLocator } from '../../descriptions';
 
-export const properties = [{ ...templateLocator, description: 'The template to delete, in any state; this cannot be undone' }];
+export const properties = [
+	{
+		...templateLocator,
+		description: 'The template to delete, in any state; this cannot be undone',
+	},
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
@@ -13,4 +18,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: [{ id: answer.id ?? id, deleted: true }] };
 }
 
-export const option = { name: 'Delete', description: 'Delete a template from the service and from WhatsApp', action: 'Delete a template' };
+export const option = {
+	name: 'Delete',
+	description: 'Delete a template from the service and from WhatsApp',
+	action: 'Delete a template',
+};

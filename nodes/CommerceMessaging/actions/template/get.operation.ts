@@ -11,4 +11,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return { records: [await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex })] };
 }
 
-export const option = { name: 'Get', description: 'Get a template with its state', action: 'Get a template' };
+export const option = {
+	name: 'Get',
+	description: 'Get a template with its state',
+	action: 'Get a template',
+};

@@ -14,8 +14,16 @@ export const properties: INodeProperties[] = [
 			options: [
 				{ name: 'Approved', value: 'APPROVED', description: 'Ready to send' },
 				{ name: 'Draft', value: 'DRAFT', description: 'Created, not yet submitted' },
-				{ name: 'Pending', value: 'PENDING', description: 'Submitted, waiting for WhatsApp review' },
-				{ name: 'Rejected', value: 'REJECTED', description: 'Refused by the review, with its reason' },
+				{
+					name: 'Pending',
+					value: 'PENDING',
+					description: 'Submitted, waiting for WhatsApp review',
+				},
+				{
+					name: 'Rejected',
+					value: 'REJECTED',
+					description: 'Refused by the review, with its reason',
+				},
 			],
 			default: 'APPROVED',
 			description: 'Only templates in this state',
@@ -28,8 +36,18 @@ export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const { limit } = readListLimit(this, itemIndex);
-	const state = readOption(this, 'filters.state', itemIndex, { label: 'state filter', values: ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'], fallback: '' });
-	return { records: await listRecords(this, 'templateList', { limit, qs: compact({ state }), itemIndex }) };
+	const state = readOption(this, 'filters.state', itemIndex, {
+		label: 'state filter',
+		values: ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'],
+		fallback: '',
+	});
+	return {
+		records: await listRecords(this, 'templateList', { limit, qs: compact({ state }), itemIndex }),
+	};
 }
 
-export const option = { name: 'Get Many', description: 'Get many templates', action: 'Get many templates' };
+export const option = {
+	name: 'Get Many',
+	description: 'Get many templates',
+	action: 'Get many templates',
+};

@@ -6,8 +6,24 @@ import { apiRequest } from '../../../../transport/request';
 import { batchingOption, collection, phoneField, templateLocator } from '../../descriptions';
 import { BatchPacer } from '../../helpers/batching';
 import { readBinaryFile, uploadMedia, type BinaryFile } from '../../helpers/binary';
-import { compact, isPlainObject, itemError, readBoolean, readEntries, readJson, readOption, readText, textValue } from '../../helpers/parameters';
-import { placeholdersOf, readTemplateId, rejectionReason, sendFields, templateTitle } from '../../helpers/template';
+import {
+	compact,
+	isPlainObject,
+	itemError,
+	readBoolean,
+	readEntries,
+	readJson,
+	readOption,
+	readText,
+	textValue,
+} from '../../helpers/parameters';
+import {
+	placeholdersOf,
+	readTemplateId,
+	rejectionReason,
+	sendFields,
+	templateTitle,
+} from '../../helpers/template';
 
 export const properties: INodeProperties[] = [
 	{ ...templateLocator, description: 'The APPROVED template to send' },
@@ -18,7 +34,8 @@ export const properties: INodeProperties[] = [
 		type: 'resourceMapper',
 		noDataExpression: true,
 		default: { mappingMode: 'defineBelow', value: null },
-		description: 'One value per placeholder of the picked template: header text, body and URL buttons',
+		description:
+			'One value per placeholder of the picked template: header text, body and URL buttons',
 		typeOptions: {
 			loadOptionsDependsOn: ['templateId.value'],
 			resourceMapper: {
@@ -40,7 +57,11 @@ export const properties: INodeProperties[] = [
 		options: [
 			{ name: 'From Binary Field', value: 'binary', description: 'A file of the input item' },
 			{ name: 'From URL', value: 'url', description: 'A file n8n downloads' },
-			{ name: 'Media ID', value: 'mediaId', description: 'A media_id from Media > Upload with the same account' },
+			{
+				name: 'Media ID',
+				value: 'mediaId',
+				description: 'A media_id from Media > Upload with the same account',
+			},
 			{ name: 'None', value: 'none' },
 		],
 	},
@@ -86,7 +107,13 @@ export const properties: INodeProperties[] = [
 			placeholder: 'Add Variable',
 			default: {},
 			description: 'The body variables in order ({{1}} first), where Variables cannot be mapped',
-			options: [{ displayName: 'Variable', name: 'variable', values: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }] }],
+			options: [
+				{
+					displayName: 'Variable',
+					name: 'variable',
+					values: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }],
+				},
+			],
 		},
 		{
 			displayName: 'Variables (JSON)',
@@ -94,7 +121,8 @@ export const properties: INodeProperties[] = [
 			type: 'json',
 			default: '',
 			placeholder: '["Ada", "A-1001"]',
-			description: 'The body variables as a JSON array in order, or an object such as {"customer_name": "Ada"}',
+			description:
+				'The body variables as a JSON array in order, or an object such as {"customer_name": "Ada"}',
 		},
 	]),
 ];
@@ -142,7 +170,12 @@ async function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => 
  * send (WhatsApp refuses a send that does not fit them), its state too with Check State Before Sending; the header file
  * is uploaded with this credential, each distinct one once per run.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, state: SendState, phone?: string) {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: SendState,
+	phone?: string,
+) {
 	// Rule L2: a bulk send is spread out in batches with a pause between them, even without the option.
 	await state.batches.waitTurn(itemIndex);
 	const recipient = phone ?? orderingKey.call(this, itemIndex);
@@ -151,39 +184,109 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, state:
 	// The item's values: mapped per placeholder (Variables), or for the body from the list or JSON (a template the
 	// editor could not read), as placeholder ids (`body:1`) -> text. Given twice, empty, or not as text, fails the item.
 	const mapped = this.getNodeParameter('variables.value', itemIndex, null);
-	const list = readEntries(this, 'options.templateVariables', itemIndex, 'Variables (List)', 'variable').map((entry, n) => [`body:${n + 1}`, entry.value]);
+	const list = readEntries(
+		this,
+		'options.templateVariables',
+		itemIndex,
+		'Variables (List)',
+		'variable',
+	).map((entry, n) => [`body:${n + 1}`, entry.value]);
 	const json = readJson(this, 'options.variablesJson', itemIndex, {
 		expect: 'objectOrArray',
 		label: 'Variables (JSON)',
 		showValue: true,
-		example: 'Write an array such as ["Ada", "A-1001"] or an object such as {"1": "Ada", "2": "A-1001"}.',
+		example:
+			'Write an array such as ["Ada", "A-1001"] or an object such as {"1": "Ada", "2": "A-1001"}.',
 	});
-	const fromJson = Object.entries(json ?? {}).map(([key, value]) => [`body:${Array.isArray(json) ? Number(key) + 1 : key}`, value]);
-	const sources = [isPlainObject(mapped) ? Object.entries(mapped) : [], list, fromJson].filter((entries) => entries.length);
-	if (sources.length > 1) throw itemError(this, itemIndex, 'the variables are given twice (Variables, Variables (List), Variables (JSON))', 'Use one of them and leave the others empty.');
-	const description = 'WhatsApp refuses a template message with an empty variable. Check the expression that fills it.';
-	const values = new Map((sources[0] ?? []).map(([key, value]) => [String(key), textValue(this, value, itemIndex, { label: `variable {{${String(key).split(':')[1]}}}`, keepSpaces: true, required: true, description })]));
+	const fromJson = Object.entries(json ?? {}).map(([key, value]) => [
+		`body:${Array.isArray(json) ? Number(key) + 1 : key}`,
+		value,
+	]);
+	const sources = [isPlainObject(mapped) ? Object.entries(mapped) : [], list, fromJson].filter(
+		(entries) => entries.length,
+	);
+	if (sources.length > 1)
+		throw itemError(
+			this,
+			itemIndex,
+			'the variables are given twice (Variables, Variables (List), Variables (JSON))',
+			'Use one of them and leave the others empty.',
+		);
+	const description =
+		'WhatsApp refuses a template message with an empty variable. Check the expression that fills it.';
+	const values = new Map(
+		(sources[0] ?? []).map(([key, value]) => [
+			String(key),
+			textValue(this, value, itemIndex, {
+				label: `variable {{${String(key).split(':')[1]}}}`,
+				keepSpaces: true,
+				required: true,
+				description,
+			}),
+		]),
+	);
 
-	const checkState = readBoolean(this, 'options.checkState', itemIndex, { label: 'Check State Before Sending', fallback: false });
+	const checkState = readBoolean(this, 'options.checkState', itemIndex, {
+		label: 'Check State Before Sending',
+		fallback: false,
+	});
 	// The header media the item asks for: a media id, a file of the item, a URL, or none; read and checked before any call.
-	const source = readOption(this, 'headerMedia', itemIndex, { label: 'Header Media', values: ['none', 'mediaId', 'binary', 'url'], fallback: 'none' });
-	let headerMediaId = source === 'mediaId' ? readText(this, 'headerMediaId', itemIndex, { label: 'Header Media ID' }) : undefined;
-	const binary = source === 'binary' ? await readBinaryFile(this, itemIndex, readText(this, 'headerMediaBinaryField', itemIndex, { label: 'Input Binary Field', required: true })) : undefined;
-	const url = source === 'url' ? readText(this, 'headerMediaUrl', itemIndex, { label: 'Header Media URL', required: true }) : undefined;
-	if (url !== undefined && !/^https?:\/\/[^/\s]+/i.test(url)) throw itemError(this, itemIndex, `the Header Media URL "${url}" is not an http(s) address`, 'Give the full address of the file, e.g. https://shop.example.com/banner.png.');
+	const source = readOption(this, 'headerMedia', itemIndex, {
+		label: 'Header Media',
+		values: ['none', 'mediaId', 'binary', 'url'],
+		fallback: 'none',
+	});
+	let headerMediaId =
+		source === 'mediaId'
+			? readText(this, 'headerMediaId', itemIndex, { label: 'Header Media ID' })
+			: undefined;
+	const binary =
+		source === 'binary'
+			? await readBinaryFile(
+					this,
+					itemIndex,
+					readText(this, 'headerMediaBinaryField', itemIndex, {
+						label: 'Input Binary Field',
+						required: true,
+					}),
+				)
+			: undefined;
+	const url =
+		source === 'url'
+			? readText(this, 'headerMediaUrl', itemIndex, { label: 'Header Media URL', required: true })
+			: undefined;
+	if (url !== undefined && !/^https?:\/\/[^/\s]+/i.test(url))
+		throw itemError(
+			this,
+			itemIndex,
+			`the Header Media URL "${url}" is not an http(s) address`,
+			'Give the full address of the file, e.g. https://shop.example.com/banner.png.',
+		);
 
-	const template = await once(state.templates, id, async () => await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }));
+	const template = await once(
+		state.templates,
+		id,
+		async () => await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }),
+	);
 	const title = templateTitle(template, id);
 	if (checkState && template.state !== 'APPROVED') {
 		const current = template.state ?? 'unknown';
 		const reason = rejectionReason(template);
 		const next: Record<string, string> = {
-			DRAFT: 'Submit it for review (Template > Submit for Review), then wait until it is APPROVED (Template > Wait for Approval).',
-			PENDING: 'It is still in review. Wait until it is APPROVED (Template > Wait for Approval) before sending.',
+			DRAFT:
+				'Submit it for review (Template > Submit for Review), then wait until it is APPROVED (Template > Wait for Approval).',
+			PENDING:
+				'It is still in review. Wait until it is APPROVED (Template > Wait for Approval) before sending.',
 			REJECTED: `It was rejected${reason ? `: ${reason}` : ''}. Create a corrected draft and submit it.`,
 		};
 		// The router puts the state into the Continue On Fail error item, like the service's own 400 answer.
-		throw itemError(this, itemIndex, `template ${title} is ${current}, so it was not sent; only APPROVED templates can be sent`, next[current], { state: current });
+		throw itemError(
+			this,
+			itemIndex,
+			`template ${title} is ${current}, so it was not sent; only APPROVED templates can be sent`,
+			next[current],
+			{ state: current },
+		);
 	}
 	// Without the check, a DRAFT or PENDING template gets HTTP 400 with its state, shown by the transport (rule E4).
 
@@ -194,11 +297,17 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, state:
 	if (!placeholders) state.unchecked.add(title);
 	else {
 		const titles = new Map(placeholders.map((placeholder) => [placeholder.id, placeholder.title]));
-		const named = (ids: string[]) => ids.map((key) => titles.get(key) ?? `{{${key.split(':')[1]}}} (${key.split(':')[0]})`).join(', ');
+		const named = (ids: string[]) =>
+			ids
+				.map((key) => titles.get(key) ?? `{{${key.split(':')[1]}}} (${key.split(':')[0]})`)
+				.join(', ');
 		const missing = [...titles.keys()].filter((key) => !values.has(key));
 		const extra = [...values.keys()].filter((key) => !titles.has(key));
 		if (missing.length || extra.length) {
-			const problems = [missing.length ? `no value for ${named(missing)}` : '', extra.length ? `a value for ${named(extra)}, which it does not have` : ''];
+			const problems = [
+				missing.length ? `no value for ${named(missing)}` : '',
+				extra.length ? `a value for ${named(extra)}, which it does not have` : '',
+			];
 			throw itemError(
 				this,
 				itemIndex,
@@ -212,20 +321,46 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, state:
 	const file = url
 		? await once(state.downloads, url, async () => {
 				try {
-					const response = (await this.helpers.httpRequest({ url, encoding: 'arraybuffer', returnFullResponse: true })) as { body: ArrayBuffer; headers: IDataObject };
-					const mimeType = String(response.headers['content-type'] ?? 'application/octet-stream').split(';')[0];
-					return { bytes: Buffer.from(response.body), mimeType, fileName: decodeURIComponent(new URL(url).pathname.split('/').pop() || 'header') };
+					const response = (await this.helpers.httpRequest({
+						url,
+						encoding: 'arraybuffer',
+						returnFullResponse: true,
+					})) as { body: ArrayBuffer; headers: IDataObject };
+					const mimeType = String(
+						response.headers['content-type'] ?? 'application/octet-stream',
+					).split(';')[0];
+					return {
+						bytes: Buffer.from(response.body),
+						mimeType,
+						fileName: decodeURIComponent(new URL(url).pathname.split('/').pop() || 'header'),
+					};
 				} catch (error) {
-					throw itemError(this, itemIndex, `the header media could not be downloaded from ${url}: ${(error as Error).message}`, 'Check that n8n can reach the address and that it serves the file.');
+					throw itemError(
+						this,
+						itemIndex,
+						`the header media could not be downloaded from ${url}: ${(error as Error).message}`,
+						'Check that n8n can reach the address and that it serves the file.',
+					);
 				}
 			})
 		: binary;
 	if (file) {
 		// The file uploaded with this credential (the account that sends owns it, rule M3), each distinct content once per run.
-		const content = createHash('sha256').update(file.mimeType).update(file.bytes).digest('base64url');
-		headerMediaId = await once(state.uploads, content, async () => (await uploadMedia(this, itemIndex, file)).mediaId);
+		const content = createHash('sha256')
+			.update(file.mimeType)
+			.update(file.bytes)
+			.digest('base64url');
+		headerMediaId = await once(
+			state.uploads,
+			content,
+			async () => (await uploadMedia(this, itemIndex, file)).mediaId,
+		);
 	}
-	const sent = await apiRequest(this, 'templateSend', { pathParams: { id }, body: compact({ phone: recipient, ...sendFields(values), header_media_id: headerMediaId }), itemIndex });
+	const sent = await apiRequest(this, 'templateSend', {
+		pathParams: { id },
+		body: compact({ phone: recipient, ...sendFields(values), header_media_id: headerMediaId }),
+		itemIndex,
+	});
 	return { records: [headerMediaId ? { ...sent, header_media_id: headerMediaId } : sent] };
 }
 

@@ -17,7 +17,8 @@ export const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0.01, numberPrecision: 2 },
 		default: 2,
-		description: 'Wait before the second check; each later wait is 1.5 times longer, up to 60 seconds',
+		description:
+			'Wait before the second check; each later wait is 1.5 times longer, up to 60 seconds',
 	},
 	{
 		displayName: 'Timeout (Minutes)',
@@ -34,7 +35,11 @@ export const properties: INodeProperties[] = [
 			type: 'options',
 			options: [
 				{ name: 'Error', value: 'error', description: 'Fail the item with the rejection reason' },
-				{ name: 'Output Item', value: 'outputItem', description: 'Output the template with approved = false, to branch on it' },
+				{
+					name: 'Output Item',
+					value: 'outputItem',
+					description: 'Output the template with approved = false, to branch on it',
+				},
 			],
 			default: 'error',
 			description: 'What to do when the review rejects the template',
@@ -47,11 +52,36 @@ export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
-	let intervalMs = 1000 * readNumber(this, 'initialInterval', itemIndex, { label: 'Initial Interval', min: 0, fallback: 2, required: true, description: 'Use a number of seconds above 0, e.g. 2.' });
-	const timeoutMs = 60_000 * readNumber(this, 'timeout', itemIndex, { label: 'Timeout', min: 0, fallback: 60, required: true, description: 'Use a number of minutes of 0 or more, e.g. 60.' });
-	const onRejection = readOption(this, 'options.onRejection', itemIndex, { label: 'On Rejection', values: ['error', 'outputItem'], fallback: 'error' });
+	let intervalMs =
+		1000 *
+		readNumber(this, 'initialInterval', itemIndex, {
+			label: 'Initial Interval',
+			min: 0,
+			fallback: 2,
+			required: true,
+			description: 'Use a number of seconds above 0, e.g. 2.',
+		});
+	const timeoutMs =
+		60_000 *
+		readNumber(this, 'timeout', itemIndex, {
+			label: 'Timeout',
+			min: 0,
+			fallback: 60,
+			required: true,
+			description: 'Use a number of minutes of 0 or more, e.g. 60.',
+		});
+	const onRejection = readOption(this, 'options.onRejection', itemIndex, {
+		label: 'On Rejection',
+		values: ['error', 'outputItem'],
+		fallback: 'error',
+	});
 	if (intervalMs === 0) {
-		throw itemError(this, itemIndex, 'the Initial Interval must be above 0', 'Wait at least a moment between checks, e.g. 2 seconds.');
+		throw itemError(
+			this,
+			itemIndex,
+			'the Initial Interval must be above 0',
+			'Wait at least a moment between checks, e.g. 2 seconds.',
+		);
 	}
 
 	const startedAt = Date.now();
@@ -61,7 +91,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		if (template.state === 'APPROVED') return { records: [{ ...template, approved: true }] };
 		if (template.state === 'REJECTED') {
 			const reason = rejectionReason(template);
-			if (onRejection === 'outputItem') return { records: [{ ...template, approved: false, ...(reason ? { reason } : {}) }] };
+			if (onRejection === 'outputItem')
+				return { records: [{ ...template, approved: false, ...(reason ? { reason } : {}) }] };
 			throw itemError(
 				this,
 				itemIndex,
@@ -71,7 +102,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			);
 		}
 		if (template.state === 'DRAFT') {
-			throw itemError(this, itemIndex, `template ${title} is a DRAFT, so it will never be approved while waiting`, 'Submit it first (Template > Submit for Review), then wait for approval.', { state: 'DRAFT' });
+			throw itemError(
+				this,
+				itemIndex,
+				`template ${title} is a DRAFT, so it will never be approved while waiting`,
+				'Submit it first (Template > Submit for Review), then wait for approval.',
+				{ state: 'DRAFT' },
+			);
 		}
 		const waitedMs = Date.now() - startedAt;
 		if (waitedMs >= timeoutMs) {
