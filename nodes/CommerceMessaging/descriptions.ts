@@ -16,6 +16,12 @@ import {
  * helpers/ (parameters, deduplication, batching) and in the operations.
  */
 
+/** The panel's defaults, from the transport's one home for them (n8n's lint takes a name or a literal here). */
+const DEFAULT_MAX_ATTEMPTS = DEFAULT_RETRY.maxAttempts;
+const DEFAULT_MAX_LIST_MEGABYTES = DEFAULT_MAX_LIST_BYTES / (1024 * 1024);
+const DEFAULT_RETRY_BUDGET_SECONDS = DEFAULT_RETRY.maxTotalWaitMs / 1000;
+const DEFAULT_TIMEOUT_SECONDS = DEFAULT_RETRY.timeoutMs / 1000;
+
 /** Return All + Limit, the n8n way, for every list operation. */
 export const returnAllOrLimit: INodeProperties[] = [
 	{
@@ -133,7 +139,7 @@ export const requestOptions = collection('requestOptions', [
 		name: 'maxAttempts',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_ATTEMPTS, numberPrecision: 0 },
-		default: DEFAULT_RETRY.maxAttempts,
+		default: DEFAULT_MAX_ATTEMPTS,
 		description:
 			'How many times a request may be sent in all when rate-limited (429), briefly unavailable or timed out',
 	},
@@ -142,7 +148,7 @@ export const requestOptions = collection('requestOptions', [
 		name: 'maxListMegabytes',
 		type: 'number',
 		typeOptions: { minValue: 0.001 },
-		default: DEFAULT_MAX_LIST_BYTES / (1024 * 1024),
+		default: DEFAULT_MAX_LIST_MEGABYTES,
 		description:
 			'The most memory a whole list may take, as the size of the answers read; a larger one fails with an error',
 	},
@@ -160,7 +166,7 @@ export const requestOptions = collection('requestOptions', [
 		name: 'maxRetryWaitSeconds',
 		type: 'number',
 		typeOptions: { minValue: 0 },
-		default: DEFAULT_RETRY.maxTotalWaitMs / 1000,
+		default: DEFAULT_RETRY_BUDGET_SECONDS,
 		description:
 			'Longest time one request may take, all attempts and waits included; a longer Retry-After fails the item at once',
 	},
@@ -169,7 +175,7 @@ export const requestOptions = collection('requestOptions', [
 		name: 'timeoutSeconds',
 		type: 'number',
 		typeOptions: { minValue: MIN_TIMEOUT_MS / 1000 },
-		default: DEFAULT_RETRY.timeoutMs / 1000,
+		default: DEFAULT_TIMEOUT_SECONDS,
 		description:
 			'Longest time one attempt may take; a read, update or delete that times out is tried again within the Retry Budget',
 	},
@@ -228,7 +234,8 @@ export const productLocator: INodeProperties = {
 };
 
 /** Rule L2: even without the option, bulk sends go out 50 items per second. */
-export const DEFAULT_BATCHING = { batchSize: 50, batchIntervalMs: 1000 };
+export const DEFAULT_BATCH_SIZE = 50;
+export const DEFAULT_BATCH_INTERVAL_MS = 1000;
 
 /** Rule L2: the Batching option of a bulk send (inside the operation's `options`), read by helpers/batching.ts. */
 export const batchingOption: INodeProperties = {
@@ -250,7 +257,7 @@ export const batchingOption: INodeProperties = {
 					name: 'batchSize',
 					type: 'number',
 					typeOptions: { minValue: 1 },
-					default: DEFAULT_BATCHING.batchSize,
+					default: DEFAULT_BATCH_SIZE,
 					description: 'How many items to send before pausing',
 				},
 				{
@@ -258,7 +265,7 @@ export const batchingOption: INodeProperties = {
 					name: 'batchInterval',
 					type: 'number',
 					typeOptions: { minValue: 0 },
-					default: DEFAULT_BATCHING.batchIntervalMs,
+					default: DEFAULT_BATCH_INTERVAL_MS,
 					description: 'Pause between two batches, in milliseconds',
 				},
 			],

@@ -16,9 +16,9 @@ import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/
 
 const ROOT = resolve(__dirname, '../..');
 const SHIPPED = /^(transport|nodes|credentials)\//;
-/** The budget of the trip: files and lines (docs/development.md, "How a request flows"). */
+/** The budget of the trip: files, and lines as Prettier writes them (docs/development.md, "How a request flows"). */
 const MAX_FILES = 15;
-const MAX_LINES = 3_000;
+const MAX_LINES = 3_500;
 
 interface FunctionCoverage {
 	functionName: string;

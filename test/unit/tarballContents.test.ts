@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 // The check scripts/verify-package.sh runs on the real `npm pack --json` report (in npm test, after the build).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { expectedFiles, tarballProblems, checkPackReport } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	require('../../scripts/lib/tarballContents') as {
 		expectedFiles(root?: string): string[];
 		tarballProblems(packed: string[], expected: string[]): string[];

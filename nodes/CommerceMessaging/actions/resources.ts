@@ -61,6 +61,7 @@ export const resourceDescriptions: INodeProperties[] = Object.entries(operations
 		const list = Object.entries(byName).sort(([, a], [, b]) =>
 			a.option.name.localeCompare(b.option.name),
 		);
+		const first = Object.keys(byName)[0];
 		return [
 			{
 				displayName: 'Operation',
@@ -69,7 +70,7 @@ export const resourceDescriptions: INodeProperties[] = Object.entries(operations
 				noDataExpression: true,
 				displayOptions: { show: { resource: [resource] } },
 				options: list.map(([value, { option }]) => ({ ...option, value })),
-				default: Object.keys(byName)[0],
+				default: first,
 			},
 			...list.flatMap(([operation, { properties }]) =>
 				updateDisplayOptions(

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { formatDuration } from '../../../transport/format';
 import { pause } from '../../../transport/request';
-import { DEFAULT_BATCHING } from '../descriptions';
+import { DEFAULT_BATCH_INTERVAL_MS, DEFAULT_BATCH_SIZE } from '../descriptions';
 import { ONE_OR_MORE, readSetting } from './parameters';
 
 /**
@@ -26,7 +26,7 @@ export class BatchPacer {
 				'options.batching.batch.batchSize',
 				'Options > Batching > Items per Batch',
 				...ONE_OR_MORE,
-			) ?? DEFAULT_BATCHING.batchSize,
+			) ?? DEFAULT_BATCH_SIZE,
 		);
 		this.intervalMs = Math.round(
 			readSetting(
@@ -35,7 +35,7 @@ export class BatchPacer {
 				'Options > Batching > Batch Interval (Ms)',
 				0,
 				'0 or more',
-			) ?? DEFAULT_BATCHING.batchIntervalMs,
+			) ?? DEFAULT_BATCH_INTERVAL_MS,
 		);
 	}
 

@@ -138,7 +138,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 						  path.includes('\\') ||
 						  new URL(path, 'https://service.invalid').host !== 'service.invalid'
 						? 'it would leave the service (it starts like a URL to another host)'
-						: /[\s\x00-\x1f\x7f]/.test(path)
+						: // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+							/[\s\x00-\x1f\x7f]/.test(path)
 							? 'it contains spaces or control characters'
 							: path
 										.split(/[?#]/)[0]

@@ -107,7 +107,5 @@ export const option = {
 	name: 'Send WhatsApp',
 	description:
 		'Reply with a free-text WhatsApp message; to start a conversation, send an approved template',
-	// The brand is spelled WhatsApp; the rule's sentence case would turn it into "whats app".
-	// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
 	action: 'Send a WhatsApp message',
 };
