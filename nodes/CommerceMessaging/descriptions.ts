@@ -70,7 +70,7 @@ export const phoneField: INodeProperties = {
 	default: '',
 	placeholder: '+4915123456789',
 	description: 'Mobile number in E.164 format: a plus, the country code and the number',
-	hint: 'E.164, e.g. +4915123456789',
+	hint: 'E.164: a plus, the country code and the number, e.g. +4915123456789',
 };
 
 /** The currency of a shop event's total. */
@@ -150,7 +150,7 @@ export const requestOptions = collection('requestOptions', [
 		typeOptions: { minValue: 0.001 },
 		default: DEFAULT_MAX_LIST_MEGABYTES,
 		description:
-			'The most memory a whole list may take, as the size of the answers read; a larger one fails with an error',
+			'The most memory a whole list may take, as the size of the answers read, pages in flight included; a larger one fails with an error',
 	},
 	{
 		displayName: 'Max Records',

@@ -294,7 +294,7 @@ const WF = { order: 'cmDemoWorkflow02', lifecycle: 'cmDemoWorkflow03', contacts:
     await page.getByPlaceholder('Add Contact Reference', { exact: true }).click();
     await page.locator(`${tid('collection-parameter-option')}:visible`).getByText('Phone', { exact: true }).click();
     await expect(page.locator(`${tid('parameter-input-phone')} input`).getAttribute('placeholder')).resolves.toBe('+4915123456789');
-    await expect(page.getByText('E.164, e.g. +4915123456789').isVisible()).resolves.toBe(true);
+    await expect(page.getByText('E.164: a plus, the country code and the number, e.g. +4915123456789').isVisible()).resolves.toBe(true);
     await page.mouse.move(5, 5);
     await b.settle(page);
     await b.screenshot(page, 'node-cart-push');

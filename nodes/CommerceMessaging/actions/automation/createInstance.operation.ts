@@ -13,7 +13,7 @@ export const properties: INodeProperties[] = [
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		placeholder: '12',
 		description: 'The numeric ID of the automation to start',
-		hint: "Copy it from the automation in the service's app",
+		hint: "A whole number, e.g. 12. Automations cannot be listed through the API: copy the ID from the automation in the service's app.",
 	},
 	{
 		displayName: 'Use Input Item as Payload',
