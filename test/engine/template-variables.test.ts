@@ -63,7 +63,7 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 		});
 		afterAll(async () => await sandbox.close());
 
-		it('T5: the mapper shows one required field per distinct placeholder, in order, labelled with the words before it', async () => {
+		it('T5: the mapper shows one required field per distinct placeholder, in order, labelled with the words around it', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const shipping = addTemplate(`shipping_${templateShape.replace('-', '_')}`, SHIPPING);
 			const named = await resourceMapping(engine, 'templateVariables', {
@@ -80,8 +80,8 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 			expect(named.fields.every((field) => field.required && field.display)).toBe(true);
 			expect(named.fields.map((field) => field.displayName)).toEqual([
 				'Header: Order {{1}}',
-				'Hi {{customer_name}}',
-				'your order {{order_id}}',
+				'Hi {{customer_name}}, your',
+				'your order {{order_id}} is on',
 				'Button 2: track/{{1}}',
 			]);
 			const positional = await resourceMapping(engine, 'templateVariables', {
@@ -90,8 +90,8 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 				templateId: byId(1),
 			});
 			expect(positional.fields.map((field) => [field.id, field.displayName])).toEqual([
-				['body:1', 'Hello {{1}}'],
-				['body:2', 'your order {{2}}'],
+				['body:1', 'Hello {{1}}, your'],
+				['body:2', 'your order {{2}} is'],
 			]);
 			// A template given by an expression cannot be read in the editor: no fields, the manual list and JSON remain.
 			const unresolved = await resourceMapping(engine, 'templateVariables', {

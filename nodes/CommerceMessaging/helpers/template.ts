@@ -25,18 +25,18 @@ export const rejectionReason = (template: TemplateRecord) =>
 
 const PLACEHOLDER = /\{\{\s*(\d+|[a-z][a-z0-9_]*)\s*\}\}/g;
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : undefined);
-/** Up to 16 characters, cut at a space or a slash, never in a word. */
-const tail = (before: string) =>
-	before.length > 16 ? before.slice(-16).replace(/^[^\s/]*[\s/]?/, '') : before;
-const head = (after: string) =>
-	after.length > 16 ? after.slice(0, 16).replace(/[\s/]?[^\s/]*$/, '') : after;
+/** The end or the start of a text, up to `max` characters, cut at a space or a slash, never in a word. */
+const tail = (before: string, max: number) =>
+	before.length > max ? before.slice(-max - 1).replace(/^[^\s/]*[\s/]?/, '') : before;
+const head = (after: string, max: number) =>
+	after.length > max ? after.slice(0, max + 1).replace(/[\s/]?[^\s/]*$/, '') : after;
 
 /**
  * The distinct placeholders of a template, in order (header, body, buttons; numbers ascending), or undefined when it
  * holds no text. A placeholder is `{{1}}` (positional) or `{{customer_name}}` (named), in the header text, the body or
  * a URL button (`button` is its position among all the template's buttons); each part is numbered on its own. `id`
  * (`body:1`, `header:order_id`, `button1:1`) keys its value; `title` names it in messages (`Header {{1}}`); `label`
- * shows it in the editor with the words before it (`Hello {{1}}`), short enough for the panel's narrow labels; `name`
+ * shows it in the editor with the words around it (`Hello {{1}}, your`), short enough for the panel's narrow labels; `name`
  * is the placeholder as written (a number without leading zeros).
  *
  * The texts of a template record are read in either plausible shape (its fields are not shown): flat (`body`,
@@ -73,10 +73,10 @@ export function placeholdersOf(template: TemplateRecord) {
 			part === 'body' ? '' : part === 'header' ? 'Header' : `Button ${Number(part.slice(6)) + 1}`;
 		for (const match of content.matchAll(PLACEHOLDER)) {
 			const name = /^\d+$/.test(match[1]) ? String(Number(match[1])) : match[1];
-			const before = tail(content.slice(0, match.index)).trimStart();
-			const words = before
-				? `${before}${match[0]}`
-				: `${match[0]}${head(content.slice(match.index + match[0].length)).trimEnd()}`;
+			// The words around it, short enough for the editor's labels (about 24 characters show).
+			const before = tail(content.slice(0, match.index), 16).trimStart();
+			const after = head(content.slice(match.index + match[0].length), before ? 6 : 16);
+			const words = `${before}${match[0]}${after}`.trimEnd();
 			const id = `${part}:${name}`;
 			if (!found.has(id))
 				found.set(id, {

@@ -145,8 +145,8 @@ function mappedTemplateSendWorkflow(order) {
             value: { 'body:1': '={{ $json.customer_name }}', 'body:2': '={{ $json.order_id }}' },
             matchingColumns: [],
             schema: [
-              field('body:1', 'Hello {{1}}'),
-              field('body:2', 'your order {{2}}'),
+              field('body:1', 'Hello {{1}}, your'),
+              field('body:2', 'your order {{2}} is'),
             ],
             attemptToConvertTypes: false,
             convertFieldsToString: false,
