@@ -123,7 +123,7 @@ describe('Every wait has a deadline (the Timeout covers connect to last byte, th
 				});
 				const elapsed = Date.now() - started;
 				expect(result.error?.message).toMatch(
-					/did not answer in time: the request timed out after 2 s/,
+					/did not answer in time: the request timed out after 2(\.\d)? s/,
 				);
 				expect(server.calls()).toHaveLength(1);
 				// The node closed the connection at its deadline instead of reading the whole drip.
@@ -154,7 +154,8 @@ describe('Every wait has a deadline (the Timeout covers connect to last byte, th
 					parameters: { ...pushOrder, requestOptions: { timeoutSeconds: 1 } },
 					items: orders(1),
 				});
-				expect(result.error?.message).toMatch(/timed out after 1 s/);
+				// The time it really waited: a little more on a loaded machine.
+				expect(result.error?.message).toMatch(/timed out after 1(\.\d)? s/);
 				expect(result.error?.description).toMatch(/Not retried automatically/);
 				expect(server.calls()).toHaveLength(1);
 			},
@@ -749,7 +750,7 @@ describe('Deadlines that tell the truth', () => {
 					parameters: { ...listContacts, requestOptions: { timeoutSeconds: 2, maxAttempts: 1 } },
 				});
 				expect(result.error?.message).toMatch(
-					/^The service did not answer in time: the request timed out after 2 s/,
+					/^The service did not answer in time: the request timed out after 2(\.\d)? s/,
 				);
 				expect(server.logins()).toHaveLength(1);
 			},

@@ -112,7 +112,8 @@ describe('Request Options: every value the panel accepts works, a value that can
 			const result = await new Engine(credentials(server)).run({
 				parameters: { ...listContacts, requestOptions: { timeoutSeconds: 1.5, maxAttempts: 1 } },
 			});
-			expect(result.error?.message).toMatch(/timed out after 1\.5 s/);
+			// 1.5 s, or a tenth more on a loaded machine: not the 2 s a rounding to whole seconds would give.
+			expect(result.error?.message).toMatch(/timed out after 1\.[5-9] s/);
 			expect(Date.now() - started).toBeLessThan(4_500);
 		});
 	}, 30_000);
