@@ -245,3 +245,107 @@ describe('A6: a secret echoed in any form never leaves the node', () => {
 		},
 	);
 });
+
+describe('A6: session tokens up to the 16 KB cap, echoed through a list whose answers hold \\/', () => {
+	const randomToken = (length: number) => {
+		let seed = length;
+		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_./+=';
+		return Array.from({ length }, () => {
+			seed = (seed * 16807) % 2147483647;
+			return alphabet[seed % alphabet.length];
+		}).join('');
+	};
+	const tokens = [4_000, 8_000, 16_000].flatMap((length) => [
+		['random', length, randomToken(length)] as const,
+		['periodic', length, 'ab/c'.repeat(length / 4)] as const,
+	]);
+	/** As PHP's json_encode writes a string: every slash escaped. */
+	const php = (value: unknown) => JSON.stringify(value).replace(/\//g, '\\/');
+
+	it.each(tokens)(
+		'A6: a %s token of %i characters reaches no output, error or stored run, and no answer fails',
+		async (_kind, _length, token) => {
+			const server = await startHostile((request: IncomingMessage, response: ServerResponse) => {
+				response.writeHead(200, { 'content-type': 'application/json' });
+				if (isLoginRequest(request)) {
+					request.resume();
+					response.end(JSON.stringify({ token }));
+					return true;
+				}
+				// Two pages of one contact each, each echoing the token; the second run's call is refused with it.
+				const url = new URL(request.url ?? '', 'http://x');
+				const page = Number(url.searchParams.get('page'));
+				if (url.searchParams.get('fail')) {
+					response.statusCode = 400;
+					response.end(
+						php({
+							status: 'error',
+							code: 'BAD',
+							message: `Refused for ${token}`,
+							data: { at: 'https://x.example/' },
+						}),
+					);
+					return true;
+				}
+				response.end(
+					php({
+						status: 'success',
+						data: {
+							items: [
+								{ id: page, url: `https://shop.example.com/c/${page}`, note: `seen ${token}` },
+							],
+							total: 2,
+						},
+					}),
+				);
+				return true;
+			});
+			try {
+				const engine = new Engine(credentials(server));
+				const list = await engine.run({
+					parameters: { resource: 'contact', operation: 'getAll', returnAll: true },
+				});
+				expect(list.error).toBeUndefined();
+				expect(list.items.map((item) => item.json.id)).toEqual([1, 2]);
+				expect(list.items[0].json.note).toBe('seen [redacted]');
+				const refused = await engine.run({
+					parameters: {
+						resource: 'customApiCall',
+						operation: 'request',
+						method: 'GET',
+						path: '/api/contacts/',
+						queryParameters: { parameter: [{ name: 'fail', value: '1' }] },
+					},
+				});
+				expect(refused.error?.message).toMatch(/Refused for \[redacted\]/);
+				// The token was sent, so the search is for something real: it is in every request's header.
+				expect(tokenOf(server)).toBe(token);
+				for (const result of [list, refused]) {
+					const seen = JSON.stringify({
+						items: result.items,
+						error:
+							result.error &&
+							Object.fromEntries(
+								Object.getOwnPropertyNames(result.error).map((name) => [
+									name,
+									(result.error as unknown as Record<string, unknown>)[name],
+								]),
+							),
+						run: result.run,
+					});
+					for (const trace of [
+						token,
+						php(token).slice(1, -1),
+						token.slice(1_000, 1_100),
+						php(token.slice(1_000, 1_100)).slice(1, -1),
+					]) {
+						expect(seen.includes(trace)).toBe(false);
+					}
+				}
+			} finally {
+				await server.close();
+			}
+		},
+		30_000,
+	);
+});

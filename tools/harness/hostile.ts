@@ -62,7 +62,8 @@ export async function withHostile(
 export async function startHostile(handle: HostileHandler): Promise<HostileServer> {
 	const requests: HostileRequest[] = [];
 	const sockets = new Set<Socket>();
-	const server: Server = createServer(async (request, response) => {
+	// Room for the longest session token the node accepts (16 KB) in a header: Node's default is 16 KB for all of them.
+	const server: Server = createServer({ maxHeaderSize: 64 * 1024 }, async (request, response) => {
 		const path = (request.url ?? '').split('?')[0];
 		const log: HostileRequest = {
 			method: request.method ?? '',
