@@ -194,6 +194,11 @@ class Session {
 	private loginRefusal?: LoginFailure;
 	/** The token this run gave up on (ageing, refused, another account's): only a newer one is taken from another run. */
 	private replacing?: string;
+	/**
+	 * When a refused token was sent: another run's token is taken only if it arrived later. One it held before may be
+	 * refused just the same (a rotated signing key, revoked tokens, another credential of the account).
+	 */
+	private refusedAt = -Infinity;
 
 	constructor(
 		readonly node: INode,
@@ -244,6 +249,7 @@ class Session {
 				(this.replacing = this.token || this.replacing) !== undefined &&
 				shared &&
 				shared.token !== this.replacing &&
+				shared.receivedAt > this.refusedAt &&
 				!tokenNeedsRenewal({ sessionToken: shared.token, loginReceivedAt: shared.receivedAt })
 			) {
 				Object.assign(this.data, {
@@ -284,9 +290,10 @@ class Session {
 		this.login = undefined;
 	}
 
-	/** Rule A3: the service refused `token`; the next request logs in, unless another lane already did. */
-	tokenRefused(token: string) {
+	/** Rule A3: the service refused `token`, sent at `sentAt`; the next request logs in, unless another lane already did. */
+	tokenRefused(token: string, sentAt: number) {
 		this.replacing = token;
+		this.refusedAt = Math.max(this.refusedAt, sentAt);
 		if (this.token === token) this.data.sessionToken = '';
 	}
 }
@@ -450,7 +457,7 @@ export async function sendAndRead(
 					if (reLoggedIn) throw serviceError(node, refused, itemIndex);
 					reLoggedIn = true;
 					activity.reLogins++;
-					session.tokenRefused(tokenSent);
+					session.tokenRefused(tokenSent, attemptStarted);
 					continue;
 				}
 				if (refused.kind === 'pluginAuth')

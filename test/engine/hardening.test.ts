@@ -307,6 +307,30 @@ describe('Hardening: secrets stay with the service, token problems heal, every s
 			expect(engine.logins).toBe(3);
 		});
 
+		it('A3: a refused token is replaced by a fresh login, never by an older token another credential of the account held (as after the HTTP Request node logged in)', async () => {
+			// This process knows the token of the account's first login.
+			await loggedInEngine();
+			// A second credential of the account got a token of its own outside this node (n8n's HTTP Request node logs in
+			// by itself), then the service rotated its signing key: both tokens are refused now.
+			const credentials = credentialsFor(sandbox);
+			const sessionToken = (
+				sandbox as unknown as { issueToken(username: string, ttlSeconds: number): string }
+			).issueToken(DEMO.username, 7200);
+			(sandbox as unknown as { rotateSigningKey(): void }).rotateSigningKey();
+			const second = new Engine({
+				...credentials,
+				sessionToken,
+				loginReceivedAt: Date.now(),
+				sessionTokenSeal: sealFor(readCredentials(credentials)),
+			});
+			const start = sandbox.state.requests.length;
+			const result = await second.run({ parameters: listContacts });
+			expect(result.error).toBeUndefined();
+			expect(
+				(sandbox.state.requests.slice(start) as Logged[]).map((r) => `${r.path} ${r.status}`),
+			).toEqual(['/api/contacts/ 401', '/api/login_check 200', '/api/contacts/ 200']);
+		});
+
 		it('A3: a refusal right after the fresh login is an error that says so, never a loop', async () => {
 			const engine = await loggedInEngine();
 			const start = sandbox.state.requests.length;
