@@ -50,27 +50,25 @@ export async function exchange(
 	const begun = Date.now();
 	const startedAt = limits.startedAt ?? (() => begun);
 	const deadline = new AbortController();
-	let settled = false;
+	// Every abort listener of the exchange, removed when it ends: a signal still listened to keeps what the listener
+	// holds (the answer's stream) alive until it fires, the Timeout later.
+	const listeners: Array<[AbortSignal, () => void]> = [];
+	const onAbort = (target: AbortSignal, listener: () => void) => {
+		target.addEventListener('abort', listener, { once: true });
+		listeners.push([target, listener]);
+	};
 	const expireOrWait = () => {
-		if (settled) return;
 		const from = startedAt();
 		const left = from === undefined ? limits.timeoutMs : from + limits.timeoutMs - Date.now();
 		if (left <= 0) deadline.abort(new DOMException('The attempt timed out', 'TimeoutError'));
-		else
-			AbortSignal.timeout(Math.min(MAX_WAIT_MS, Math.ceil(left))).addEventListener(
-				'abort',
-				expireOrWait,
-				{ once: true },
-			);
+		else onAbort(AbortSignal.timeout(Math.min(MAX_WAIT_MS, Math.ceil(left))), expireOrWait);
 	};
 	expireOrWait();
 	const signal = limits.cancel
 		? AbortSignal.any([limits.cancel, deadline.signal])
 		: deadline.signal;
 	// The races bound the exchange even where the HTTP library does not take the signal (n8n sets its own).
-	const aborted = new Promise<never>((_, reject) =>
-		signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
-	);
+	const aborted = new Promise<never>((_, reject) => onAbort(signal, () => reject(signal.reason)));
 	aborted.catch(() => {});
 	const { formData, body, ...target } = request;
 	try {
@@ -97,7 +95,9 @@ export async function exchange(
 		const response = await Promise.race([sending, aborted]);
 		const headers = response.headers ?? {};
 		const text = await Promise.race([
-			readText(response.body, headers, limits.maxAnswerBytes, signal),
+			readText(response.body, headers, limits.maxAnswerBytes, (destroy) =>
+				onAbort(signal, destroy),
+			),
 			aborted,
 		]);
 		if (text === undefined) return { kind: 'tooLarge', limitBytes: limits.maxAnswerBytes };
@@ -122,7 +122,7 @@ export async function exchange(
 			? { kind: 'network', ...network, reason: network.code, waitedMs }
 			: { kind: 'thrown', error };
 	} finally {
-		settled = true;
+		for (const [target, listener] of listeners) target.removeEventListener('abort', listener);
 	}
 }
 
@@ -146,14 +146,14 @@ async function readText(
 	body: unknown,
 	headers: Record<string, unknown>,
 	maxBytes: number,
-	signal: AbortSignal,
+	onAbort: (destroy: () => void) => void,
 ) {
 	if (body === undefined || body === null) return '';
 	if (typeof body === 'string' || Buffer.isBuffer(body))
 		return Buffer.byteLength(body) > maxBytes ? undefined : body.toString();
 	const stream = body as AsyncIterable<Buffer> & { destroy(): void };
 	if (!stream[Symbol.asyncIterator]) return JSON.stringify(body);
-	signal.addEventListener('abort', () => stream.destroy(), { once: true });
+	onAbort(() => stream.destroy());
 	if (Number(headers['content-length']) > maxBytes) return void stream.destroy();
 	const chunks: Buffer[] = [];
 	let bytes = 0;
