@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { header } from './answers';
 import { formatCount } from './format';
 import type { Route } from './routes';
-import { MAX_URL_LENGTH } from './settings';
+import { MAX_TABLE_ENTRIES, MAX_URL_LENGTH } from './settings';
 
 /**
  * Where one request goes (an API request or the login): the route's path under the Base URL with its ids, and where
@@ -26,7 +26,7 @@ export class RequestRefused extends Error {
 
 /**
  * Which reading of a contradicted path each service serves (by Base URL and route), learned once for the process, so
- * the steady state costs no extra request: a service's paths do not change between executions. Bound: 256 entries.
+ * the steady state costs no extra request: a service's paths do not change between executions. Bound: MAX_TABLE_ENTRIES.
  */
 const learnedPaths = new Map<string, string>();
 
@@ -145,7 +145,8 @@ export class Address {
 		if (!this.route.alternatePath || this.redirectedTo) return;
 		learnedPaths.delete(this.key);
 		if (this.path !== this.route.path) learnedPaths.set(this.key, this.path);
-		if (learnedPaths.size > 256) learnedPaths.delete(learnedPaths.keys().next().value as string);
+		if (learnedPaths.size > MAX_TABLE_ENTRIES)
+			learnedPaths.delete(learnedPaths.keys().next().value as string);
 	}
 }
 

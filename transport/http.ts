@@ -71,8 +71,11 @@ export async function exchange(
 	const aborted = new Promise<never>((_, reject) => onAbort(signal, () => reject(signal.reason)));
 	aborted.catch(() => {});
 	const { formData, body, ...target } = request;
+	let sending:
+		| Promise<{ statusCode: number; headers?: Record<string, unknown>; body: unknown }>
+		| undefined;
 	try {
-		const sending = send({
+		sending = send({
 			...target,
 			headers: {
 				Accept: 'application/json',
@@ -105,6 +108,11 @@ export async function exchange(
 			return { kind: 'tooDeep', limit: MAX_ANSWER_DEPTH };
 		return { kind: 'answer', status: response.statusCode, headers, text };
 	} catch (error) {
+		// An answer arriving after the race was lost holds a socket until its stream is closed.
+		void sending?.then(
+			(late) => (late?.body as { destroy?: () => void } | undefined)?.destroy?.(),
+			() => {},
+		);
 		if (limits.cancel?.aborted) return { kind: 'cancelled' };
 		const waitedMs = Date.now() - (startedAt() ?? begun);
 		if (deadline.signal.aborted)

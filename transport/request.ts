@@ -34,6 +34,8 @@ import {
 	DEFAULT_RUN_SETTINGS,
 	MAX_ANSWER_BYTES,
 	MAX_BODY_BYTES,
+	MAX_TABLE_ENTRIES,
+	MIN_ACCEPTED_TO_PACE,
 	type RetrySettings,
 	type RunSettings,
 } from './settings';
@@ -128,7 +130,7 @@ export async function pause(ctx: Cancellable, ms: number) {
 /**
  * This process's newest token per account, and the login under way for it: executions running side by side, whose
  * copies of the credential all hold the ageing token, renew it once between them (queue mode: one login per worker
- * per token lifetime). Bound: 256 accounts.
+ * per token lifetime). Bound: MAX_TABLE_ENTRIES accounts.
  */
 const accounts = new Map<string, { token: string; receivedAt: number; renewal?: Promise<void> }>();
 
@@ -155,9 +157,11 @@ export class RunPacer {
 			} else if (this.paced && !spaced) {
 				spaced = true;
 				const startAt = Math.max(Date.now(), this.nextStartAt);
-				// Below ten accepted requests a rate says little.
 				this.nextStartAt =
-					startAt + (this.accepted < 10 ? 0 : (Date.now() - this.firstStartAt) / this.accepted);
+					startAt +
+					(this.accepted < MIN_ACCEPTED_TO_PACE
+						? 0
+						: (Date.now() - this.firstStartAt) / this.accepted);
 				await pause(ctx, startAt - Date.now());
 			} else {
 				this.firstStartAt ||= Date.now();
@@ -241,12 +245,16 @@ class Session {
 			rateLimitWaitMs += await this.pacer.waitTurn(ctx);
 			const shared = accounts.get(this.account);
 			const renewal = this.login?.done ?? shared?.renewal;
-			if (renewal) await renewal;
-			else if (isSealedFor(this.data, this.credentials) && !tokenNeedsRenewal(this.data))
+			if (renewal) {
+				await renewal;
+				continue;
+			}
+			if (isSealedFor(this.data, this.credentials) && !tokenNeedsRenewal(this.data))
 				return { rateLimitWaitMs };
-			else if (
-				// A credential without a token logs in itself, so that n8n stores the token it gets.
-				(this.replacing = this.token || this.replacing) !== undefined &&
+			// A credential without a token logs in itself, so that n8n stores the token it gets.
+			this.replacing = this.token || this.replacing;
+			if (
+				this.replacing !== undefined &&
 				shared &&
 				shared.token !== this.replacing &&
 				shared.receivedAt > this.refusedAt &&
@@ -269,7 +277,7 @@ class Session {
 					...shared,
 					renewal: this.login.done,
 				});
-				if (accounts.size > 256) accounts.delete(accounts.keys().next().value!);
+				if (accounts.size > MAX_TABLE_ENTRIES) accounts.delete(accounts.keys().next().value!);
 				return { logsIn: true, rateLimitWaitMs };
 			}
 		}
@@ -308,9 +316,11 @@ async function sessionOf(ctx: ApiContext) {
 			{ ...(await ctx.getCredentials(CREDENTIAL_TYPE)) },
 			run,
 			'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined,
-		))();
-	// A failed open (a bad Base URL) is tried again at the next request.
-	run.session.catch(() => (run.session = undefined));
+		))().catch((error: unknown) => {
+		// A failed open (a bad Base URL) is tried again at the next request.
+		run.session = undefined;
+		throw error;
+	});
 	return await run.session;
 }
 
@@ -371,6 +381,8 @@ export async function sendAndRead(
 		let reLoggedIn = false;
 		let retriedAfterError = false;
 		for (;;) {
+			// Before the turn: a turn that logs in must reach afterLogin, so nothing between them may throw.
+			const request = { method: target.method, ...address.target(), body, formData: spec.formData };
 			const turn = await session.ready(ctx);
 			notes.rateLimitWaitMs += turn.rateLimitWaitMs;
 			const attemptStarted = Date.now();
@@ -388,7 +400,7 @@ export async function sendAndRead(
 									data: session.data,
 								},
 							}),
-						{ method: target.method, ...address.target(), body, formData: spec.formData },
+						request,
 						{
 							timeoutMs: attemptTimeoutMs(settings.retry, attemptStarted - started),
 							maxAnswerBytes: MAX_ANSWER_BYTES,

@@ -43,6 +43,11 @@ export const MAX_LOGIN_ANSWER_BYTES = 256 * 1024;
 /** A session token must fit in a header. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
 
+/** Entries a process-wide table keeps (accounts' tokens, learned paths); beyond it the oldest go. */
+export const MAX_TABLE_ENTRIES = 256;
+/** Requests accepted before pacing after a Retry-After follows the measured rate: fewer say little. */
+export const MIN_ACCEPTED_TO_PACE = 10;
+
 /** Page size of reads that may stop early (trigger polls), and of whole-list reads (docs/api-assumptions.md). */
 export const PAGE_SIZE = 100;
 export const RETURN_ALL_PAGE_SIZE = 1000;

@@ -16,6 +16,7 @@ import {
 	drip,
 	fakeJwt,
 	isLoginRequest,
+	startHostile,
 	withHostile,
 	type HostileServer,
 } from '../../tools/harness/hostile';
@@ -365,6 +366,68 @@ describe('Answers and requests have a size limit', () => {
 			},
 		);
 	});
+
+	it('A3/X1: a token renewal due when a same-origin redirect names an address over the limit: that item fails saying so, and the login it began is not left open (the next item and the next execution complete)', async () => {
+		// The first login's token runs out while the first read waits for its redirect; later logins get a long one.
+		let shortToken = '';
+		let redirected = false;
+		const expiresAt = (token: string) =>
+			(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { exp: number })
+				.exp * 1000;
+		const handle = async (request: IncomingMessage, response: ServerResponse) => {
+			if (isLoginRequest(request)) {
+				request.resume();
+				const token = shortToken ? fakeJwt() : (shortToken = fakeJwt(3));
+				json(response, 200, { token });
+				return true;
+			}
+			if (redirected) {
+				json(response, 200, { status: 'success', data: [{ id: 1, firstname: 'After' }] });
+				return true;
+			}
+			redirected = true;
+			await new Promise((resolve) => setTimeout(resolve, expiresAt(shortToken) + 500 - Date.now()));
+			response.writeHead(302, {
+				location: `${server.url}/api/contacts/?page=1&pad=${'a'.repeat(9_000)}`,
+			});
+			response.end();
+			return true;
+		};
+		const server = await startHostile(handle);
+		let timer: NodeJS.Timeout | undefined;
+		try {
+			const hung = new Promise<never>((_, reject) => {
+				timer = setTimeout(
+					() => reject(new Error('a request after the refused address never settled')),
+					30_000,
+				);
+			});
+			const engine = new Engine(hostileCredentials(server));
+			const result = await Promise.race([
+				engine.run({
+					parameters: { ...listContacts, requestOptions: { concurrency: 1 } },
+					items: [{ json: {} }, { json: {} }],
+					continueOnFail: true,
+				}),
+				hung,
+			]);
+			expect(result.items).toHaveLength(2);
+			expect(String(result.items[0].json.error)).toMatch(
+				/^The request's address is 9,[0-9]{3} characters long, over the limit of 8,192/,
+			);
+			expect(result.items[1].json).toMatchObject({ id: 1, firstname: 'After' });
+			const again = await Promise.race([engine.run({ parameters: listContacts }), hung]);
+			expect(again.error).toBeUndefined();
+			expect(again.items[0].json).toMatchObject({ id: 1 });
+			// The redirected read carried the token that ran out; the address over the limit was never sent.
+			expect(server.calls()[0].authorization).toBe(`Bearer ${shortToken}`);
+			expect(server.calls()).toHaveLength(3);
+			expect(server.logins()).toHaveLength(2);
+		} finally {
+			clearTimeout(timer);
+			await server.close();
+		}
+	}, 60_000);
 });
 
 describe('Request bodies have a size limit', () => {

@@ -2,6 +2,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+import { MAX_TOKEN_LENGTH } from '../../transport/settings';
+
 /**
  * A loopback server that behaves as a hostile or broken service would, one handler per test: it drips, hangs,
  * answers huge or odd tokens. The login is answered with a well-formed JWT unless the handler takes it. It records
@@ -62,33 +64,36 @@ export async function withHostile(
 export async function startHostile(handle: HostileHandler): Promise<HostileServer> {
 	const requests: HostileRequest[] = [];
 	const sockets = new Set<Socket>();
-	// Room for the longest session token the node accepts (16 KB) in a header: Node's default is 16 KB for all of them.
-	const server: Server = createServer({ maxHeaderSize: 64 * 1024 }, async (request, response) => {
-		const path = (request.url ?? '').split('?')[0];
-		const log: HostileRequest = {
-			method: request.method ?? '',
-			path,
-			authorization: request.headers.authorization,
-			at: Date.now(),
-			written: 0,
-		};
-		requests.push(log);
-		const write = response.write.bind(response);
-		response.write = ((chunk: unknown, ...rest: unknown[]) => {
-			log.written += Buffer.byteLength(chunk as string);
-			return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-		}) as ServerResponse['write'];
-		response.on('close', () => (log.closedAt ??= Date.now()));
-		if (await handle(request, response, log)) return;
-		if (isLogin(path)) {
-			request.resume();
-			response.writeHead(200, { 'content-type': 'application/json' });
-			response.end(JSON.stringify({ token: fakeJwt() }));
-			return;
-		}
-		response.writeHead(404, { 'content-type': 'application/json' });
-		response.end(JSON.stringify({ status: 'error', code: 'NOT_FOUND', message: 'Not found' }));
-	});
+	// Room for the longest session token the node accepts in a header, beside the others: Node's default would be all.
+	const server: Server = createServer(
+		{ maxHeaderSize: 4 * MAX_TOKEN_LENGTH },
+		async (request, response) => {
+			const path = (request.url ?? '').split('?')[0];
+			const log: HostileRequest = {
+				method: request.method ?? '',
+				path,
+				authorization: request.headers.authorization,
+				at: Date.now(),
+				written: 0,
+			};
+			requests.push(log);
+			const write = response.write.bind(response);
+			response.write = ((chunk: unknown, ...rest: unknown[]) => {
+				log.written += Buffer.byteLength(chunk as string);
+				return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+			}) as ServerResponse['write'];
+			response.on('close', () => (log.closedAt ??= Date.now()));
+			if (await handle(request, response, log)) return;
+			if (isLogin(path)) {
+				request.resume();
+				response.writeHead(200, { 'content-type': 'application/json' });
+				response.end(JSON.stringify({ token: fakeJwt() }));
+				return;
+			}
+			response.writeHead(404, { 'content-type': 'application/json' });
+			response.end(JSON.stringify({ status: 'error', code: 'NOT_FOUND', message: 'Not found' }));
+		},
+	);
 	server.on('connection', (socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
