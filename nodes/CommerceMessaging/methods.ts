@@ -55,8 +55,9 @@ async function productSearch(this: ILoadOptionsFunctions, filter?: string) {
 
 /**
  * Template > Send's variables: one required field per placeholder of the chosen template, in order, labelled with the
- * text around it, loaded when a template is picked (and again when it changes). None when the template is given by
- * an expression the editor cannot resolve, or its record holds no text: the manual list and JSON remain.
+ * text around it, loaded when a template is picked (and again when it changes). None before a template is picked, when
+ * it is given by an expression the editor cannot resolve, or when its record holds no text: the manual list and JSON
+ * remain.
  */
 async function templateVariables(this: ILoadOptionsFunctions) {
 	let id: unknown;
@@ -66,7 +67,7 @@ async function templateVariables(this: ILoadOptionsFunctions) {
 		// An expression the editor cannot resolve: no template to read.
 	}
 	const template =
-		typeof id === 'string' || typeof id === 'number'
+		(typeof id === 'string' && id.trim()) || typeof id === 'number'
 			? await apiRequest(this, 'templateGet', { pathParams: { id } })
 			: {};
 	return {

@@ -101,6 +101,15 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 			});
 			expect(unresolved.fields).toEqual([]);
 			expect(unresolved.emptyFieldsNotice).toMatch(/Variables \(List\) or Variables \(JSON\)/);
+			// Before a template is picked (the field's default): no fields and no request, not an error.
+			const requestsBefore = sandbox.state.requests.length;
+			const unpicked = await resourceMapping(engine, 'templateVariables', {
+				resource: 'template',
+				operation: 'send',
+				templateId: byId(''),
+			});
+			expect(unpicked.fields).toEqual([]);
+			expect(sandbox.state.requests.length).toBe(requestsBefore);
 		});
 
 		it('T5: mapped values go out per part (body, header, URL button), each template read once per run', async () => {
@@ -226,13 +235,17 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 		sandbox = await startSandbox({ templateShape: 'no-text' });
 		files = createServer((request, response) => {
 			downloads++;
-			if (request.url !== '/banner.png') return void response.writeHead(404).end();
+			// A download that never answers: bounded by the run's Timeout.
+			if (request.url === '/never') return;
+			if (!['/banner.png', '/banner%ZZ.png'].includes(request.url ?? ''))
+				return void response.writeHead(404).end();
 			response.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
 		});
 		await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
 	});
 	afterAll(async () => {
 		await sandbox.close();
+		files.closeAllConnections();
 		await new Promise((resolve) => files.close(resolve));
 	});
 	const uploads = () =>
@@ -259,6 +272,22 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 				/^The variables sent with template "order_confirmation" \(ID 1\) were not checked: the service lists no text for it/,
 			),
 		]);
+	});
+
+	it('T5: a template that cannot be read costs one request per run, and fails every item that sends it', async () => {
+		const reads = () =>
+			(sandbox.state.requests as Array<{ method: string; path: string }>).filter(
+				(r) => r.method === 'GET' && r.path === '/api/v2/whatsapp/templates/987654',
+			).length;
+		const before = reads();
+		const result = await new Engine(credentialsFor(sandbox)).run({
+			parameters: send({ templateId: byId(987654) }),
+			items: [0, 1, 2].map((n) => ({ json: { phone: `+491512345640${n}` } })),
+			continueOnFail: true,
+		});
+		expect(reads() - before).toBe(1);
+		expect(pairedInputs(result)).toEqual([0, 1, 2]);
+		for (const item of result.items) expect(item.json).toMatchObject({ httpCode: '404' });
 	});
 
 	it('M1/M3: From Binary Field: the file of each item uploaded with the sending account, each distinct one once for many recipients', async () => {
@@ -300,6 +329,31 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 		expect(downloads).toBe(1);
 		expect(uploads() - before).toBe(1);
 		expect(new Set(result.items.map((item) => item.json.header_media_id)).size).toBe(1);
+	});
+
+	it('M1: From URL: a file name that is not valid %-encoding is kept as written; a download that never answers fails its item within the Timeout', async () => {
+		const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+		const result = await new Engine(credentialsFor(sandbox)).run({
+			parameters: send({
+				headerMedia: 'url',
+				headerMediaUrl: '={{ $json.url }}',
+				requestOptions: { timeoutSeconds: 1 },
+			}),
+			items: [`${base}/banner%ZZ.png`, `${base}/never`].map((url, n) => ({
+				json: { phone: `+491512345630${n}`, url },
+			})),
+			continueOnFail: true,
+		});
+		expect(pairedInputs(result)).toEqual([0, 1]);
+		expect(result.items[0].json.header_media_id).toMatch(/^med_/);
+		expect(
+			[...sandbox.state.media.values()].some(
+				(media: { filename: string }) => media.filename === 'banner%ZZ.png',
+			),
+		).toBe(true);
+		expect(result.items[1].json.error).toMatch(
+			/^Item 1: the header media could not be downloaded from http:\/\/127\.0\.0\.1:\d+\/never/,
+		);
 	});
 
 	it("M1: an upload the service refuses fails each item that needed it with the service's own message", async () => {

@@ -1,14 +1,13 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { TemplateRecord } from '../../../../transport/answers';
-import { apiRequest } from '../../../../transport/request';
+import { isObject, type TemplateRecord } from '../../../../transport/answers';
+import { apiRequest, settingsOf } from '../../../../transport/request';
 import { batchingOption, collection, phoneField, templateLocator } from '../../descriptions';
 import { BatchPacer } from '../../helpers/batching';
 import { readBinaryFile, uploadMedia, type BinaryFile } from '../../helpers/binary';
 import {
 	compact,
-	isPlainObject,
 	itemError,
 	readBoolean,
 	readEntries,
@@ -132,7 +131,7 @@ export async function prepare(this: IExecuteFunctions) {
 	return {
 		batches: new BatchPacer(this),
 		templates: new Map<string, Promise<TemplateRecord>>(),
-		downloads: new Map<string, Promise<BinaryFile>>(),
+		mediaOfUrl: new Map<string, Promise<string>>(),
 		uploads: new Map<string, Promise<string>>(),
 		unchecked: new Set<string>(),
 	};
@@ -163,6 +162,15 @@ async function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => 
 	const made = make();
 	cache.set(key, made);
 	return await made;
+}
+
+/** A file name from a URL's path, %-decoded; one that is not valid %-encoding is kept as written. */
+function decodedName(name: string) {
+	try {
+		return decodeURIComponent(name);
+	} catch {
+		return name;
+	}
 }
 
 /**
@@ -202,7 +210,7 @@ export async function execute(
 		`body:${Array.isArray(json) ? Number(key) + 1 : key}`,
 		value,
 	]);
-	const sources = [isPlainObject(mapped) ? Object.entries(mapped) : [], list, fromJson].filter(
+	const sources = [isObject(mapped) ? Object.entries(mapped) : [], list, fromJson].filter(
 		(entries) => entries.length,
 	);
 	if (sources.length > 1)
@@ -263,11 +271,10 @@ export async function execute(
 			'Give the full address of the file, e.g. https://shop.example.com/banner.png.',
 		);
 
-	const template = await once(
-		state.templates,
-		id,
-		async () => await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }),
-	);
+	// Its failure too is the run's (the transport retried what could help): a wrong ID costs one request, not one per item.
+	if (!state.templates.has(id))
+		state.templates.set(id, apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }));
+	const template = await state.templates.get(id)!;
 	const title = templateTitle(template, id);
 	if (checkState && template.state !== 'APPROVED') {
 		const current = template.state ?? 'unknown';
@@ -317,45 +324,48 @@ export async function execute(
 		}
 	}
 
-	// A URL is downloaded by n8n's own request helper (never through the service).
-	const file = url
-		? await once(state.downloads, url, async () => {
-				try {
-					const response = (await this.helpers.httpRequest({
-						url,
-						encoding: 'arraybuffer',
-						returnFullResponse: true,
-					})) as { body: ArrayBuffer; headers: IDataObject };
-					const mimeType = String(
-						response.headers['content-type'] ?? 'application/octet-stream',
-					).split(';')[0];
-					return {
-						bytes: Buffer.from(response.body),
-						mimeType,
-						fileName: decodeURIComponent(new URL(url).pathname.split('/').pop() || 'header'),
-					};
-				} catch (error) {
-					throw itemError(
-						this,
-						itemIndex,
-						`the header media could not be downloaded from ${url}: ${(error as Error).message}`,
-						'Check that n8n can reach the address and that it serves the file.',
-					);
-				}
-			})
-		: binary;
-	if (file) {
-		// The file uploaded with this credential (the account that sends owns it, rule M3), each distinct content once per run.
+	// The header file uploaded with this credential (the account that sends owns it, rule M3), each distinct content once
+	// per run; a URL downloaded once per run by n8n's own request helper (never through the service).
+	const upload = async (file: BinaryFile) => {
 		const content = createHash('sha256')
 			.update(file.mimeType)
 			.update(file.bytes)
 			.digest('base64url');
-		headerMediaId = await once(
+		return await once(
 			state.uploads,
 			content,
 			async () => (await uploadMedia(this, itemIndex, file)).mediaId,
 		);
-	}
+	};
+	if (binary) headerMediaId = await upload(binary);
+	if (url)
+		headerMediaId = await once(state.mediaOfUrl, url, async () => {
+			let response: { body: ArrayBuffer; headers: IDataObject };
+			try {
+				response = (await this.helpers.httpRequest({
+					url,
+					encoding: 'arraybuffer',
+					returnFullResponse: true,
+					timeout: settingsOf(this).retry.timeoutMs,
+					abortSignal: this.getExecutionCancelSignal?.(),
+				})) as typeof response;
+			} catch (error) {
+				throw itemError(
+					this,
+					itemIndex,
+					`the header media could not be downloaded from ${url}: ${(error as Error).message}`,
+					'Check that n8n can reach the address and that it serves the file.',
+				);
+			}
+			const fileName = new URL(url).pathname.split('/').pop() || 'header';
+			return await upload({
+				bytes: Buffer.from(response.body),
+				mimeType: String(response.headers['content-type'] ?? 'application/octet-stream').split(
+					';',
+				)[0],
+				fileName: decodedName(fileName),
+			});
+		});
 	const sent = await apiRequest(this, 'templateSend', {
 		pathParams: { id },
 		body: compact({ phone: recipient, ...sendFields(values), header_media_id: headerMediaId }),
