@@ -200,4 +200,27 @@ describe("Every expression parameter is evaluated once per item, through n8n's e
 		// ... and none twice.
 		expect([...counts].filter(([, count]) => count !== 1)).toEqual([]);
 	});
+
+	it('Contact > Create with an empty phone (left to the service to refuse) reads it once too', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const { counts, restore } = countEvaluations();
+		let result;
+		try {
+			result = await engine.run({
+				parameters: {
+					resource: 'contact',
+					operation: 'create',
+					phone: '={{ $json.phone }}',
+					firstname: '={{ $json.first }}',
+				},
+				items: items((i) => ({ phone: '', first: `Ada${i}` })),
+				continueOnFail: true,
+			});
+		} finally {
+			restore();
+		}
+		expect(result.items).toHaveLength(ITEMS);
+		expect(counts.size).toBe(2 * ITEMS);
+		expect([...counts].filter(([, count]) => count !== 1)).toEqual([]);
+	});
 });

@@ -111,7 +111,7 @@ export function report(
 			message: `This node read the list ${run.itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.`,
 		});
 	}
-	// A list read over more than 5 pages is worth a word.
+	// A list read over a few pages is worth a word.
 	if (activity.pagesRead > 5) {
 		hints.push({
 			message: `Read ${activity.pagesRead} pages of the service's lists, ${Math.min(run.concurrency, MAX_PAGES_SIDE_BY_SIDE)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).`,

@@ -25,7 +25,7 @@ import { SharedClaims } from './sharedDeduplication';
 const HASH_LENGTH = 10;
 /** Most accepted events one node keeps; beyond it the oldest go (reported when still inside their window). */
 const MAX_SENT_KEYS = 10_000;
-/** Events kept over all nodes' memories of the process, about 100 bytes each. */
+/** Events kept over all nodes' memories of the process: the bound on the memory they take. */
 const MAX_DEDUPLICATION_EVENTS = 100_000;
 /** How far ahead of this clock a saved send may lie (a small clock correction) before it is taken as bogus. */
 export const FUTURE_TOLERANCE_SECONDS = 60;
@@ -286,7 +286,10 @@ export class EventPush {
 			JSON.stringify([ctx.getWorkflow().id ?? '', node.id ?? node.name]),
 		));
 		push.dropsBefore = memory.droppedInWindow;
-		push.longestWindow = Math.max(...enabled.map((event) => event.settings.windowSeconds));
+		push.longestWindow = enabled.reduce(
+			(longest, event) => Math.max(longest, event.settings.windowSeconds),
+			0,
+		);
 		const saved = ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] as IDataObject | undefined;
 		if (saved?.copy !== undefined && saved.copy !== memory.copyId) {
 			memory.merge(decodeEvents(saved.events) ?? [], nowSeconds(), push.longestWindow);

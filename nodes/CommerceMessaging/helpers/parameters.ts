@@ -70,7 +70,6 @@ export function shown(value: unknown) {
 	return text.length > 80 ? `${text.slice(0, 80)}...` : text;
 }
 
-export { isObject as isPlainObject };
 /** A decimal as people type it: a dot as the separator; no hex, exponents or commas. */
 const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
 const isEmpty = (value: unknown) =>

@@ -21,12 +21,12 @@ import type { NodeMemory } from './deduplication';
  * the window and less than twice the window.
  */
 
-/** Values kept in the node's row: at 27 bytes each (24 characters, quotes, comma), under 100 KB of JSON. */
+/** Values kept in the node's row (each n8n's 24-character hash as JSON): a row small enough to read and write per call. */
 const SHARED_MAX_VALUES = 3_600;
 
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SHARED_MAX_VALUES };
 
-/** The pause between a claim and its read-back: at least 300 ms and twice the slowest of the last 10 calls, at most 1.5 s, plus up to as much again at random. */
+/** The pause between a claim and its read-back: at least SETTLE_MS and twice the slowest of the last CALLS_KEPT calls, at most SETTLE_MAX_MS, plus up to as much again at random. */
 const SETTLE_MS = 300;
 const SETTLE_MAX_MS = 1_500;
 const CALLS_KEPT = 10;

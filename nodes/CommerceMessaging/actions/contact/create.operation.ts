@@ -46,9 +46,9 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-/** Two creates of one phone number never race each other. */
+/** Two creates of one phone number never race each other (nor those without one, which the service refuses). */
 export function orderingKey(this: IExecuteFunctions, itemIndex: number) {
-	return readText(this, 'phone', itemIndex, { label: 'phone', phone: true });
+	return readText(this, 'phone', itemIndex, { label: 'phone', phone: true }) ?? '';
 }
 
 export async function execute(

@@ -53,7 +53,7 @@ export const properties: INodeProperties[] = [
 	collection('options', [batchingOption]),
 ];
 
-/** Rule L2: even without options, items go out in batches of 50 with a one-second pause. */
+/** Rule L2: even without options, items go out in batches (helpers/batching.ts), at the defaults the panel shows. */
 export async function prepare(this: IExecuteFunctions) {
 	return new BatchPacer(this);
 }
