@@ -163,7 +163,7 @@ describe("Message, run by n8n's engine against the emulator", () => {
 		// run began. (That a batch goes out together is shown with batches of 2 above: 50 sends are too many to bound
 		// in time on a loaded machine.)
 		expect(earlyArrivals(arrivals, runStart, { size: 50, intervalMs: 1000 })).toEqual([]);
-		// The batch is no smaller: a run of 52 waits once, so its last send goes before two seconds (a batch of 26 or
+		// The batch is no smaller: a run of 52 waits once, so its last send goes before two seconds (a batch of 25 or
 		// fewer would hold it at least two). Generous on a loaded machine, since only the first batch's pace adds to it.
 		expect(Math.max(...arrivals) - runStart).toBeLessThan(2000);
 	}, 15_000);

@@ -90,6 +90,13 @@ describe('The trip of one order event', () => {
 				`  ${'files: ' + rows.length}${' '.repeat(Math.max(1, width - 8 - String(rows.length).length))}lines: ${lines}`,
 			].join('\n'),
 		);
+		// The probe sees the trip at all: an empty list would pass the bounds below.
+		expect(rows.map((row) => row.file)).toEqual(
+			expect.arrayContaining([
+				'nodes/CommerceMessaging/actions/order/pushEvent.operation.ts',
+				'transport/request.ts',
+			]),
+		);
 		expect(rows.length).toBeLessThanOrEqual(MAX_FILES);
 		expect(lines).toBeLessThanOrEqual(MAX_LINES);
 	});

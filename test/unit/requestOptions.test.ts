@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requestOptions } from '../../nodes/CommerceMessaging/descriptions';
+import { batchingOption, requestOptions } from '../../nodes/CommerceMessaging/descriptions';
+import { BatchPacer } from '../../nodes/CommerceMessaging/helpers/batching';
 import { readRequestOptions as readRunSettings } from '../../nodes/CommerceMessaging/helpers/parameters';
 import { DEFAULT_RUN_SETTINGS, type RunSettings } from '../../transport/settings';
 
@@ -60,6 +61,13 @@ describe('Request Options: the panel mapped onto the transport, field by field',
 			maxRetryWaitSeconds: 120,
 			timeoutSeconds: 30,
 		});
+	});
+
+	it('L2: Batching left unset sends 50 items, then pauses 1,000 ms, as its panel shows', () => {
+		const pacer = new BatchPacer(panelReading({}));
+		expect([pacer.batchSize, pacer.intervalMs]).toEqual([50, 1000]);
+		const [{ values }] = batchingOption.options as Array<{ values: INodeProperties[] }>;
+		expect(values.map((field) => field.default)).toEqual([50, 1000]);
 	});
 
 	it.each(panelFields)('the field %s reaches its setting (and only it)', (field) => {
