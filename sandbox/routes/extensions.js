@@ -5,7 +5,7 @@
  *
  * GET /api/user/profile/ and PUT /api/user/profile/ are NOT from the API document (it lists "user profile GET and
  * PUT" among the areas whose paths are not shown). The path is an example that the demo workflows and the
- * end-to-end tests use for the Custom API Call operation and for n8n's HTTP Request node with this package's
+ * end-to-end tests use for the Other Endpoint operation and for n8n's HTTP Request node with this package's
  * credential. The node itself never names it: it reaches such areas only through a path the user types.
  *
  * Same handling as every other /api route (registered in the same scope in server.js): bearer JWT, API access,
