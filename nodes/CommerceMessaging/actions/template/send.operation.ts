@@ -131,8 +131,8 @@ export async function prepare(this: IExecuteFunctions) {
 	return {
 		batches: new BatchPacer(this),
 		templates: new Map<string, Promise<TemplateRecord>>(),
-		mediaOfUrl: new Map<string, Promise<string>>(),
-		uploads: new Map<string, Promise<string>>(),
+		// Media ids by URL and by content hash (base64url, so never a URL).
+		media: new Map<string, Promise<string>>(),
 		unchecked: new Set<string>(),
 	};
 }
@@ -153,19 +153,18 @@ export function orderingKey(this: IExecuteFunctions, itemIndex: number) {
 }
 
 /** Shared by the lanes (taken before any await); a failure is not: each item then tries, and fails, on its own. */
-async function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>) {
-	try {
-		if (cache.has(key)) return await cache.get(key)!;
-	} catch {
-		// Tried again below, for this item.
-	}
-	const made = make();
-	cache.set(key, made);
-	return await made;
+function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>) {
+	const fresh = () => {
+		const made = make();
+		cache.set(key, made);
+		return made;
+	};
+	return cache.get(key)?.catch(fresh) ?? fresh();
 }
 
 /** A file name from a URL's path, %-decoded; one that is not valid %-encoding is kept as written. */
-function decodedName(name: string) {
+function fileNameOf(url: string) {
+	const name = new URL(url).pathname.split('/').pop() || 'header';
 	try {
 		return decodeURIComponent(name);
 	} catch {
@@ -198,7 +197,7 @@ export async function execute(
 		itemIndex,
 		'Variables (List)',
 		'variable',
-	).map((entry, n) => [`body:${n + 1}`, entry.value]);
+	).map((entry) => entry.value);
 	const json = readJson(this, 'options.variablesJson', itemIndex, {
 		expect: 'objectOrArray',
 		label: 'Variables (JSON)',
@@ -206,13 +205,15 @@ export async function execute(
 		example:
 			'Write an array such as ["Ada", "A-1001"] or an object such as {"1": "Ada", "2": "A-1001"}.',
 	});
-	const fromJson = Object.entries(json ?? {}).map(([key, value]) => [
-		`body:${Array.isArray(json) ? Number(key) + 1 : key}`,
-		value,
-	]);
-	const sources = [isObject(mapped) ? Object.entries(mapped) : [], list, fromJson].filter(
-		(entries) => entries.length,
-	);
+	// A list fills the body in order ({{1}} first), an object by placeholder.
+	const sources = [
+		isObject(mapped) ? Object.entries(mapped) : [],
+		...[list, json ?? []].map((body) =>
+			Object.entries(body).map(
+				([key, value]) => [`body:${Array.isArray(body) ? Number(key) + 1 : key}`, value] as const,
+			),
+		),
+	].filter((entries) => entries.length);
 	if (sources.length > 1)
 		throw itemError(
 			this,
@@ -220,16 +221,15 @@ export async function execute(
 			'the variables are given twice (Variables, Variables (List), Variables (JSON))',
 			'Use one of them and leave the others empty.',
 		);
-	const description =
-		'WhatsApp refuses a template message with an empty variable. Check the expression that fills it.';
 	const values = new Map(
 		(sources[0] ?? []).map(([key, value]) => [
-			String(key),
+			key,
 			textValue(this, value, itemIndex, {
-				label: `variable {{${String(key).split(':')[1]}}}`,
+				label: `variable {{${key.split(':')[1]}}}`,
 				keepSpaces: true,
 				required: true,
-				description,
+				description:
+					'WhatsApp refuses a template message with an empty variable. Check the expression that fills it.',
 			}),
 		]),
 	);
@@ -308,62 +308,55 @@ export async function execute(
 			ids
 				.map((key) => titles.get(key) ?? `{{${key.split(':')[1]}}} (${key.split(':')[0]})`)
 				.join(', ');
-		const missing = [...titles.keys()].filter((key) => !values.has(key));
-		const extra = [...values.keys()].filter((key) => !titles.has(key));
-		if (missing.length || extra.length) {
-			const problems = [
-				missing.length ? `no value for ${named(missing)}` : '',
-				extra.length ? `a value for ${named(extra)}, which it does not have` : '',
-			];
+		const missing = named([...titles.keys()].filter((key) => !values.has(key)));
+		const extra = named([...values.keys()].filter((key) => !titles.has(key)));
+		const problems = [
+			missing && `no value for ${missing}`,
+			extra && `a value for ${extra}, which it does not have`,
+		].filter(Boolean);
+		if (problems.length)
 			throw itemError(
 				this,
 				itemIndex,
-				`the variables do not fit template ${title}: ${problems.filter(Boolean).join('; ')}`,
+				`the variables do not fit template ${title}: ${problems.join('; ')}`,
 				'WhatsApp refuses a template message whose values do not fill its placeholders exactly, so nothing was sent. Map one value per placeholder under Variables.',
 			);
-		}
 	}
 
 	// The header file uploaded with this credential (the account that sends owns it, rule M3), each distinct content once
-	// per run; a URL downloaded once per run by n8n's own request helper (never through the service).
-	const upload = async (file: BinaryFile) => {
-		const content = createHash('sha256')
-			.update(file.mimeType)
-			.update(file.bytes)
-			.digest('base64url');
-		return await once(
-			state.uploads,
-			content,
+	// per run; a URL downloaded once per run by n8n's own request helper (never through the service), within the run's
+	// Timeout and cancelled with the execution.
+	const upload = (file: BinaryFile) =>
+		once(
+			state.media,
+			createHash('sha256').update(file.mimeType).update(file.bytes).digest('base64url'),
 			async () => (await uploadMedia(this, itemIndex, file)).mediaId,
 		);
-	};
 	if (binary) headerMediaId = await upload(binary);
 	if (url)
-		headerMediaId = await once(state.mediaOfUrl, url, async () => {
-			let response: { body: ArrayBuffer; headers: IDataObject };
-			try {
-				response = (await this.helpers.httpRequest({
+		headerMediaId = await once(state.media, url, async () => {
+			const response: { body: ArrayBuffer; headers: IDataObject } = await this.helpers
+				.httpRequest({
 					url,
 					encoding: 'arraybuffer',
 					returnFullResponse: true,
 					timeout: settingsOf(this).retry.timeoutMs,
 					abortSignal: this.getExecutionCancelSignal?.(),
-				})) as typeof response;
-			} catch (error) {
-				throw itemError(
-					this,
-					itemIndex,
-					`the header media could not be downloaded from ${url}: ${(error as Error).message}`,
-					'Check that n8n can reach the address and that it serves the file.',
-				);
-			}
-			const fileName = new URL(url).pathname.split('/').pop() || 'header';
+				})
+				.catch((error: Error) => {
+					throw itemError(
+						this,
+						itemIndex,
+						`the header media could not be downloaded from ${url}: ${error.message}`,
+						'Check that n8n can reach the address and that it serves the file.',
+					);
+				});
 			return await upload({
 				bytes: Buffer.from(response.body),
 				mimeType: String(response.headers['content-type'] ?? 'application/octet-stream').split(
 					';',
 				)[0],
-				fileName: decodedName(fileName),
+				fileName: fileNameOf(url),
 			});
 		});
 	const sent = await apiRequest(this, 'templateSend', {
