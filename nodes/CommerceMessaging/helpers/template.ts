@@ -24,7 +24,6 @@ export const rejectionReason = (template: TemplateRecord) =>
 		?.trim();
 
 const PLACEHOLDER = /\{\{\s*(\d+|[a-z][a-z0-9_]*)\s*\}\}/g;
-const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : undefined);
 /** The end or the start of a text, up to `max` characters, cut at a space or a slash, never in a word. */
 const tail = (before: string, max: number) =>
 	before.length > max ? before.slice(-max - 1).replace(/^[^\s/]*[\s/]?/, '') : before;
@@ -36,8 +35,8 @@ const head = (after: string, max: number) =>
  * holds no text. A placeholder is `{{1}}` (positional) or `{{customer_name}}` (named), in the header text, the body or
  * a URL button (`button` is its position among all the template's buttons); each part is numbered on its own. `id`
  * (`body:1`, `header:order_id`, `button1:1`) keys its value; `title` names it in messages (`Header {{1}}`); `label`
- * shows it in the editor with the words around it (`Hello {{1}}, your`), short enough for the panel's narrow labels; `name`
- * is the placeholder as written (a number without leading zeros).
+ * shows it in the editor with the words around it (`Hello {{1}}, your`), short enough for the panel's narrow labels. A
+ * positional placeholder's number is read without leading zeros.
  *
  * The texts of a template record are read in either plausible shape (its fields are not shown): flat (`body`,
  * `header_text` or `header`, `buttons`) or Meta's (`components: [{type: HEADER|BODY|BUTTONS, format, text,
@@ -50,46 +49,46 @@ export function placeholdersOf(template: TemplateRecord) {
 	const component = (type: string) =>
 		components.find((entry) => String(entry.type).toLowerCase() === type);
 	const header = component('header');
-	const headerIsText =
-		String(header?.format ?? template.header_type ?? 'text').toLowerCase() === 'text';
-	const flatHeader = isObject(template.header)
-		? template.header.text
-		: (template.header ?? template.header_text);
-	const body = text(component('body')?.text ?? template.body);
+	const body = component('body')?.text ?? template.body;
+	if (typeof body !== 'string' || !body.trim()) return undefined;
+	const headerText =
+		String(header?.format ?? template.header_type ?? 'text').toLowerCase() === 'text' &&
+		(header?.text ??
+			(isObject(template.header)
+				? template.header.text
+				: (template.header ?? template.header_text)));
 	const buttons = component('buttons')?.buttons ?? template.buttons;
-	if (!body) return undefined;
-	const parts: Array<[string, unknown]> = [
-		['header', headerIsText && (header?.text ?? flatHeader)],
-		['body', body],
-		...(Array.isArray(buttons) ? buttons : []).map((button: unknown, n): [string, unknown] => [
-			`button${n}`,
-			isObject(button) && button.url,
-		]),
+	// Each part: the prefix of its ids, where it is for the labels, its text.
+	const parts: Array<[string, string, unknown]> = [
+		['header', 'Header', headerText],
+		['body', '', body],
+		...(Array.isArray(buttons) ? buttons : []).map(
+			(button: unknown, n): [string, string, unknown] => [
+				`button${n}`,
+				`Button ${n + 1}`,
+				isObject(button) && button.url,
+			],
+		),
 	];
-	return parts.flatMap(([part, value]) => {
-		const content = text(value) ?? '';
-		const found = new Map<string, { id: string; title: string; label: string; name: string }>();
-		const where =
-			part === 'body' ? '' : part === 'header' ? 'Header' : `Button ${Number(part.slice(6)) + 1}`;
+	return parts.flatMap(([part, where, value]) => {
+		const content = typeof value === 'string' ? value : '';
+		// Each distinct placeholder with the words around its first use.
+		const found = new Map<string, string>();
 		for (const match of content.matchAll(PLACEHOLDER)) {
 			const name = /^\d+$/.test(match[1]) ? String(Number(match[1])) : match[1];
 			// The words around it, short enough for the editor's labels (about 24 characters show).
 			const before = tail(content.slice(0, match.index), 16).trimStart();
 			const after = head(content.slice(match.index + match[0].length), before ? 6 : 16);
-			const words = `${before}${match[0]}${after}`.trimEnd();
-			const id = `${part}:${name}`;
-			if (!found.has(id))
-				found.set(id, {
-					id,
-					name,
-					title: `${where}${part.startsWith('button') ? ' URL' : ''} {{${name}}}`.trim(),
-					label: where ? `${where}: ${words}` : words,
-				});
+			if (!found.has(name)) found.set(name, `${before}${match[0]}${after}`.trimEnd());
 		}
-		const placeholders = [...found.values()];
-		return placeholders.every((placeholder) => /^\d+$/.test(placeholder.name))
-			? placeholders.sort((a, b) => Number(a.name) - Number(b.name))
-			: placeholders;
+		const named = [...found];
+		if (named.every(([name]) => /^\d+$/.test(name)))
+			named.sort(([a], [b]) => Number(a) - Number(b));
+		return named.map(([name, words]) => ({
+			id: `${part}:${name}`,
+			title: `${where}${part.startsWith('button') ? ' URL' : ''} {{${name}}}`.trim(),
+			label: where ? `${where}: ${words}` : words,
+		}));
 	});
 }
 
