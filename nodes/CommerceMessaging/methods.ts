@@ -19,9 +19,7 @@ async function templateSearch(this: ILoadOptionsFunctions, filter?: string) {
 		.map(asTemplate)
 		.filter(
 			({ id, name }) =>
-				id !== undefined &&
-				id !== null &&
-				(matches(filter, String(name ?? '')) || String(id) === filter?.trim()),
+				id != null && (matches(filter, String(name ?? '')) || String(id) === filter?.trim()),
 		)
 		.map(({ id, name, state, language }) => {
 			const details = [state, language].filter((part) => typeof part === 'string' && part !== '');
@@ -41,11 +39,9 @@ async function templateSearch(this: ILoadOptionsFunctions, filter?: string) {
 /** Products whose name, id or SKU holds the typed text: `name (id)`, the value being the shop's productId. */
 async function productSearch(this: ILoadOptionsFunctions, filter?: string) {
 	const results = (await listRecords(this, 'productList')).flatMap((product) => {
-		if (product.id === undefined || product.id === null || product.id === '') return [];
-		const [id, name] = [
-			String(product.id),
-			typeof product.name === 'string' ? product.name.trim() : '',
-		];
+		if (product.id == null || product.id === '') return [];
+		const id = String(product.id);
+		const name = typeof product.name === 'string' ? product.name.trim() : '';
 		return matches(filter, name, id, typeof product.sku === 'string' ? product.sku : '')
 			? [{ name: name ? `${name} (${id})` : id, value: id }]
 			: [];

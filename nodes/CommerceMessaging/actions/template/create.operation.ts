@@ -66,7 +66,7 @@ const buttonsOption: INodeProperties = {
 	],
 };
 
-const BUTTON_TYPES = ['PHONE_NUMBER', 'QUICK_REPLY', 'URL'] as const;
+const BUTTON_TYPES = ['PHONE_NUMBER', 'QUICK_REPLY', 'URL'];
 
 /** The buttons as the service takes them, from `additionalFields.buttons`; undefined when there are none. */
 function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
@@ -76,7 +76,7 @@ function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
 		const button = `button ${position + 1}`;
 		const type =
 			textValue(ctx, entry.type, itemIndex, { label: `${button} type` }) ?? 'QUICK_REPLY';
-		if (!(BUTTON_TYPES as readonly string[]).includes(type)) {
+		if (!BUTTON_TYPES.includes(type)) {
 			throw itemError(
 				ctx,
 				itemIndex,
