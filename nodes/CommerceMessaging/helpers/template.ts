@@ -23,6 +23,11 @@ export const rejectionReason = (template: TemplateRecord) =>
 		.find((reason): reason is string => typeof reason === 'string' && reason.trim() !== '')
 		?.trim();
 
+/** Placeholders by name: positional ones (`1`, `2`) in number order; undefined when one is named. */
+const inNumberOrder = (entries: Array<[string, string]>) =>
+	entries.every(([name]) => /^\d+$/.test(name))
+		? entries.sort(([a], [b]) => Number(a) - Number(b))
+		: undefined;
 const PLACEHOLDER = /\{\{\s*(\d+|[a-z][a-z0-9_]*)\s*\}\}/g;
 /** The end or the start of a text, up to `max` characters, cut at a space or a slash, never in a word. */
 const tail = (before: string, max: number) =>
@@ -59,15 +64,12 @@ export function placeholdersOf(template: TemplateRecord) {
 				: (template.header ?? template.header_text)));
 	const buttons = component('buttons')?.buttons ?? template.buttons;
 	// Each part: the prefix of its ids, where it is for the labels, its text.
-	const parts: Array<[string, string, unknown]> = [
-		['header', 'Header', headerText],
-		['body', '', body],
+	const parts = [
+		['header', 'Header', headerText] as const,
+		['body', '', body] as const,
 		...(Array.isArray(buttons) ? buttons : []).map(
-			(button: unknown, n): [string, string, unknown] => [
-				`button${n}`,
-				`Button ${n + 1}`,
-				isObject(button) && button.url,
-			],
+			(button: unknown, n) =>
+				[`button${n}`, `Button ${n + 1}`, isObject(button) && button.url] as const,
 		),
 	];
 	return parts.flatMap(([part, where, value]) => {
@@ -81,10 +83,7 @@ export function placeholdersOf(template: TemplateRecord) {
 			const after = head(content.slice(match.index + match[0].length), before ? 6 : 16);
 			if (!found.has(name)) found.set(name, `${before}${match[0]}${after}`.trimEnd());
 		}
-		const named = [...found];
-		if (named.every(([name]) => /^\d+$/.test(name)))
-			named.sort(([a], [b]) => Number(a) - Number(b));
-		return named.map(([name, words]) => ({
+		return (inNumberOrder([...found]) ?? [...found]).map(([name, words]) => ({
 			id: `${part}:${name}`,
 			title: `${where}${part.startsWith('button') ? ' URL' : ''} {{${name}}}`.trim(),
 			label: where ? `${where}: ${words}` : words,
@@ -102,9 +101,7 @@ export function sendFields(values: Map<string, string>) {
 	for (const [id, value] of values)
 		(groups[id.slice(0, id.indexOf(':'))] ??= []).push([id.slice(id.indexOf(':') + 1), value]);
 	const shaped = (entries: Array<[string, string]>) =>
-		entries.every(([name]) => /^\d+$/.test(name))
-			? entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, value]) => value)
-			: Object.fromEntries(entries);
+		inNumberOrder(entries)?.map(([, value]) => value) ?? Object.fromEntries(entries);
 	const { body, header, ...buttons } = groups;
 	const buttonVariables = Object.entries(buttons)
 		.map(([part, entries]) => ({ index: Number(part.slice(6)), variables: shaped(entries) }))

@@ -74,8 +74,9 @@ function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
 	if (!entries.length) return undefined;
 	return entries.map((entry, position) => {
 		const button = `button ${position + 1}`;
-		const type =
-			textValue(ctx, entry.type, itemIndex, { label: `${button} type` }) ?? 'QUICK_REPLY';
+		const read = (field: string, label: string) =>
+			textValue(ctx, entry[field], itemIndex, { label: `${button} ${label}` });
+		const type = read('type', 'type') ?? 'QUICK_REPLY';
 		if (!BUTTON_TYPES.includes(type)) {
 			throw itemError(
 				ctx,
@@ -84,7 +85,7 @@ function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
 				`Use one of ${BUTTON_TYPES.join(', ')}.`,
 			);
 		}
-		const text = textValue(ctx, entry.text, itemIndex, { label: `${button} text` });
+		const text = read('text', 'text');
 		if (!text)
 			throw itemError(
 				ctx,
@@ -93,7 +94,7 @@ function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
 				'Give every button the label it shows.',
 			);
 		if (type === 'URL') {
-			const url = textValue(ctx, entry.url, itemIndex, { label: `${button} URL` }) ?? '';
+			const url = read('url', 'URL') ?? '';
 			if (!/^https?:\/\/\S+$/i.test(url)) {
 				throw itemError(
 					ctx,
@@ -105,8 +106,7 @@ function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
 			return { type, text, url };
 		}
 		if (type === 'PHONE_NUMBER') {
-			const phone =
-				textValue(ctx, entry.phoneNumber, itemIndex, { label: `${button} phone number` }) ?? '';
+			const phone = read('phoneNumber', 'phone number') ?? '';
 			return { type, text, phone_number: phoneValue(ctx, phone, itemIndex, button) };
 		}
 		return { type, text };
