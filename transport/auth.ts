@@ -8,7 +8,12 @@ import { formatCount, formatDuration } from './format';
 import { exchange } from './http';
 import { redactText } from './redact';
 import { ROUTES } from './routes';
-import { DEFAULT_RETRY, MAX_LOGIN_ANSWER_BYTES, MAX_TOKEN_LENGTH } from './settings';
+import {
+	DEFAULT_RETRY,
+	MAX_ANSWER_DEPTH,
+	MAX_LOGIN_ANSWER_BYTES,
+	MAX_TOKEN_LENGTH,
+} from './settings';
 
 /**
  * The credential's rules (A1-A6), for the credential (login, signing) and the transport alike: its fields and their
@@ -101,13 +106,6 @@ export function missingPluginFields(credentials: CommerceMessagingCredentials) {
 	return credentials.pluginIntegration ? empty : ['Plugin Integration (switch it on)', ...empty];
 }
 
-/** The values that must never appear in an output, an error or a log (rule A6). */
-export const credentialSecrets = (credentials: CommerceMessagingCredentials) => [
-	credentials.password,
-	credentials.pluginApiKey,
-	credentials.sessionToken,
-];
-
 /** Base URL, username and password: what a token is issued for. */
 const accountOf = (credentials: CommerceMessagingCredentials) =>
 	JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]);
@@ -158,17 +156,24 @@ export function tokenNeedsRenewal(data: ICredentialDataDecryptedObject, now = Da
 	if (typeof data.sessionToken !== 'string' || !data.sessionToken) return true;
 	const { expiresAt, issuedAt } = readTokenTimes(data.sessionToken);
 	if (expiresAt === undefined) return false;
-	const receivedAt =
-		typeof data.loginReceivedAt === 'number' && data.loginReceivedAt > 0
-			? data.loginReceivedAt
-			: undefined;
+	const receivedAt = data.loginReceivedAt;
 	// No lifetime to measure, or no local time of receipt: the only clue left is exp against the local clock.
-	if (issuedAt === undefined || expiresAt <= issuedAt || receivedAt === undefined)
+	if (
+		issuedAt === undefined ||
+		expiresAt <= issuedAt ||
+		typeof receivedAt !== 'number' ||
+		!(receivedAt > 0)
+	)
 		return expiresAt - 60_000 <= now;
 	const lifetime = expiresAt - issuedAt;
-	const ageOnArrival =
-		receivedAt - issuedAt >= 0 && receivedAt - issuedAt < 2_000 ? receivedAt - issuedAt : 0;
-	return receivedAt - ageOnArrival + lifetime - Math.min(60_000, lifetime / 10) <= now;
+	const ageOnArrival = receivedAt - issuedAt;
+	return (
+		receivedAt -
+			(ageOnArrival >= 0 && ageOnArrival < 2_000 ? ageOnArrival : 0) +
+			lifetime -
+			Math.min(60_000, lifetime / 10) <=
+		now
+	);
 }
 
 /**
@@ -199,7 +204,6 @@ export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDec
 		);
 		if (answer.kind === 'network' && answer.timedOut) {
 			throw new LoginFailure(
-				'timeout',
 				`the service did not answer within ${formatDuration(answer.waitedMs)}${limits.timeoutName ? ` (${limits.timeoutName})` : ''}`,
 			);
 		}
@@ -207,11 +211,10 @@ export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDec
 			const size =
 				answer.kind === 'tooLarge'
 					? `larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB`
-					: `nested more than ${answer.limit} levels deep`;
-			throw new LoginFailure('badAnswer', `the answer is ${size}, which no login answer is`);
+					: `nested more than ${MAX_ANSWER_DEPTH} levels deep`;
+			throw new LoginFailure(`the answer is ${size}, which no login answer is`);
 		}
-		if (answer.kind === 'cancelled')
-			throw new LoginFailure('cancelled', 'the execution was cancelled');
+		if (answer.kind === 'cancelled') throw new LoginFailure('the execution was cancelled');
 		if (answer.kind !== 'answer') {
 			const reason =
 				answer.kind === 'network'
@@ -219,34 +222,31 @@ export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDec
 					: ((answer.kind === 'thrown' ? answer.error : answer.failure) as Error | undefined)
 							?.message;
 			throw new LoginFailure(
-				'unreachable',
 				`the service could not be reached (${redact(reason ?? 'network error')})`,
+				true,
 			);
 		}
 		const rerouted = address.reroute(answer.status, answer.headers, false);
 		if (rerouted === true) continue;
-		if (rerouted)
-			throw new LoginFailure('redirect', `${rerouted.message}. ${rerouted.description}`);
+		if (rerouted) throw new LoginFailure(`${rerouted.message}. ${rerouted.description}`);
 		const envelope = readEnvelope(answer.status, answer.headers, answer.text);
 		if (!envelope.ok) {
 			const { message, code, httpStatus } = envelope.failure;
 			throw new LoginFailure(
-				httpStatus >= 500 || httpStatus === 429 ? 'busy' : 'refused',
 				redact(`${message} (${code ? `code ${code}, ` : ''}HTTP ${httpStatus})`),
+				httpStatus >= 500 || httpStatus === 429,
 			);
 		}
 		address.served();
 		const token = tokenIn(envelope.data) ?? tokenIn(JSON.parse(answer.text || '{}'));
-		if (!token) throw new LoginFailure('badAnswer', 'the answer contained no token');
+		if (!token) throw new LoginFailure('the answer contained no token');
 		if (token.length > MAX_TOKEN_LENGTH) {
 			throw new LoginFailure(
-				'badAnswer',
 				`the token in the answer is ${formatCount(token.length)} characters long; a session token must fit in a header (at most ${formatCount(MAX_TOKEN_LENGTH)})`,
 			);
 		}
 		if (/[^\x20-\xff]/.test(token)) {
 			throw new LoginFailure(
-				'badAnswer',
 				'the token in the answer contains characters that cannot be sent in a header (a line break or a non-ISO-8859-1 character)',
 			);
 		}

@@ -33,9 +33,9 @@ export interface ServiceFailure {
 	state?: string;
 }
 
-const text = (value: unknown) =>
+export const nonEmptyText = (value: unknown) =>
 	typeof value === 'string' && value.length > 0 ? value : undefined;
-const stateOf = (data: unknown) => text((data as IDataObject | undefined)?.state);
+const stateOf = (data: unknown) => nonEmptyText((data as IDataObject | undefined)?.state);
 
 /** An answer that is not a success; `envelope` is its parsed body, undefined when the body is not JSON. */
 export function readFailure(
@@ -60,11 +60,10 @@ export function readFailure(
 			retryAfterMs,
 		};
 	}
-	const code =
-		envelope.code === undefined || envelope.code === null ? undefined : String(envelope.code);
+	const code = envelope.code == null ? undefined : String(envelope.code);
 	const message =
-		text(envelope.message) ??
-		text((envelope.error as IDataObject | undefined)?.message) ??
+		nonEmptyText(envelope.message) ??
+		nonEmptyText((envelope.error as IDataObject | undefined)?.message) ??
 		(ok
 			? `The service reported status "${String(envelope.status)}"`
 			: `The service answered HTTP ${httpStatus}`);
@@ -118,7 +117,7 @@ export function validationFields(data: unknown) {
 				typeof entry === 'string'
 					? entry
 					: (['propertyPath', 'field', 'name']
-							.map((key) => text((entry as IDataObject)?.[key]))
+							.map((key) => nonEmptyText((entry as IDataObject)?.[key]))
 							.find(Boolean) ?? ''),
 			)
 			.filter(Boolean);
@@ -141,35 +140,28 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()) {
 }
 
 /**
- * A failed login, and why as a kind the transport decides on; its message is worded for the user and never holds the
- * password (rule A6).
+ * A failed login; its message is worded for the user and never holds the password (rule A6). `isTransient`: no
+ * connection, or a busy service, so a later item of the run tries again; any other failure answers them all.
  */
 export class LoginFailure extends Error {
 	name = 'LoginFailure';
 
 	constructor(
-		readonly kind:
-			| 'unreachable'
-			| 'timeout'
-			| 'busy'
-			| 'refused'
-			| 'redirect'
-			| 'badAnswer'
-			| 'cancelled',
 		reason: string,
+		readonly isTransient = false,
 	) {
 		super(`Login to the Commerce Messaging service failed: ${reason}`);
-	}
-
-	/** No connection, or a busy service: a later item of the run tries again. Any other failure answers them all. */
-	get isTransient() {
-		return this.kind === 'unreachable' || this.kind === 'busy';
 	}
 }
 
 /** An error and the links of its `cause` chain, each once. */
 function causes(error: unknown) {
-	const links = new Set<{ name?: unknown; kind?: unknown; code?: unknown; cause?: unknown }>();
+	const links = new Set<{
+		name?: unknown;
+		isTransient?: unknown;
+		code?: unknown;
+		cause?: unknown;
+	}>();
 	for (
 		let link = error;
 		link && typeof link === 'object' && !links.has(link);
@@ -181,9 +173,9 @@ function causes(error: unknown) {
 
 /** The login failure behind an error n8n's helper threw; by shape too, as a credential may load its own copy of the class. */
 export const findLoginFailure = (error: unknown) =>
-	causes(error).find((link) => link.name === 'LoginFailure' && typeof link.kind === 'string') as
-		| LoginFailure
-		| undefined;
+	causes(error).find(
+		(link) => link.name === 'LoginFailure' && typeof link.isTransient === 'boolean',
+	) as LoginFailure | undefined;
 
 /**
  * A network failure: its system code wherever n8n or the HTTP library put it; `timedOut`; `notSent`: no connection was

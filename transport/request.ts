@@ -16,7 +16,6 @@ import {
 	accountKey,
 	assertCredentialFieldsUsable,
 	CREDENTIAL_TYPE,
-	credentialSecrets,
 	isSealedFor,
 	LOGIN_LIMITS,
 	missingPluginFields,
@@ -213,7 +212,12 @@ class Session {
 		this.credentials = readCredentials(data);
 		this.pacer = new RunPacer(run.activity);
 		this.account = accountKey(this.credentials);
-		this.secrets.add(...credentialSecrets(this.credentials));
+		// Rule A6: the values that must never appear in an output, an error or a log.
+		this.secrets.add(
+			this.credentials.password,
+			this.credentials.pluginApiKey,
+			this.credentials.sessionToken,
+		);
 		Object.defineProperty(data, LOGIN_LIMITS, {
 			value: {
 				timeoutMs: run.settings.retry.timeoutMs,
@@ -315,7 +319,7 @@ async function sessionOf(ctx: ApiContext) {
 			ctx.getNode(),
 			{ ...(await ctx.getCredentials(CREDENTIAL_TYPE)) },
 			run,
-			'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined,
+			(ctx as Cancellable).getExecutionCancelSignal?.(),
 		))().catch((error: unknown) => {
 		// A failed open (a bad Base URL) is tried again at the next request.
 		run.session = undefined;
