@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readFailure, type ServiceFailure } from './failures';
+import { nonEmptyText, readFailure, type ServiceFailure } from './failures';
 
 /**
  * Reads the service's answers (rules E1, E2): the JSend envelope from raw text (an HTML page or broken JSON becomes a
@@ -8,7 +8,7 @@ import { readFailure, type ServiceFailure } from './failures';
  * answer shapes (docs/api-assumptions.md), so each parser accepts the likely variants and none throws.
  */
 
-export type Envelope =
+type Envelope =
 	| { ok: true; data: unknown; message?: string }
 	| { ok: false; failure: ServiceFailure };
 
@@ -36,20 +36,18 @@ export function readEnvelope(
 	// A 2xx without a status: the body is the data (e.g. a bare array).
 	if (jsendStatus === undefined)
 		return { ok: true, data: 'data' in envelope ? envelope.data : parsed };
-	const message =
-		typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
 	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
 	const rest = Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message');
 	return {
 		ok: true,
 		data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined,
-		message,
+		message: nonEmptyText(envelope.message),
 	};
 }
 
 export function header(headers: Record<string, unknown>, name: string) {
 	const value = [headers[name]].flat()[0];
-	return value === undefined || value === null ? undefined : String(value);
+	return value == null ? undefined : String(value);
 }
 
 export const isObject = (data: unknown): data is IDataObject =>
@@ -57,11 +55,7 @@ export const isObject = (data: unknown): data is IDataObject =>
 
 /** One record: an object as it is; no data is an empty record; any other value is kept under `data`. */
 export const asRecord = (data: unknown): IDataObject =>
-	isObject(data)
-		? data
-		: data === undefined || data === null
-			? {}
-			: { data: data as IDataObject[string] };
+	isObject(data) ? data : data == null ? {} : { data: data as IDataObject[string] };
 
 /** A record the service may leave out (order and cart events: their answer is not shown). */
 export const asOptionalRecord = (data: unknown) => (isObject(data) ? data : undefined);

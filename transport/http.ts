@@ -10,20 +10,23 @@ import { MAX_ANSWER_DEPTH, MAX_WAIT_MS } from './settings';
  * outputs with recursive code that overflows on deep enough nesting).
  */
 
+type Response = { statusCode: number; headers?: Record<string, unknown>; body: unknown };
+
 /** The answer as text, or why there is none. */
 export type Exchange =
 	| { kind: 'answer'; status: number; headers: Record<string, unknown>; text: string }
 	/** No connection, or the deadline passed (`timedOut`: the service may have the request). */
 	| {
 			kind: 'network';
-			code?: string;
+			code: string;
 			reason: string;
 			timedOut: boolean;
 			notSent?: boolean;
 			waitedMs: number;
 	  }
-	| { kind: 'tooLarge'; limitBytes: number }
-	| { kind: 'tooDeep'; limit: number }
+	/** Larger than `maxAnswerBytes`, nested deeper than MAX_ANSWER_DEPTH, or the execution was cancelled. */
+	| { kind: 'tooLarge' }
+	| { kind: 'tooDeep' }
 	| { kind: 'cancelled' }
 	/** The login n8n's helper ran on the way (the token field was empty) failed. */
 	| { kind: 'loginFailed'; failure: LoginFailure }
@@ -71,9 +74,7 @@ export async function exchange(
 	const aborted = new Promise<never>((_, reject) => onAbort(signal, () => reject(signal.reason)));
 	aborted.catch(() => {});
 	const { formData, body, ...target } = request;
-	let sending:
-		| Promise<{ statusCode: number; headers?: Record<string, unknown>; body: unknown }>
-		| undefined;
+	let sending: Promise<Response> | undefined;
 	try {
 		sending = send({
 			...target,
@@ -93,7 +94,7 @@ export async function exchange(
 			// The library's idle timeout: the fence that closes a socket the deadline already gave up on.
 			timeout: Math.min(MAX_WAIT_MS, limits.timeoutMs),
 			abortSignal: signal,
-		}) as Promise<{ statusCode: number; headers?: Record<string, unknown>; body: unknown }>;
+		}) as Promise<Response>;
 		sending.catch(() => {});
 		const response = await Promise.race([sending, aborted]);
 		const headers = response.headers ?? {};
@@ -103,9 +104,8 @@ export async function exchange(
 			),
 			aborted,
 		]);
-		if (text === undefined) return { kind: 'tooLarge', limitBytes: limits.maxAnswerBytes };
-		if (nestedDeeperThan(text, MAX_ANSWER_DEPTH))
-			return { kind: 'tooDeep', limit: MAX_ANSWER_DEPTH };
+		if (text === undefined) return { kind: 'tooLarge' };
+		if (nestedDeeperThan(text, MAX_ANSWER_DEPTH)) return { kind: 'tooDeep' };
 		return { kind: 'answer', status: response.statusCode, headers, text };
 	} catch (error) {
 		// An answer arriving after the race was lost holds a socket until its stream is closed.
@@ -156,7 +156,7 @@ async function readText(
 	maxBytes: number,
 	onAbort: (destroy: () => void) => void,
 ) {
-	if (body === undefined || body === null) return '';
+	if (body == null) return '';
 	if (typeof body === 'string' || Buffer.isBuffer(body))
 		return Buffer.byteLength(body) > maxBytes ? undefined : body.toString();
 	const stream = body as AsyncIterable<Buffer> & { destroy(): void };

@@ -9,7 +9,7 @@ import {
 import type { ServiceFailure } from './failures';
 import { formatCount, formatDuration, formatMegabytes } from './format';
 import type { Exchange } from './http';
-import type { SettingNames } from './settings';
+import { MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH, type SettingNames } from './settings';
 
 /**
  * The errors the user sees, worded to say what happened and what to do (rule E2: the service's own message and code
@@ -218,14 +218,14 @@ export function exchangeError(
 		case 'tooLarge':
 			return plainApiError(
 				node,
-				`The service's answer is larger than ${formatMegabytes(outcome.limitBytes)}, the most this node reads in one answer`,
+				`The service's answer is larger than ${formatMegabytes(MAX_ANSWER_BYTES)}, the most this node reads in one answer`,
 				'For a list, ask smaller pages (a Limit, or paging of your own). Nothing of the answer was used.',
 				itemIndex,
 			);
 		case 'tooDeep':
 			return plainApiError(
 				node,
-				`The service's answer is nested more than ${outcome.limit} levels deep, more than n8n can store and show`,
+				`The service's answer is nested more than ${MAX_ANSWER_DEPTH} levels deep, more than n8n can store and show`,
 				'Nothing of the answer was used. Ask the service for a flatter answer.',
 				itemIndex,
 			);

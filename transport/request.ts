@@ -139,8 +139,8 @@ const accounts = new Map<string, { token: string; receivedAt: number; renewal?: 
  * bucket runs dry one request is refused, not every lane's.
  */
 export class RunPacer {
+	/** When the last Retry-After ends; 0: none came, and the lanes are not paced. */
 	private pausedUntil = 0;
-	private paced = false;
 	private nextStartAt = 0;
 	private accepted = 0;
 	private firstStartAt = 0;
@@ -153,7 +153,7 @@ export class RunPacer {
 		for (let spaced = false; ; ) {
 			if (this.pausedUntil > Date.now()) {
 				await pause(ctx, this.pausedUntil - Date.now());
-			} else if (this.paced && !spaced) {
+			} else if (this.pausedUntil && !spaced) {
 				spaced = true;
 				const startAt = Math.max(Date.now(), this.nextStartAt);
 				this.nextStartAt =
@@ -173,7 +173,6 @@ export class RunPacer {
 	holdAllUntil(at: number) {
 		this.activity.rateLimitHeldMs += Math.max(0, at - Math.max(Date.now(), this.pausedUntil));
 		this.pausedUntil = Math.max(this.pausedUntil, at);
-		this.paced = true;
 	}
 
 	countAccepted() {
