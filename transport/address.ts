@@ -73,17 +73,17 @@ export class Address {
 	/** The other reading of the path, if the route has one and it was not tried yet. */
 	private otherReading() {
 		const { alternatePath, path } = this.route;
-		if (!alternatePath || this.moved) return undefined;
-		return this.path === path ? alternatePath : path;
+		return alternatePath && !this.moved ? (this.path === path ? alternatePath : path) : undefined;
 	}
 
 	/** A 404: true when the other reading of the path is tried next (once). */
-	notFound() {
+	private notFound() {
 		const other = this.otherReading();
-		if (other === undefined) return false;
-		this.path = other;
-		this.moved = true;
-		return true;
+		if (other) {
+			this.path = other;
+			this.moved = true;
+		}
+		return !!other;
 	}
 
 	/**
@@ -157,9 +157,10 @@ export class Address {
 function buildPath(path: string, params: Record<string, string | number>) {
 	return path.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = String(params[name] ?? '');
-		if (value.trim() === '' || value === '.' || value === '..') {
+		const empty = !value.trim();
+		if (empty || value === '.' || value === '..') {
 			throw new RequestRefused(
-				value.trim() === '' ? `The ${name} is empty` : `The ${name} "${value}" is not a valid id`,
+				empty ? `The ${name} is empty` : `The ${name} "${value}" is not a valid id`,
 				`An id is one segment of the address ${path}: it cannot be empty, "." or "..".`,
 			);
 		}
