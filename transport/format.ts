@@ -20,10 +20,10 @@ export const formatMegabytes = (bytes: number) =>
 /** 100,000. */
 export const formatCount = (count: number) => count.toLocaleString('en-US');
 
-/** A service's text for a log line or a hint: quoted, on one line (control characters escaped), cut after `max` characters. */
-export function formatQuoted(value: unknown, max = 80) {
+/** A service's text for a log line or a hint: quoted, on one line (control characters escaped), cut short when long. */
+export function formatQuoted(value: unknown) {
 	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-	const quoted = JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
+	const quoted = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
 	// JSON leaves DEL, the C1 controls (NEL among them), U+2028 and U+2029 as they are: a log reader may break lines at them.
 	return quoted.replace(
 		/[\u007f-\u009f\u2028\u2029]/g,
