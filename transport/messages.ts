@@ -70,11 +70,7 @@ function raiseHint(names: SettingNames | undefined, ...keys: Array<keyof Setting
 }
 
 const describeData = (data: unknown) =>
-	data === undefined || data === null
-		? undefined
-		: typeof data === 'string'
-			? data
-			: `Details: ${JSON.stringify(data)}`;
+	data == null ? undefined : typeof data === 'string' ? data : `Details: ${JSON.stringify(data)}`;
 
 function explain(failure: ServiceFailure, notes: RequestNotes) {
 	const { message, httpStatus, data, fields } = failure;
