@@ -1,3 +1,4 @@
+import { collection } from '../descriptions';
 import { readOption } from '../helpers/parameters';
 import { readList, stamp, timeOf, windowEvent } from './watermark';
 
@@ -8,36 +9,29 @@ import { readList, stamp, timeOf, windowEvent } from './watermark';
 export const newOrChangedProduct = windowEvent({
 	label: 'New or Changed Product',
 	properties: [
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Change Type',
-					name: 'changeType',
-					type: 'options',
-					default: 'any',
-					options: [
-						{
-							name: 'Changed Only',
-							value: 'updated',
-							description: 'Products updated after they were created',
-						},
-						{
-							name: 'New Only',
-							value: 'created',
-							description: 'Products never updated since they were created',
-						},
-						{ name: 'New or Changed', value: 'any' },
-					],
-					description:
-						'Which products to emit. A product counts as new while its updated_at equals its created_at.',
-				},
-			],
-		},
+		collection('filters', [
+			{
+				displayName: 'Change Type',
+				name: 'changeType',
+				type: 'options',
+				default: 'any',
+				options: [
+					{
+						name: 'Changed Only',
+						value: 'updated',
+						description: 'Products updated after they were created',
+					},
+					{
+						name: 'New Only',
+						value: 'created',
+						description: 'Products never updated since they were created',
+					},
+					{ name: 'New or Changed', value: 'any' },
+				],
+				description:
+					'Which products to emit. A product counts as new while its updated_at equals its created_at.',
+			},
+		]),
 	],
 	readFilters: (ctx) => ({
 		changeType: readOption(ctx, 'filters.changeType', 0, {

@@ -2,6 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { formatQuoted } from '../../../transport/format';
 import { iteratePages } from '../../../transport/pagination';
+import { collection } from '../descriptions';
 import { readNumber, readText } from '../helpers/parameters';
 import { newestVouched, stamp, type Stamped, windowEvent } from './watermark';
 
@@ -71,24 +72,17 @@ const statusMatches = (record: IDataObject, filters: IDataObject) =>
 export const newOrder = windowEvent({
 	label: 'New Order',
 	properties: [
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Status',
-					name: 'status',
-					type: 'string',
-					default: '',
-					placeholder: 'paid',
-					description:
-						'Only new orders whose status is this one when the trigger first sees them, e.g. pending, paid, shipped, delivered, cancelled or refunded',
-				},
-			],
-		},
+		collection('filters', [
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'string',
+				default: '',
+				placeholder: 'paid',
+				description:
+					'Only new orders whose status is this one when the trigger first sees them, e.g. pending, paid, shipped, delivered, cancelled or refunded',
+			},
+		]),
 		{
 			displayName: 'Options',
 			name: 'orderOptions',

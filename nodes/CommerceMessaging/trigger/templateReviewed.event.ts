@@ -1,3 +1,4 @@
+import { collection } from '../descriptions';
 import { readOption } from '../helpers/parameters';
 import { readList, stamp, windowEvent } from './watermark';
 
@@ -12,35 +13,28 @@ const OUTCOMES = ['APPROVED', 'REJECTED'];
 export const templateReviewed = windowEvent({
 	label: 'Template Review Finished',
 	properties: [
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Outcome',
-					name: 'outcome',
-					type: 'options',
-					default: 'any',
-					options: [
-						{
-							name: 'Approved Only',
-							value: 'APPROVED',
-							description: 'The template can now be sent',
-						},
-						{ name: 'Approved or Rejected', value: 'any' },
-						{
-							name: 'Rejected Only',
-							value: 'REJECTED',
-							description: 'The output carries the rejection reason',
-						},
-					],
-					description: 'Which review outcomes start the workflow',
-				},
-			],
-		},
+		collection('filters', [
+			{
+				displayName: 'Outcome',
+				name: 'outcome',
+				type: 'options',
+				default: 'any',
+				options: [
+					{
+						name: 'Approved Only',
+						value: 'APPROVED',
+						description: 'The template can now be sent',
+					},
+					{ name: 'Approved or Rejected', value: 'any' },
+					{
+						name: 'Rejected Only',
+						value: 'REJECTED',
+						description: 'The output carries the rejection reason',
+					},
+				],
+				description: 'Which review outcomes start the workflow',
+			},
+		]),
 	],
 	readFilters: (ctx) => ({
 		outcome: readOption(ctx, 'filters.outcome', 0, {
