@@ -45,11 +45,11 @@ export function withItemIndex(node: INode, error: unknown, itemIndex: number): E
 	return error;
 }
 
-/** How a hint names the retries of each kind (one, several). */
-const RETRY_KINDS: Record<Exclude<RetryKind, 'rate limit'>, [string, string]> = {
-	timeout: ['timeout', 'timeouts'],
-	connection: ['broken connection', 'broken connections'],
-	'service error': ['HTTP 5xx answer', 'HTTP 5xx answers'],
+/** How a hint names one retry of each kind; several take an s. */
+const RETRY_KINDS: Record<Exclude<RetryKind, 'rate limit'>, string> = {
+	timeout: 'timeout',
+	connection: 'broken connection',
+	'service error': 'HTTP 5xx answer',
 };
 
 /** The operation's own hints (duplicates skipped, waits between batches) first, then the run's. */
@@ -72,9 +72,9 @@ export function report(
 			type: 'warning',
 		});
 	if (activity.retriedRequests > 0) {
-		const kinds = Object.entries(RETRY_KINDS).flatMap(([kind, names]) => {
+		const kinds = Object.entries(RETRY_KINDS).flatMap(([kind, name]) => {
 			const count = activity.retries[kind as RetryKind] ?? 0;
-			return count ? [`${count} ${names[count > 1 ? 1 : 0]}`] : [];
+			return count ? [`${count} ${name}${count > 1 ? 's' : ''}`] : [];
 		});
 		const through =
 			activity.retriedThenDone === activity.retriedRequests

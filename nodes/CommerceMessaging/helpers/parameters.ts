@@ -65,7 +65,7 @@ export function itemError(
 }
 
 /** A value as messages show it: numbers bare, the rest as JSON, cut after 80 characters. */
-export function shown(value: unknown) {
+function shown(value: unknown) {
 	const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 	return text.length > 80 ? `${text.slice(0, 80)}...` : text;
 }
@@ -372,19 +372,28 @@ export const compact = (fields: IDataObject) =>
 		),
 	);
 
-/** "Custom Fields" merged into a body (a named parameter wins): a name is text, a value goes as the JSON it is. */
+/**
+ * A body of the item's fields without the empty ones, with "Custom Fields" of `collection` merged in (a named field
+ * wins): a name is text, a value goes as the JSON it is.
+ */
 export function withCustomFields(
 	ctx: IExecuteFunctions,
-	name: string,
 	itemIndex: number,
 	body: IDataObject,
+	collection = 'additionalFields',
 ) {
 	const fields: IDataObject = {};
-	for (const pair of readEntries(ctx, name, itemIndex, 'Custom Fields', 'field')) {
+	for (const pair of readEntries(
+		ctx,
+		`${collection}.customFields`,
+		itemIndex,
+		'Custom Fields',
+		'field',
+	)) {
 		const fieldName = textValue(ctx, pair.name, itemIndex, { label: 'custom field name' });
 		if (fieldName !== undefined) fields[fieldName] = pair.value;
 	}
-	return { ...fields, ...body };
+	return { ...fields, ...compact(body) };
 }
 
 /**
@@ -500,18 +509,20 @@ export function readRequestOptions(ctx: ParameterContext) {
 
 /**
  * The customer's contact references of a shop event (docs/api-assumptions.md: `customer: {phone?, email?,
- * contact_id?}`), or undefined when none is given; `fields` names the parameters.
+ * contact_id?}`), or undefined when none is given; the other arguments name the parameters.
  */
 export function readCustomer(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	fields: { phone: string; email: string; contactId: string },
+	phone: string,
+	email: string,
+	contactId: string,
 ) {
 	const customer = compact({
-		phone: readText(ctx, fields.phone, itemIndex, { label: 'customer phone', phone: true }),
-		email: readText(ctx, fields.email, itemIndex, { label: 'customer email' }),
+		phone: readText(ctx, phone, itemIndex, { label: 'customer phone', phone: true }),
+		email: readText(ctx, email, itemIndex, { label: 'customer email' }),
 		// The service's contact ids are integers.
-		contact_id: readNumber(ctx, fields.contactId, itemIndex, {
+		contact_id: readNumber(ctx, contactId, itemIndex, {
 			label: 'contact ID',
 			whole: true,
 			description: 'A contact ID is a whole number, e.g. 123.',

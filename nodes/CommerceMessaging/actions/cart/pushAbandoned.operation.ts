@@ -10,7 +10,6 @@ import {
 } from '../../descriptions';
 import { cartEvent, EventPush } from '../../helpers/deduplication';
 import {
-	compact,
 	readCustomer,
 	readJson,
 	readNumber,
@@ -105,23 +104,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, push: 
 		showValue: true,
 		example: 'Use a JSON array, e.g. [{"product_id": "1001", "quantity": 1, "price": 49.90}].',
 	});
-	const body = withCustomFields(
-		this,
-		'additionalFields.customFields',
-		itemIndex,
-		compact({
-			...identifiers,
-			customer: readCustomer(this, itemIndex, {
-				phone: 'customer.phone',
-				email: 'customer.email',
-				contactId: 'customer.contactId',
-			}),
-			currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
-			cart_url: readText(this, 'additionalFields.cartUrl', itemIndex, { label: 'cart URL' }),
-			// The default "[]" means none were given.
-			line_items: lineItems?.length ? lineItems : undefined,
-		}),
-	);
+	const body = withCustomFields(this, itemIndex, {
+		...identifiers,
+		customer: readCustomer(
+			this,
+			itemIndex,
+			'customer.phone',
+			'customer.email',
+			'customer.contactId',
+		),
+		currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
+		cart_url: readText(this, 'additionalFields.cartUrl', itemIndex, { label: 'cart URL' }),
+		// The default "[]" means none were given.
+		line_items: lineItems?.length ? lineItems : undefined,
+	});
 	return { records: [await push.send(this, itemIndex, 'cartEvent', body)] };
 }
 

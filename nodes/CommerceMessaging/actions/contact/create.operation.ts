@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { compact, readText, withCustomFields } from '../../helpers/parameters';
+import { readText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 import { collection, customFieldsOption, phoneField } from '../../descriptions';
 
@@ -58,23 +58,18 @@ export async function execute(
 	phone?: string,
 ) {
 	const tags = readText(this, 'additionalFields.tags', itemIndex, { label: 'tags' });
-	const body = withCustomFields(
-		this,
-		'additionalFields.customFields',
-		itemIndex,
-		compact({
-			// An empty phone is left to the service, whose validation error names the field (rule E3).
-			phone: phone ?? orderingKey.call(this, itemIndex),
-			firstname: readText(this, 'firstname', itemIndex, { label: 'first name' }),
-			lastname: readText(this, 'lastname', itemIndex, { label: 'last name' }),
-			email: readText(this, 'email', itemIndex, { label: 'email' }),
-			language: readText(this, 'additionalFields.language', itemIndex, { label: 'language' }),
-			tags: tags
-				?.split(',')
-				.map((tag) => tag.trim())
-				.filter(Boolean),
-		}),
-	);
+	const body = withCustomFields(this, itemIndex, {
+		// An empty phone is left to the service, whose validation error names the field (rule E3).
+		phone: phone ?? orderingKey.call(this, itemIndex),
+		firstname: readText(this, 'firstname', itemIndex, { label: 'first name' }),
+		lastname: readText(this, 'lastname', itemIndex, { label: 'last name' }),
+		email: readText(this, 'email', itemIndex, { label: 'email' }),
+		language: readText(this, 'additionalFields.language', itemIndex, { label: 'language' }),
+		tags: tags
+			?.split(',')
+			.map((tag) => tag.trim())
+			.filter(Boolean),
+	});
 	return { records: [await apiRequest(this, 'contactCreate', { body, itemIndex })] };
 }
 

@@ -1,13 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { BatchPacer } from '../../helpers/batching';
-import {
-	compact,
-	readBoolean,
-	readNumber,
-	readText,
-	withCustomFields,
-} from '../../helpers/parameters';
+import { readBoolean, readNumber, readText, withCustomFields } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 import { batchingOption, collection, customFieldsOption, phoneField } from '../../descriptions';
 
@@ -72,34 +66,29 @@ export async function execute(
 	phone?: string,
 ) {
 	await batches.waitTurn(itemIndex);
-	const body = withCustomFields(
-		this,
-		'additionalFields.customFields',
-		itemIndex,
-		compact({
-			phone: phone ?? orderingKey.call(this, itemIndex),
-			message: readText(this, 'message', itemIndex, {
-				label: 'message text',
-				required: true,
-				keepSpaces: true,
-				// WhatsApp's limit for the text of one message.
-				maxLength: 4096,
-				description:
-					'Enter the text to send, or map it from a field of the input item that is not empty.',
-			}),
-			contact_id: readNumber(this, 'additionalFields.contactId', itemIndex, {
-				label: 'contact ID',
-				whole: true,
-				min: 1,
-			}),
-			external_id: readText(this, 'additionalFields.externalId', itemIndex, {
-				label: 'external ID',
-			}),
-			preview_url: readBoolean(this, 'additionalFields.previewUrl', itemIndex, {
-				label: 'Preview URL',
-			}),
+	const body = withCustomFields(this, itemIndex, {
+		phone: phone ?? orderingKey.call(this, itemIndex),
+		message: readText(this, 'message', itemIndex, {
+			label: 'message text',
+			required: true,
+			keepSpaces: true,
+			// WhatsApp's limit for the text of one message.
+			maxLength: 4096,
+			description:
+				'Enter the text to send, or map it from a field of the input item that is not empty.',
 		}),
-	);
+		contact_id: readNumber(this, 'additionalFields.contactId', itemIndex, {
+			label: 'contact ID',
+			whole: true,
+			min: 1,
+		}),
+		external_id: readText(this, 'additionalFields.externalId', itemIndex, {
+			label: 'external ID',
+		}),
+		preview_url: readBoolean(this, 'additionalFields.previewUrl', itemIndex, {
+			label: 'Preview URL',
+		}),
+	});
 	return { records: [await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })] };
 }
 

@@ -10,7 +10,6 @@ import {
 } from '../../descriptions';
 import { EventPush, orderEvent } from '../../helpers/deduplication';
 import {
-	compact,
 	readCustomer,
 	readDate,
 	readNumber,
@@ -96,22 +95,19 @@ export const hints = (push: EventPush, itemCount: number) => push.hints(itemCoun
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, push: EventPush) {
 	const { identifiers } = push.eventOf(itemIndex);
-	const body = withCustomFields(
-		this,
-		'additionalFields.customFields',
-		itemIndex,
-		compact({
-			...identifiers,
-			total: readNumber(this, 'additionalFields.total', itemIndex, { label: 'total', min: 0 }),
-			currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
-			created_at: readDate(this, 'additionalFields.createdAt', itemIndex, 'created at date'),
-			customer: readCustomer(this, itemIndex, {
-				phone: 'additionalFields.customerPhone',
-				email: 'additionalFields.customerEmail',
-				contactId: 'additionalFields.contactId',
-			}),
-		}),
-	);
+	const body = withCustomFields(this, itemIndex, {
+		...identifiers,
+		total: readNumber(this, 'additionalFields.total', itemIndex, { label: 'total', min: 0 }),
+		currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
+		created_at: readDate(this, 'additionalFields.createdAt', itemIndex, 'created at date'),
+		customer: readCustomer(
+			this,
+			itemIndex,
+			'additionalFields.customerPhone',
+			'additionalFields.customerEmail',
+			'additionalFields.contactId',
+		),
+	});
 	return { records: [await push.send(this, itemIndex, 'orderEvent', body)] };
 }
 

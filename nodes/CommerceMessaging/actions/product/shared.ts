@@ -1,12 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	compact,
-	readLocatorId,
-	readNumber,
-	readText,
-	withCustomFields,
-} from '../../helpers/parameters';
+import { readLocatorId, readNumber, readText, withCustomFields } from '../../helpers/parameters';
 import { customFieldsOption as customFieldsFor } from '../../descriptions';
 
 /** Optional product fields, shared by Create (Additional Fields) and Update (Update Fields). */
@@ -47,12 +41,12 @@ export function readProductId(this: IExecuteFunctions, itemIndex: number) {
 export const productFields = (ctx: IExecuteFunctions, collection: string, itemIndex: number) =>
 	withCustomFields(
 		ctx,
-		`${collection}.customFields`,
 		itemIndex,
-		compact({
+		{
 			name: readText(ctx, `${collection}.name`, itemIndex, { label: 'name' }),
 			// A price from an expression may arrive as text ("49.90"); anything that is not a decimal number is refused.
 			price: readNumber(ctx, `${collection}.price`, itemIndex, { label: 'price', min: 0 }),
 			sku: readText(ctx, `${collection}.sku`, itemIndex, { label: 'SKU' }),
-		}),
+		},
+		collection,
 	);
