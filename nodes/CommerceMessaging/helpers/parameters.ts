@@ -345,11 +345,8 @@ export function readJson<K extends keyof typeof JSON_KINDS>(
 	}
 	// Of the kind the service expects.
 	if (
-		field.expect === 'array'
-			? Array.isArray(value)
-			: field.expect === 'object'
-				? isObject(value)
-				: Array.isArray(value) || isObject(value)
+		(field.expect !== 'object' && Array.isArray(value)) ||
+		(field.expect !== 'array' && isObject(value))
 	)
 		return value as never;
 	const got = field.showValue

@@ -45,18 +45,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		fallback: false,
 	});
 	const file = await readBinaryFile(this, itemIndex, propertyName);
-	const upload = {
-		...file,
-		fileName:
-			readText(this, 'options.fileName', itemIndex, { label: 'File Name' }) ?? file.fileName,
-	};
-	const { mediaId, fields } = await uploadMedia(this, itemIndex, upload);
+	file.fileName =
+		readText(this, 'options.fileName', itemIndex, { label: 'File Name' }) ?? file.fileName;
+	const { mediaId, fields } = await uploadMedia(this, itemIndex, file);
 	const json = {
 		...fields,
 		media_id: mediaId,
-		file_name: upload.fileName,
-		mime_type: upload.mimeType,
-		file_size: upload.bytes.length,
+		file_name: file.fileName,
+		mime_type: file.mimeType,
+		file_size: file.bytes.length,
 	};
 	// The file is not passed on unless asked: a media_id is what later steps use, and binaries are heavy.
 	return {
