@@ -127,26 +127,33 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Why the path is refused, if it is: only a path under the Base URL is taken, never an address of its own, since
 	// the bearer token (and the plugin key) go with every request. "//host" is a protocol-relative URL, a backslash is
 	// read as a slash by URL parsers, and "." or ".." segments (also encoded) name another endpoint.
-	const problem =
-		path === ''
-			? 'the path is empty'
-			: /^[a-z][a-z\d+.-]*:/i.test(path)
-				? 'it is a full URL; give only the path after the Base URL'
-				: !path.startsWith('/')
-					? 'it must start with /'
-					: path.startsWith('//') ||
-						  path.includes('\\') ||
-						  new URL(path, 'https://service.invalid').host !== 'service.invalid'
-						? 'it would leave the service (it starts like a URL to another host)'
-						: // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-							/[\s\x00-\x1f\x7f]/.test(path)
-							? 'it contains spaces or control characters'
-							: path
-										.split(/[?#]/)[0]
-										.split('/')
-										.some((segment) => /^(\.|%2e){1,2}$/i.test(segment))
-								? 'it must not contain . or .. segments'
-								: undefined;
+	const problem = (
+		[
+			['the path is empty', () => path === ''],
+			[
+				'it is a full URL; give only the path after the Base URL',
+				() => /^[a-z][a-z\d+.-]*:/i.test(path),
+			],
+			['it must start with /', () => !path.startsWith('/')],
+			[
+				'it would leave the service (it starts like a URL to another host)',
+				() =>
+					path.startsWith('//') ||
+					path.includes('\\') ||
+					new URL(path, 'https://service.invalid').host !== 'service.invalid',
+			],
+			// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+			['it contains spaces or control characters', () => /[\s\x00-\x1f\x7f]/.test(path)],
+			[
+				'it must not contain . or .. segments',
+				() =>
+					path
+						.split(/[?#]/)[0]
+						.split('/')
+						.some((segment) => /^(\.|%2e){1,2}$/i.test(segment)),
+			],
+		] as const
+	).find(([, refused]) => refused())?.[0];
 	if (problem) {
 		throw itemError(
 			this,
