@@ -26,7 +26,6 @@ export interface ErrorContext {
 	fields?: string[];
 	/** A template's state (rule E4, or the node's check before a send or while waiting). */
 	state?: string;
-	reason?: string;
 }
 
 /** Puts the given parts of the context on an n8n error (its `context` travels with it into the execution). */

@@ -98,7 +98,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 				itemIndex,
 				`template ${title} was REJECTED: ${reason ?? 'no reason given'}`,
 				'Fix what the reason says in a new draft (Template > Create Draft) and submit it. To branch instead of failing, set Options > On Rejection to "Output Item".',
-				{ state: 'REJECTED', reason },
+				{ state: 'REJECTED' },
 			);
 		}
 		if (template.state === 'DRAFT') {
