@@ -2,7 +2,6 @@ import { randomBytes } from 'crypto';
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 
 import { pause } from '../../../transport/request';
-import type { NodeMemory } from './deduplication';
 
 /**
  * Deduplicate Across Workers: claims in n8n's database-backed deduplication store (`checkProcessedAndRecord` /
@@ -40,6 +39,15 @@ const MAX_ROUNDS = 5;
 const REPEAT_MS = 10 * 60_000;
 const REPEAT_MAX_VALUES = 500;
 
+/** What a process keeps of a node's row between runs: the values to write back, those to remove again, the last calls' times. */
+export const newSharedHistory = () => ({
+	writeBack: new Map<string, number>(),
+	removeAgain: new Map<string, number>(),
+	callTimes: [] as number[],
+});
+
+type SharedHistory = ReturnType<typeof newSharedHistory>;
+
 function remember(kept: Map<string, number>, values: Iterable<string>) {
 	for (const value of values) {
 		kept.delete(value);
@@ -66,29 +74,26 @@ export function sharedValues(hash: string, windowSeconds: number, nowSeconds: nu
 type Claim = ReturnType<typeof sharedValues>;
 
 export class SharedClaims {
-	/** Events this run holds: it sends them, or releases them. */
+	/** Events this run holds and has not sent or released yet. */
 	private readonly owned = new Map<string, Claim>();
-	private readonly done = new Set<string>();
-	/** Values that hold no send: this run's tokens, and probes that found nothing. Removed at the end. */
-	private readonly leftovers = new Set<string>();
-	/** The leftovers that can never be a record (tokens, probes of the period before): removed again later too. */
-	private readonly spent = new Set<string>();
+	/** Values that hold no send: this run's tokens, and what its claims wrote beside a send found. Removed at the end. */
+	private readonly toRemove = new Set<string>();
+	/** Those of them that can never be a record (tokens, probes of the period before): removed again later too. */
+	private readonly removeAgain = new Set<string>();
 	/** Set once a call failed: the run goes on with this process's own check only. */
 	unavailable = false;
-	/** Whether a call reached the store (then the leftovers are removed even after a later failure). */
+	/** Whether a call reached the store (then the values to remove go even after a later failure). */
 	private wrote = false;
-	private readonly runToken = randomBytes(6).toString('base64url');
-	private claims = 0;
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
-		private readonly memory: NodeMemory,
+		private readonly history: SharedHistory,
 	) {}
 
 	/** Undefined where n8n offers no store (a workflow without an id, an engine without a database). */
-	static open(ctx: IExecuteFunctions, memory: NodeMemory) {
+	static open(ctx: IExecuteFunctions, history: SharedHistory) {
 		return ctx.getWorkflow().id && typeof ctx.helpers.checkProcessedAndRecord === 'function'
-			? new SharedClaims(ctx, memory)
+			? new SharedClaims(ctx, history)
 			: undefined;
 	}
 
@@ -99,7 +104,8 @@ export class SharedClaims {
 		for (const { hash, windowSeconds } of events)
 			if (!this.owned.has(hash)) batch.set(hash, sharedValues(hash, windowSeconds, now));
 		if (batch.size === 0 || this.unavailable) return;
-		const token = `#${this.runToken}.${++this.claims}`;
+		// A token of this claim alone: a later claim's read-back must not find an earlier one's.
+		const token = `#${randomBytes(6).toString('base64url')}`;
 		// Probes first: where a batch is larger than the row, n8n keeps the newest values, the records and the token.
 		const claims = [...batch.values()];
 		const first = await this.call([
@@ -109,24 +115,24 @@ export class SharedClaims {
 		]);
 		// Claims that could not be read back are taken as held: the store failing must not lose events.
 		if (!first) return void batch.forEach((claim, hash) => this.owned.set(hash, claim));
-		this.leftovers.add(token);
-		this.spent.add(token);
+		this.toRemove.add(token);
+		this.removeAgain.add(token);
 		const pending = new Map<string, Claim>();
 		for (const [hash, claim] of batch) {
 			const found = first.has(claim.record) || first.has(claim.probe);
 			// Values this call wrote that hold no send: for an event found, what it did not find; else the probe.
 			for (const value of found ? [claim.record, claim.probe] : [claim.probe])
-				if (!first.has(value)) this.leftovers.add(value);
+				if (!first.has(value)) this.toRemove.add(value);
 			if (!found) {
 				pending.set(hash, claim);
-				this.spent.add(claim.probe);
+				this.removeAgain.add(claim.probe);
 			}
 		}
 		const node = this.ctx.getNode().name;
 		try {
 			// Pauses and reads back until every pending claim is decided, taking each decided one out of `pending`.
 			for (let round = 1; pending.size > 0; round++) {
-				const slowestCallMs = Math.max(0, ...this.memory.shared.callTimes);
+				const slowestCallMs = Math.max(0, ...this.history.callTimes);
 				const base = Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, 2 * slowestCallMs));
 				const ms = base + Math.floor(Math.random() * base);
 				this.ctx.logger?.debug('Deduplication: claim pause before the read-back', {
@@ -139,24 +145,28 @@ export class SharedClaims {
 					token,
 					...[...pending.values()].map((claim) => claim.record),
 				]);
+				const survived = !present || present.has(token);
 				for (const [hash, claim] of pending) {
-					const survived = !present || present.has(token);
-					// Its record there without this run's token: another execution's claim overwrote this one.
-					const overwritten = !survived && present.has(claim.record);
-					// Else every write of the claim was overwritten and this read-back wrote it again: read back again.
-					if (!survived && !overwritten && round < MAX_ROUNDS) continue;
-					if (!overwritten) this.owned.set(hash, claim);
-					if (!survived && !overwritten)
-						this.ctx.logger?.debug('Deduplication: a claim taken without a confirming read-back', {
-							node,
-							round,
-						});
-					pending.delete(hash);
+					// Its record there without this run's token: another execution's claim overwrote this one, which yields.
+					if (!survived && present.has(claim.record)) pending.delete(hash);
+					// Else, when every write of the claim was overwritten, this read-back wrote it again: read back again.
+					else if (survived || round >= MAX_ROUNDS) {
+						if (!survived)
+							this.ctx.logger?.debug(
+								'Deduplication: a claim taken without a confirming read-back',
+								{
+									node,
+									round,
+								},
+							);
+						this.owned.set(hash, claim);
+						pending.delete(hash);
+					}
 				}
 			}
 		} finally {
-			// Cancelled during the pause: claims not decided yet are removed with the leftovers at the end.
-			for (const claim of pending.values()) this.leftovers.add(claim.record);
+			// Cancelled during the pause: claims not decided yet are removed at the end.
+			for (const claim of pending.values()) this.toRemove.add(claim.record);
 		}
 	}
 
@@ -166,49 +176,49 @@ export class SharedClaims {
 		return this.owned.has(hash) || this.unavailable;
 	}
 
+	/** The event was sent: its claim is its record, written back with this process's next calls. */
 	accepted(hash: string) {
 		const claim = this.owned.get(hash);
-		if (!claim || this.done.has(hash)) return;
-		this.done.add(hash);
-		remember(this.memory.shared.records, [claim.record]);
+		if (!claim) return;
+		this.owned.delete(hash);
+		remember(this.history.writeBack, [claim.record]);
 	}
 
 	/** At once, so another execution (or a retry) may send the event. */
 	async release(hash: string) {
 		const claim = this.owned.get(hash);
-		if (!claim || this.done.has(hash)) return;
-		this.done.add(hash);
+		if (!claim) return;
+		this.owned.delete(hash);
 		await this.remove([claim.record]);
 	}
 
 	/** Removes, in one call, the claims of events the run never sent, its tokens and the probes that found nothing. */
 	async finish() {
-		const values = new Set(this.leftovers);
-		for (const [hash, claim] of this.owned) if (!this.done.has(hash)) values.add(claim.record);
-		this.owned.clear();
-		this.leftovers.clear();
+		const values = new Set([
+			...this.toRemove,
+			...[...this.owned.values()].map((claim) => claim.record),
+		]);
 		if (values.size > 0 && this.wrote) await this.remove([...values]);
-		remember(this.memory.shared.leftovers, this.spent);
-		this.spent.clear();
+		remember(this.history.removeAgain, this.removeAgain);
 	}
 
 	/** One check-and-record call: the asked values found in the row; undefined when the store failed twice. */
 	private async call(values: string[]) {
 		const asked = new Set(values);
-		const times = this.memory.shared.callTimes;
+		const times = this.history.callTimes;
 		for (let attempt = 0; ; attempt++) {
 			const started = Date.now();
 			try {
 				// Two executions creating the node's first row at once: one insert fails, the retry updates it.
 				const result = await this.ctx.helpers.checkProcessedAndRecord(
-					[...values, ...toRepeat(this.memory.shared.records, asked)],
+					[...values, ...toRepeat(this.history.writeBack, asked)],
 					'node',
 					OPTIONS,
 				);
 				this.wrote = true;
 				if (times.push(Date.now() - started) > CALLS_KEPT) times.shift();
-				// What the write-backs found is not this call's answer.
-				return new Set(result.processed.map(String).filter((value) => asked.has(value)));
+				// The write-backs exclude the asked values, so what they found never answers a question about those.
+				return new Set(result.processed.map(String));
 			} catch (error) {
 				if (attempt >= 1) {
 					this.unavailable = true;
@@ -225,7 +235,7 @@ export class SharedClaims {
 	private async remove(values: string[]) {
 		try {
 			await this.ctx.helpers.removeProcessed(
-				[...values, ...toRepeat(this.memory.shared.leftovers, new Set(values))],
+				[...values, ...toRepeat(this.history.removeAgain, new Set(values))],
 				'node',
 				OPTIONS,
 			);
