@@ -64,7 +64,7 @@ export const eventKey = (account: string, { kind, parts }: EventIdentity) => ({
 /** The account a credential logs in to, hashed: Base URL (as URLs write it) and username; not the password, not the name. */
 export function accountWithoutPasswordKey(data: ICredentialDataDecryptedObject) {
 	const { baseUrl, username } = readCredentials(data);
-	const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+	const url = URL.canParse(baseUrl) && new URL(baseUrl);
 	const canonical = url ? normalizeBaseUrl(`${url.protocol}//${url.host}${url.pathname}`) : baseUrl;
 	return hashOf([canonical, username], 16);
 }
@@ -192,10 +192,10 @@ const PROCESS = { id: randomBytes(6).toString('base64url'), startedAt: nowSecond
 
 const WINDOW_FORM = 'Use a number of hours above 0, e.g. 24.';
 
-/** One item's deduplication options; `acrossProcesses`: also claim in n8n's shared store. */
+/** One item's deduplication options: a window of 0 seconds means Deduplicate is off. */
 function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number) {
 	if (!readBoolean(ctx, 'options.deduplicate', itemIndex, { label: 'Deduplicate', fallback: true }))
-		return { enabled: false, windowSeconds: 0, acrossProcesses: false };
+		return { windowSeconds: 0, acrossProcesses: false };
 	const hours = readNumber(ctx, 'options.deduplicationWindowHours', itemIndex, {
 		label: 'deduplication window',
 		min: 0,
@@ -206,7 +206,6 @@ function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number) {
 	if (hours === 0)
 		throw itemError(ctx, itemIndex, '0 is not a valid deduplication window', WINDOW_FORM);
 	return {
-		enabled: true,
 		windowSeconds: hours * 3600,
 		acrossProcesses: readBoolean(ctx, 'options.deduplicateAcrossWorkers', itemIndex, {
 			label: 'Deduplicate Across Workers',
@@ -215,9 +214,8 @@ function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number) {
 	};
 }
 
-/** One pushed event: its options, what makes it the same as another, and the fields shown on a skipped item. */
-interface PushedEvent {
-	settings: ReturnType<typeof readDedupSettings>;
+/** One pushed event: what makes it the same as another, the fields shown on a skipped item, and its options. */
+interface PushedEvent extends ReturnType<typeof readDedupSettings> {
 	identity: EventIdentity;
 	identifiers: IDataObject;
 }
@@ -231,8 +229,6 @@ export class EventPush {
 	private skipped = 0;
 	/** Events sent while n8n's shared store could not be reached: checked by this worker only. */
 	private sentWithoutShared = 0;
-	/** Events this run holds in the memory: settles their in-flight promise. */
-	private readonly holds = new Map<string, () => void>();
 	private recorded = false;
 	private dropsBefore = 0;
 	/** When another process saved this node's copy while this one was running (epoch seconds), if it did. */
@@ -252,21 +248,21 @@ export class EventPush {
 	static async start(
 		ctx: IExecuteFunctions,
 		itemCount: number,
-		readEvent: (itemIndex: number) => Omit<PushedEvent, 'settings'>,
+		readEvent: (itemIndex: number) => Pick<PushedEvent, 'identity' | 'identifiers'>,
 	) {
 		const push = new EventPush(
 			Array.from({ length: itemCount }, (_, itemIndex) => {
 				try {
-					return { ...readEvent(itemIndex), settings: readDedupSettings(ctx, itemIndex) };
+					return { ...readEvent(itemIndex), ...readDedupSettings(ctx, itemIndex) };
 				} catch (error) {
 					return error as Error;
 				}
 			}),
 		);
 		const enabled = push.events.filter(
-			(event): event is PushedEvent => !(event instanceof Error) && event.settings.enabled,
+			(event): event is PushedEvent => !(event instanceof Error) && event.windowSeconds > 0,
 		);
-		const acrossProcesses = enabled.some((event) => event.settings.acrossProcesses);
+		const acrossProcesses = enabled.some((event) => event.acrossProcesses);
 		try {
 			// Claiming across processes pauses before the first request: a session opened before it would hold an ageing token.
 			if (enabled.length)
@@ -283,7 +279,7 @@ export class EventPush {
 		));
 		push.dropsBefore = memory.droppedInWindow;
 		push.longestWindow = enabled.reduce(
-			(longest, event) => Math.max(longest, event.settings.windowSeconds),
+			(longest, event) => Math.max(longest, event.windowSeconds),
 			0,
 		);
 		const saved = ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] as IDataObject | undefined;
@@ -295,18 +291,17 @@ export class EventPush {
 		if (!acrossProcesses) return push;
 		push.shared = SharedClaims.open(ctx, memory.shared);
 		const claims = enabled
-			.map((event) => ({ ...event.settings, hash: eventKey(push.account, event.identity).hash }))
+			.map((event) => ({ ...event, hash: eventKey(push.account, event.identity).hash }))
 			.filter(
 				({ hash, windowSeconds, acrossProcesses }) =>
 					acrossProcesses && memory.sentWithin(hash, windowSeconds, nowSeconds()) === undefined,
 			);
-		let claimed = false;
 		try {
 			await push.shared?.claimAll(claims);
-			claimed = true;
-		} finally {
+		} catch (error) {
 			// Cancelled while claiming: the router never reaches `finish`, so the claims go here.
-			if (!claimed) await push.finish(ctx);
+			await push.finish(ctx);
+			throw error;
 		}
 		return push;
 	}
@@ -336,21 +331,21 @@ export class EventPush {
 		body: IDataObject,
 	): Promise<IDataObject> {
 		const event = this.eventOf(itemIndex);
-		const { memory, shared } = this;
-		const { windowSeconds, acrossProcesses, enabled } = event.settings;
+		const { memory } = this;
+		const { windowSeconds, acrossProcesses } = event;
 		const deliver = async () =>
 			(await apiRequest(ctx, route, { body, itemIndex })) ?? {
 				...event.identifiers,
 				accepted: true,
 			};
-		if (!enabled || !memory) return await deliver();
+		if (!windowSeconds || !memory) return await deliver();
 
 		const { hash, label } = eventKey(this.account, event.identity);
 		const skipped = (why: IDataObject) => {
 			this.skipped++;
 			return { ...event.identifiers, skipped: true, reason: 'duplicate', dedupKey: label, ...why };
 		};
-		const claims = acrossProcesses ? shared : undefined;
+		const shared = acrossProcesses ? this.shared : undefined;
 		let sentAt = memory.sentWithin(hash, windowSeconds, nowSeconds());
 		while (sentAt === undefined && memory.inFlight.has(hash)) {
 			// Another execution sends it now: accepted, it is a duplicate; failed, this run sends it.
@@ -359,41 +354,36 @@ export class EventPush {
 		}
 		if (sentAt !== undefined) {
 			// Sent through this process meanwhile: a shared claim this run holds for it is that send's record.
-			claims?.accepted(hash);
+			shared?.accepted(hash);
 			return skipped({ firstSentAt: new Date(sentAt * 1000).toISOString() });
 		}
-		memory.inFlight.set(hash, new Promise<void>((resolve) => this.holds.set(hash, resolve)));
-		if (claims && !(await claims.claim(hash, windowSeconds))) {
-			this.settle(hash);
-			return skipped({ claimedBy: 'another execution' });
-		}
-		let output: IDataObject | undefined;
+		let sendOver!: () => void;
+		memory.inFlight.set(hash, new Promise<void>((resolve) => (sendOver = resolve)));
 		try {
-			output = await deliver();
-		} finally {
-			// Not accepted (the send threw): the claims go, so a waiting execution or the next try sends the event.
-			if (!output) {
-				this.settle(hash);
-				await claims?.release(hash);
+			if (shared && !(await shared.claim(hash, windowSeconds)))
+				return skipped({ claimedBy: 'another execution' });
+			let output: IDataObject;
+			try {
+				output = await deliver();
+			} catch (error) {
+				// Not accepted: the claim goes at once, so another execution or the next try sends the event.
+				await shared?.release(hash);
+				throw error;
 			}
+			this.recorded =
+				memory.record(hash, nowSeconds(), nowSeconds(), windowSeconds) || this.recorded;
+			shared?.accepted(hash);
+			if (!acrossProcesses || (shared && !shared.unavailable)) return output;
+			this.sentWithoutShared++;
+			return { ...output, crossWorkerCheck: 'skipped' };
+		} finally {
+			memory.inFlight.delete(hash);
+			sendOver();
 		}
-		this.recorded = memory.record(hash, nowSeconds(), nowSeconds(), windowSeconds) || this.recorded;
-		this.settle(hash);
-		claims?.accepted(hash);
-		if (!acrossProcesses || (shared && !shared.unavailable)) return output;
-		this.sentWithoutShared++;
-		return { ...output, crossWorkerCheck: 'skipped' };
-	}
-
-	private settle(hash: string) {
-		this.holds.get(hash)?.();
-		this.holds.delete(hash);
-		this.memory?.inFlight.delete(hash);
 	}
 
 	/** Saves the memory when the run recorded an event (assigning through static data marks it changed), drops the claims it holds. */
 	async finish(ctx: IExecuteFunctions) {
-		for (const hash of [...this.holds.keys()]) this.settle(hash);
 		if (this.memory && this.recorded) {
 			const now = nowSeconds();
 			this.memory.prune(now, this.longestWindow);
@@ -406,7 +396,6 @@ export class EventPush {
 		}
 		await this.shared?.finish();
 	}
-
 	/** What the run did that its user should know: skips, events forgotten too soon, another process at work, a store out of reach. */
 	hints(itemCount: number) {
 		const dropped = (this.memory?.droppedInWindow ?? 0) - this.dropsBefore;
