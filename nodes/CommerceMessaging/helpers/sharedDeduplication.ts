@@ -40,13 +40,11 @@ const REPEAT_MS = 10 * 60_000;
 const REPEAT_MAX_VALUES = 500;
 
 /** What a process keeps of a node's row between runs: the values to write back, those to remove again, the last calls' times. */
-export const newSharedHistory = () => ({
-	writeBack: new Map<string, number>(),
-	removeAgain: new Map<string, number>(),
-	callTimes: [] as number[],
-});
-
-type SharedHistory = ReturnType<typeof newSharedHistory>;
+export class SharedHistory {
+	readonly writeBack = new Map<string, number>();
+	readonly removeAgain = new Map<string, number>();
+	readonly callTimes: number[] = [];
+}
 
 function remember(kept: Map<string, number>, values: Iterable<string>) {
 	for (const value of values) {
@@ -100,9 +98,11 @@ export class SharedClaims {
 	/** Claims the events this run does not hold yet: one call, then a pause and a read-back per round. */
 	async claimAll(events: Array<{ hash: string; windowSeconds: number }>) {
 		const now = Math.floor(Date.now() / 1000);
-		const batch = new Map<string, Claim>();
-		for (const { hash, windowSeconds } of events)
-			if (!this.owned.has(hash)) batch.set(hash, sharedValues(hash, windowSeconds, now));
+		const batch = new Map(
+			events
+				.filter(({ hash }) => !this.owned.has(hash))
+				.map(({ hash, windowSeconds }) => [hash, sharedValues(hash, windowSeconds, now)]),
+		);
 		if (batch.size === 0 || this.unavailable) return;
 		// A token of this claim alone: a later claim's read-back must not find an earlier one's.
 		const token = `#${randomBytes(6).toString('base64url')}`;
@@ -133,8 +133,9 @@ export class SharedClaims {
 			// Pauses and reads back until every pending claim is decided, taking each decided one out of `pending`.
 			for (let round = 1; pending.size > 0; round++) {
 				const slowestCallMs = Math.max(0, ...this.history.callTimes);
-				const base = Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, 2 * slowestCallMs));
-				const ms = base + Math.floor(Math.random() * base);
+				const ms = Math.floor(
+					Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, 2 * slowestCallMs)) * (1 + Math.random()),
+				);
 				this.ctx.logger?.debug('Deduplication: claim pause before the read-back', {
 					node,
 					ms,
@@ -172,24 +173,27 @@ export class SharedClaims {
 
 	/** Whether this run holds the event (claiming it now if not yet tried); false: another execution does. */
 	async claim(hash: string, windowSeconds: number) {
-		if (!this.owned.has(hash) && !this.unavailable) await this.claimAll([{ hash, windowSeconds }]);
+		await this.claimAll([{ hash, windowSeconds }]);
 		return this.owned.has(hash) || this.unavailable;
 	}
 
 	/** The event was sent: its claim is its record, written back with this process's next calls. */
 	accepted(hash: string) {
-		const claim = this.owned.get(hash);
-		if (!claim) return;
-		this.owned.delete(hash);
-		remember(this.history.writeBack, [claim.record]);
+		const record = this.take(hash);
+		if (record) remember(this.history.writeBack, [record]);
 	}
 
 	/** At once, so another execution (or a retry) may send the event. */
 	async release(hash: string) {
-		const claim = this.owned.get(hash);
-		if (!claim) return;
+		const record = this.take(hash);
+		if (record) await this.remove([record]);
+	}
+
+	/** The record of the claim this run holds for the event, which it no longer holds. */
+	private take(hash: string) {
+		const record = this.owned.get(hash)?.record;
 		this.owned.delete(hash);
-		await this.remove([claim.record]);
+		return record;
 	}
 
 	/** Removes, in one call, the claims of events the run never sent, its tokens and the probes that found nothing. */
@@ -203,32 +207,28 @@ export class SharedClaims {
 	}
 
 	/** One check-and-record call: the asked values found in the row; undefined when the store failed twice. */
-	private async call(values: string[]) {
-		const asked = new Set(values);
-		const times = this.history.callTimes;
-		for (let attempt = 0; ; attempt++) {
-			const started = Date.now();
-			try {
-				// Two executions creating the node's first row at once: one insert fails, the retry updates it.
-				const result = await this.ctx.helpers.checkProcessedAndRecord(
-					[...values, ...toRepeat(this.history.writeBack, asked)],
-					'node',
-					OPTIONS,
-				);
-				this.wrote = true;
-				if (times.push(Date.now() - started) > CALLS_KEPT) times.shift();
-				// The write-backs exclude the asked values, so what they found never answers a question about those.
-				return new Set(result.processed.map(String));
-			} catch (error) {
-				if (attempt >= 1) {
-					this.unavailable = true;
-					this.warn(
-						"Deduplication: n8n's shared store failed, this run deduplicates in its own process only",
-						error,
-					);
-					return undefined;
-				}
-			}
+	private async call(values: string[], retry = true): Promise<Set<string> | undefined> {
+		const started = Date.now();
+		try {
+			const result = await this.ctx.helpers.checkProcessedAndRecord(
+				[...values, ...toRepeat(this.history.writeBack, new Set(values))],
+				'node',
+				OPTIONS,
+			);
+			this.wrote = true;
+			const times = this.history.callTimes;
+			if (times.push(Date.now() - started) > CALLS_KEPT) times.shift();
+			// The write-backs exclude the asked values, so what they found never answers a question about those.
+			return new Set(result.processed.map(String));
+		} catch (error) {
+			// Two executions creating the node's first row at once: one insert fails, the retry updates it.
+			if (retry) return await this.call(values, false);
+			this.unavailable = true;
+			this.warn(
+				"Deduplication: n8n's shared store failed, this run deduplicates in its own process only",
+				error,
+			);
+			return undefined;
 		}
 	}
 
