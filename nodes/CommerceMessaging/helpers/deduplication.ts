@@ -116,11 +116,11 @@ export class NodeMemory {
 				(this.sent.get(hash) ?? -Infinity) < sentAt,
 		);
 		if (!fresh.length) return false;
-		const latest = [...new Map([...this.sent, ...fresh.sort((a, b) => a[1] - b[1])])].sort(
-			(a, b) => a[1] - b[1],
-		);
-		this.sent.clear();
-		for (const [hash, sentAt] of latest) this.sent.set(hash, sentAt);
+		// Oldest first: each event set again in time order lands after every older one, at its later time.
+		for (const [hash, sentAt] of [...this.sent, ...fresh].sort((a, b) => a[1] - b[1])) {
+			this.sent.delete(hash);
+			this.sent.set(hash, sentAt);
+		}
 		this.cap(now, maxAgeSeconds);
 		return true;
 	}
@@ -362,14 +362,11 @@ export class EventPush {
 		try {
 			if (shared && !(await shared.claim(hash, windowSeconds)))
 				return skipped({ claimedBy: 'another execution' });
-			let output: IDataObject;
-			try {
-				output = await deliver();
-			} catch (error) {
+			const output = await deliver().catch(async (error: unknown) => {
 				// Not accepted: the claim goes at once, so another execution or the next try sends the event.
 				await shared?.release(hash);
 				throw error;
-			}
+			});
 			this.recorded =
 				memory.record(hash, nowSeconds(), nowSeconds(), windowSeconds) || this.recorded;
 			shared?.accepted(hash);
@@ -396,6 +393,7 @@ export class EventPush {
 		}
 		await this.shared?.finish();
 	}
+
 	/** What the run did that its user should know: skips, events forgotten too soon, another process at work, a store out of reach. */
 	hints(itemCount: number) {
 		const dropped = (this.memory?.droppedInWindow ?? 0) - this.dropsBefore;
