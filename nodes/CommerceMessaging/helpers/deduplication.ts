@@ -330,20 +330,19 @@ export class EventPush {
 		route: 'orderEvent' | 'cartEvent',
 		body: IDataObject,
 	): Promise<IDataObject> {
-		const event = this.eventOf(itemIndex);
+		const { identity, identifiers, windowSeconds, acrossProcesses } = this.eventOf(itemIndex);
 		const { memory } = this;
-		const { windowSeconds, acrossProcesses } = event;
 		const deliver = async () =>
 			(await apiRequest(ctx, route, { body, itemIndex })) ?? {
-				...event.identifiers,
+				...identifiers,
 				accepted: true,
 			};
 		if (!windowSeconds || !memory) return await deliver();
 
-		const { hash, label } = eventKey(this.account, event.identity);
+		const { hash, label } = eventKey(this.account, identity);
 		const skipped = (why: IDataObject) => {
 			this.skipped++;
-			return { ...event.identifiers, skipped: true, reason: 'duplicate', dedupKey: label, ...why };
+			return { ...identifiers, skipped: true, reason: 'duplicate', dedupKey: label, ...why };
 		};
 		const shared = acrossProcesses ? this.shared : undefined;
 		let sentAt = memory.sentWithin(hash, windowSeconds, nowSeconds());
