@@ -296,13 +296,11 @@ export class EventPush {
 				({ hash, windowSeconds, acrossProcesses }) =>
 					acrossProcesses && memory.sentWithin(hash, windowSeconds, nowSeconds()) === undefined,
 			);
-		try {
-			await push.shared?.claimAll(claims);
-		} catch (error) {
+		await push.shared?.claimAll(claims).catch(async (error: unknown) => {
 			// Cancelled while claiming: the router never reaches `finish`, so the claims go here.
 			await push.finish(ctx);
 			throw error;
-		}
+		});
 		return push;
 	}
 
