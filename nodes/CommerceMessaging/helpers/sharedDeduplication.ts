@@ -150,7 +150,8 @@ export class SharedClaims {
 				for (const [hash, claim] of pending) {
 					// Its record there without this run's token: another execution's claim overwrote this one, which yields.
 					if (!survived && present.has(claim.record)) pending.delete(hash);
-					// Else, when every write of the claim was overwritten, this read-back wrote it again: read back again.
+					// Its token there: the claim is this run's. Neither there: this read-back wrote the claim again, so it is
+					// read back again, and after MAX_ROUNDS taken unconfirmed.
 					else if (survived || round >= MAX_ROUNDS) {
 						if (!survived)
 							this.ctx.logger?.debug(
