@@ -74,16 +74,22 @@ function shown(value: unknown) {
 const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
 const isEmpty = (value: unknown) =>
 	value == null || (typeof value === 'string' && value.trim() === '');
+/** A number, or text `pattern` takes as one (else NaN); undefined for any other kind. */
+const toNumber = (value: unknown, pattern = DECIMAL) =>
+	typeof value === 'number'
+		? value
+		: typeof value === 'string'
+			? pattern.test(value)
+				? Number(value)
+				: NaN
+			: undefined;
+const KINDS: Record<string, string> = { string: 'text', object: 'an object' };
 const kindOf = (value: unknown) =>
 	value === null
 		? 'null'
 		: Array.isArray(value)
 			? 'an array'
-			: typeof value === 'string'
-				? 'text'
-				: typeof value === 'object'
-					? 'an object'
-					: `a ${typeof value}`;
+			: (KINDS[typeof value] ?? `a ${typeof value}`);
 
 const wrongKind = (
 	ctx: ParameterContext,
@@ -109,20 +115,34 @@ interface Field {
 /** What a reader answers: the value, or undefined unless it is required. */
 type Read<T, O> = O extends { required: true } ? T : T | undefined;
 
-/** `keepSpaces`: not trimmed; `maxLength` in characters as people count them; `phone`: an E.164 number. */
-type TextField = Field & { keepSpaces?: boolean; maxLength?: number; phone?: boolean };
-
-/** An empty value: it fails when required, else it is left out. */
-function absent(ctx: ParameterContext, itemIndex: number, field: Field) {
-	if (field.required)
+/**
+ * What every reader does first: an empty value fails when required, else it is undefined; `accept` takes the rest
+ * as the reader's kind, or answers undefined for another kind, which fails as not `expected`.
+ */
+function check<T>(
+	ctx: ParameterContext,
+	itemIndex: number,
+	raw: unknown,
+	field: Field,
+	expected: string,
+	accept: (raw: unknown) => T | undefined,
+) {
+	if (isEmpty(raw)) {
+		if (!field.required) return undefined;
 		throw itemError(
 			ctx,
 			itemIndex,
 			`the ${field.label} is empty`,
 			field.description ?? `Set the ${field.label}; it is required by the service.`,
 		);
-	return undefined;
+	}
+	const value = accept(raw);
+	if (value === undefined) throw wrongKind(ctx, itemIndex, field.label, expected, raw);
+	return value;
 }
+
+/** `keepSpaces`: not trimmed; `maxLength` in characters as people count them; `phone`: an E.164 number. */
+type TextField = Field & { keepSpaces?: boolean; maxLength?: number; phone?: boolean };
 
 /** Text as typed (trimmed unless `keepSpaces`), or a number as its digits; an object, a list or a boolean fails. */
 export const readText = <O extends TextField>(
@@ -130,7 +150,7 @@ export const readText = <O extends TextField>(
 	name: string,
 	itemIndex: number,
 	field: O,
-) => textValue(ctx, valueOf(ctx, name, itemIndex, ''), itemIndex, field);
+) => textValue(ctx, valueOf(ctx, name, itemIndex), itemIndex, field);
 
 /** readText for a value that is not a parameter of its own (a field of a list entry). */
 export function textValue<O extends TextField>(
@@ -139,15 +159,20 @@ export function textValue<O extends TextField>(
 	itemIndex: number,
 	field: O,
 ): Read<string, O> {
-	if (raw != null && typeof raw !== 'string' && !Number.isFinite(raw))
-		throw wrongKind(ctx, itemIndex, field.label, 'text or a number', raw);
-	const text = typeof raw === 'string' && field.keepSpaces ? raw : String(raw ?? '').trim();
-	if (!text.trim()) return absent(ctx, itemIndex, field) as Read<string, O>;
-	if (field.phone) return phoneValue(ctx, text, itemIndex);
 	const { label, maxLength = Infinity } = field;
+	const text = check(ctx, itemIndex, raw, field, 'text or a number', (value) =>
+		typeof value === 'string'
+			? field.keepSpaces
+				? value
+				: value.trim()
+			: Number.isFinite(value)
+				? String(value)
+				: undefined,
+	);
+	if (text !== undefined && field.phone) return phoneValue(ctx, text, itemIndex);
 	// Characters as people count them: an emoji is one, not two UTF-16 units.
-	const length = maxLength < Infinity ? Array.from(text).length : 0;
-	if (length <= maxLength) return text;
+	const length = text && maxLength < Infinity ? Array.from(text).length : 0;
+	if (length <= maxLength) return text as string;
 	throw itemError(
 		ctx,
 		itemIndex,
@@ -188,32 +213,29 @@ export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number
 }
 
 /**
- * A number, or its text from an expression: a decimal (money, hours; hex, exponents and commas refused), or with
- * `whole` an integer (an id, a count). Empty is undefined unless required.
+ * A number of `min` or more, or its text from an expression: a decimal (money, hours; hex, exponents and commas
+ * refused), or with `whole` an integer (an id, a count). Empty is undefined unless required.
  */
-export function readNumber<O extends Field & { whole?: boolean; min?: number; fallback?: number }>(
+export function readNumber<O extends Field & { min: number; whole?: boolean; fallback?: number }>(
 	ctx: ParameterContext,
 	name: string,
 	itemIndex: number,
 	field: O,
-) {
-	const { whole, label } = field;
+): Read<number, O> {
+	const { whole, min, label } = field;
 	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
-	if (isEmpty(raw)) return absent(ctx, itemIndex, field) as Read<number, O>;
-	if (typeof raw !== 'number' && typeof raw !== 'string')
-		throw wrongKind(ctx, itemIndex, label, 'a number', raw);
-	const value =
-		typeof raw === 'number' ? raw : (whole ? /^\s*\d+\s*$/ : DECIMAL).test(raw) ? Number(raw) : NaN;
-	const min = field.min ?? (whole ? 0 : undefined);
-	if ((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && value >= (min ?? -Infinity))
-		return value;
+	const value = check(ctx, itemIndex, raw, field, 'a number', (given) =>
+		toNumber(given, whole ? /^\s*\d+\s*$/ : DECIMAL),
+	);
+	if (value === undefined) return value as Read<number, O>;
+	if ((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && value >= min) return value;
 	const problem =
 		Number.isFinite(value) && (!whole || Number.isInteger(value))
 			? `is below the minimum of ${min}`
 			: `is not ${whole ? 'a whole' : 'a decimal'} number`;
 	const hint = whole
 		? `Use a whole number of ${min} or more.`
-		: `Use a decimal number${min === undefined ? '' : ` of ${min} or more`} with a dot as the decimal separator, e.g. 49.90.`;
+		: `Use a decimal number of ${min} or more with a dot as the decimal separator, e.g. 49.90.`;
 	throw itemError(
 		ctx,
 		itemIndex,
@@ -246,11 +268,14 @@ export function readBoolean<F extends boolean | undefined>(
 	field: { label: string; fallback?: F },
 ): boolean | F {
 	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
-	if (typeof raw === 'boolean') return raw;
-	if (isEmpty(raw)) return field.fallback as F;
-	if (typeof raw === 'string' && /^(true|false)$/i.test(raw.trim()))
-		return raw.trim().toLowerCase() === 'true';
-	throw wrongKind(ctx, itemIndex, field.label, 'true or false', raw);
+	const value = check(ctx, itemIndex, raw, field, 'true or false', (given) =>
+		typeof given === 'boolean'
+			? given
+			: typeof given === 'string' && /^\s*(true|false)\s*$/i.test(given)
+				? /true/i.test(given)
+				: undefined,
+	);
+	return value ?? (field.fallback as F);
 }
 
 /** One of a list of values (an options parameter, or an expression that should give one); not set gives `fallback`. */
@@ -260,26 +285,26 @@ export function readOption<T extends string>(
 	itemIndex: number,
 	field: { label: string; values: readonly T[]; fallback: T },
 ) {
-	const raw = valueOf(ctx, name, itemIndex, field.fallback);
-	if (isEmpty(raw)) return field.fallback;
-	if ((field.values as readonly unknown[]).includes(raw)) return raw as T;
 	const values = field.values.join(', ');
-	throw typeof raw === 'string'
-		? itemError(
-				ctx,
-				itemIndex,
-				`the ${field.label} ${shown(raw)} is not one of ${values}`,
-				`Choose one of ${values}.`,
-			)
-		: wrongKind(ctx, itemIndex, field.label, `one of ${values}`, raw);
+	const raw = valueOf(ctx, name, itemIndex, field.fallback);
+	const chosen = check(ctx, itemIndex, raw, field, `one of ${values}`, (given) =>
+		typeof given === 'string' ? (given as T) : undefined,
+	);
+	if (chosen === undefined || field.values.includes(chosen)) return chosen ?? field.fallback;
+	throw itemError(
+		ctx,
+		itemIndex,
+		`the ${field.label} ${shown(raw)} is not one of ${values}`,
+		`Choose one of ${values}.`,
+	);
 }
 
 /** A date and time from the picker or an expression, as ISO 8601 in UTC (no zone: the workflow's); empty is undefined. */
 export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string) {
-	const raw = valueOf(ctx, name, itemIndex);
-	if (isEmpty(raw)) return undefined;
-	if (typeof raw !== 'string' && typeof raw !== 'number')
-		throw wrongKind(ctx, itemIndex, label, 'a date', raw);
+	const raw = check(ctx, itemIndex, valueOf(ctx, name, itemIndex), { label }, 'a date', (given) =>
+		typeof given === 'string' || typeof given === 'number' ? given : undefined,
+	);
+	if (raw === undefined) return undefined;
 	try {
 		const iso = tryToParseDateTime(raw, ctx.getTimezone()).toUTC().toISO();
 		if (iso) return iso;
@@ -302,7 +327,7 @@ export function readEntries(
 	label: string,
 	entry: string,
 ) {
-	const collection = valueOf(ctx, name, itemIndex, {});
+	const collection = valueOf(ctx, name, itemIndex);
 	if (isEmpty(collection)) return [];
 	// Not a collection at all: the value itself is what is wrong.
 	const list = isObject(collection) ? [collection[entry] ?? []].flat() : [collection];
@@ -311,24 +336,22 @@ export function readEntries(
 	return list as IDataObject[];
 }
 
-const JSON_KINDS = {
-	object: 'a JSON object',
-	array: 'a JSON array',
-	objectOrArray: 'a JSON object or array',
-} as const;
-
 /**
  * A JSON field: JSON text as typed, or the value an expression gave, of the kind the service expects. Empty is
  * undefined. `example`: the right form, for the message; `showValue`: say what it got rather than its kind.
  */
-export function readJson<K extends keyof typeof JSON_KINDS>(
+export function readJson(
 	ctx: ParameterContext,
 	name: string,
 	itemIndex: number,
-	field: { label: string; expect: K; example: string; plural?: boolean; showValue?: boolean },
-):
-	| (K extends 'object' ? IDataObject : K extends 'array' ? unknown[] : IDataObject | unknown[])
-	| undefined {
+	field: {
+		label: string;
+		expect: 'object' | 'array' | 'objectOrArray';
+		example: string;
+		plural?: boolean;
+		showValue?: boolean;
+	},
+) {
 	let value = valueOf(ctx, name, itemIndex);
 	if (isEmpty(value)) return undefined;
 	if (typeof value === 'string') {
@@ -348,16 +371,12 @@ export function readJson<K extends keyof typeof JSON_KINDS>(
 		(field.expect !== 'object' && Array.isArray(value)) ||
 		(field.expect !== 'array' && isObject(value))
 	)
-		return value as never;
+		return value as IDataObject | IDataObject[];
+	const kind = field.expect === 'objectOrArray' ? 'object or array' : field.expect;
 	const got = field.showValue
 		? `got ${shown(value)}`
 		: `not ${typeof value === 'string' ? 'a string' : kindOf(value)}`;
-	throw itemError(
-		ctx,
-		itemIndex,
-		`${field.label} must be ${JSON_KINDS[field.expect]}, ${got}`,
-		field.example,
-	);
+	throw itemError(ctx, itemIndex, `${field.label} must be a JSON ${kind}, ${got}`, field.example);
 }
 
 /** Drops the empty values n8n collections leave behind, so the service never sees "". */
@@ -420,12 +439,7 @@ export function readSetting(
 		);
 	}
 	if (isEmpty(raw)) return undefined;
-	const value =
-		typeof raw === 'number'
-			? raw
-			: typeof raw === 'string' && DECIMAL.test(raw)
-				? Number(raw)
-				: NaN;
+	const value = toNumber(raw) ?? NaN;
 	if (!Number.isFinite(value))
 		throw fail(
 			`${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`,
@@ -522,6 +536,7 @@ export function readCustomer(
 		contact_id: readNumber(ctx, contactId, itemIndex, {
 			label: 'contact ID',
 			whole: true,
+			min: 0,
 			description: 'A contact ID is a whole number, e.g. 123.',
 		}),
 	});

@@ -184,11 +184,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body =
 		method === 'GET'
 			? undefined
-			: (readJson(this, 'jsonBody', itemIndex, {
+			: readJson(this, 'jsonBody', itemIndex, {
 					expect: 'objectOrArray',
 					label: 'the JSON body',
 					example: 'Enter a JSON object such as {"firstname": "Ada"}.',
-				}) as IDataObject | IDataObject[] | undefined);
+				});
 	if (
 		method === 'GET' &&
 		readBoolean(this, 'paginate', itemIndex, { label: 'Paginate', fallback: false })
