@@ -2,6 +2,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type IGetNodeParameterOptions,
+	type INodeProperties,
 	type IPollFunctions,
 	NodeOperationError,
 	tryToParseDateTime,
@@ -457,39 +458,49 @@ const count = (value: number, max = Infinity) => Math.min(max, Math.round(value)
 
 /**
  * Each field of the Request Options panel (descriptions.ts) mapped onto the transport's settings: its lowest value,
- * and where it lands (ms, bytes, counts). Fractions are rounded; values past a bound the panel shows are capped to it.
+ * where it lands (ms, bytes, counts), and which setting messages name with its label. Fractions are rounded; values
+ * past a bound the panel shows are capped to it.
  */
 const REQUEST_OPTION_FIELDS: Record<
 	string,
-	[min: number, rule: string, apply: (s: RunSettings, value: number) => unknown]
+	[
+		min: number,
+		rule: string,
+		apply: (s: RunSettings, value: number) => unknown,
+		named: keyof RunSettings['names'],
+	]
 > = {
-	concurrency: [...ONE_OR_MORE, (s, value) => (s.concurrency = count(value, MAX_CONCURRENCY))],
-	maxAttempts: [...ONE_OR_MORE, (s, value) => (s.retry.maxAttempts = count(value, MAX_ATTEMPTS))],
+	concurrency: [
+		...ONE_OR_MORE,
+		(s, value) => (s.concurrency = count(value, MAX_CONCURRENCY)),
+		'sendLess',
+	],
+	maxAttempts: [
+		...ONE_OR_MORE,
+		(s, value) => (s.retry.maxAttempts = count(value, MAX_ATTEMPTS)),
+		'maxAttempts',
+	],
 	maxListMegabytes: [
 		0.001,
 		'above 0 (at least 0.001)',
 		(s, value) => (s.maxListBytes = Math.max(1, Math.round(value * 1024 * 1024))),
+		'maxListBytes',
 	],
-	maxRecords: [...ONE_OR_MORE, (s, value) => (s.maxRecords = count(value))],
+	maxRecords: [...ONE_OR_MORE, (s, value) => (s.maxRecords = count(value)), 'maxRecords'],
 	maxRetryWaitSeconds: [
 		0,
 		'0 or more (0: no retries)',
 		(s, value) => (s.retry.maxTotalWaitMs = milliseconds(value)),
+		'retryBudget',
 	],
 	// The least that rounds to MIN_TIMEOUT_MS.
 	timeoutSeconds: [
 		(MIN_TIMEOUT_MS - 0.5) / 1000,
 		`above 0 (at least ${MIN_TIMEOUT_MS / 1000})`,
 		(s, value) => (s.retry.timeoutMs = milliseconds(value)),
+		'timeout',
 	],
 };
-
-const LABELS = Object.fromEntries(
-	(requestOptions.options as Array<{ name: string; displayName: string }>).map((option) => [
-		option.name,
-		`Request Options > ${option.displayName}`,
-	]),
-);
 
 /** The run's Request Options, read once (from the first item); a poll reads one page at a time, so no Concurrency. */
 export function readRequestOptions(ctx: ParameterContext) {
@@ -497,22 +508,20 @@ export function readRequestOptions(ctx: ParameterContext) {
 	const settings: RunSettings = {
 		...DEFAULT_RUN_SETTINGS,
 		retry: { ...DEFAULT_RUN_SETTINGS.retry },
-		names: {
-			timeout: LABELS.timeoutSeconds,
-			retryBudget: LABELS.maxRetryWaitSeconds,
-			maxAttempts: LABELS.maxAttempts,
-			maxRecords: LABELS.maxRecords,
-			maxListBytes: LABELS.maxListMegabytes,
-			sendLess: poll
-				? undefined
-				: `lower ${LABELS.concurrency}, or the batch size (Options > Batching) where there is one`,
-		},
+		names: {},
 	};
-	for (const [name, [min, rule, apply]] of Object.entries(REQUEST_OPTION_FIELDS)) {
-		const value =
-			poll && name === 'concurrency'
-				? 1
-				: readSetting(ctx, `requestOptions.${name}`, LABELS[name], min, rule);
+	for (const { name, displayName } of requestOptions.options as INodeProperties[]) {
+		const [min, rule, apply, named] = REQUEST_OPTION_FIELDS[name];
+		const label = `Request Options > ${displayName}`;
+		if (poll && name === 'concurrency') {
+			apply(settings, 1);
+			continue;
+		}
+		settings.names[named] =
+			named === 'sendLess'
+				? `lower ${label}, or the batch size (Options > Batching) where there is one`
+				: label;
+		const value = readSetting(ctx, `requestOptions.${name}`, label, min, rule);
 		if (value !== undefined) apply(settings, value);
 	}
 	return settings;
