@@ -53,13 +53,79 @@ const recordId = (record: IDataObject) =>
 		: `${typeof record.id}:${String(record.id)}`;
 
 /**
- * Rule L3: a list's records, page by page, in order; each record once (by `id`, when records have one). A Limit
- * stops exactly there, asking no page it does not need. The list ends at an empty page, at its total, at a page that
- * only repeats what came before (an error when the total says more remain: the service ignores the page number), or,
- * without a total, at a page shorter than the longest one served (a shorter page than asked may be the service's cap).
+ * The guards of one list read, page by page in whatever order the pages come: each record once (by `id`, when
+ * records have one), Max List Size, and Max Records (none under a Limit, which bounds the list itself). `take` answers
+ * a page's records not read before, or undefined when the page only repeats others: an error when the total says more
+ * remain (the service ignores the page number), or whenever `repeatFails`.
+ */
+function guardList(ctx: ApiContext, { limit, itemIndex }: ListOptions, repeatFails = false) {
+	const { maxRecords, maxListBytes, names } = settingsOf(ctx);
+	const pageOfId = new Map<string, number>();
+	const pageOfFingerprint = new Map<string, number>();
+	let kept = 0;
+	const list = {
+		/** Records served by the pages taken, repeats included: a total counts positions, not distinct ids. */
+		served: 0,
+		bytes: 0,
+		take(page: number, { records, total, bytes }: ListPage & { bytes: number }) {
+			list.bytes += bytes;
+			if (list.bytes > maxListBytes)
+				throw listCeilingError(
+					ctx.getNode(),
+					`${formatMegabytes(maxListBytes)} of answers`,
+					names.maxListBytes,
+					itemIndex,
+				);
+			if (records.length === 0) return records;
+			const fingerprint = `${records.length}:${JSON.stringify(records[0])}:${JSON.stringify(records[records.length - 1])}`;
+			const fresh = records.filter((record) => !pageOfId.has(recordId(record) ?? ''));
+			// Records without an id cannot be told apart one by one: then the whole page decides.
+			if (
+				fresh.length === 0 ||
+				(pageOfFingerprint.has(fingerprint) &&
+					fresh.every((record) => recordId(record) === undefined))
+			) {
+				if (repeatFails || (total !== undefined && list.served < total)) {
+					const earlier =
+						pageOfFingerprint.get(fingerprint) ??
+						pageOfId.get(recordId(records[0]) ?? '') ??
+						page - 1;
+					throw repeatedPageError(
+						ctx.getNode(),
+						page,
+						earlier,
+						total ?? list.served,
+						list.served,
+						itemIndex,
+					);
+				}
+				return undefined;
+			}
+			pageOfFingerprint.set(fingerprint, page);
+			for (const record of fresh) if (recordId(record)) pageOfId.set(recordId(record)!, page);
+			list.served += records.length;
+			kept += fresh.length;
+			if (limit === undefined && kept > maxRecords) {
+				throw listCeilingError(
+					ctx.getNode(),
+					`${formatCount(maxRecords)} records`,
+					names.maxRecords,
+					itemIndex,
+				);
+			}
+			return fresh;
+		},
+	};
+	return list;
+}
+
+/**
+ * Rule L3: a list's records, page by page, in order, with the list's guards (guardList). A Limit stops exactly
+ * there, asking no page it does not need. The list ends at an empty page, at its total, at a page that only repeats
+ * what came before, or, without a total, at a page shorter than the longest one served (a shorter page than asked
+ * may be the service's cap).
  *
- * Its ceilings, so a list cannot fill memory: Max Records (none under a Limit, which bounds the list itself) and Max
- * List Size, which counts the pages in flight too: with a total known, pages are asked `concurrency` at a time, but
+ * Max List Size counts the pages in flight too: with a total known, pages are asked `concurrency` at a time, but
  * never more than the bytes left under the ceiling could hold at the largest answer, plus one.
  */
 export async function* iteratePages(
@@ -67,26 +133,22 @@ export async function* iteratePages(
 	route: ListRouteName | CustomRoute,
 	options: ListOptions = {},
 ) {
-	const { maxRecords, maxListBytes, names } = settingsOf(ctx);
-	const { limit, itemIndex, concurrency = 1 } = options;
+	const { limit, concurrency = 1 } = options;
 	const pageSize = Math.max(
 		1,
 		Math.floor(Math.min(options.pageSize ?? PAGE_SIZE, limit ?? Infinity)),
 	);
-	const pageOfId = new Map<string, number>();
-	const pageOfFingerprint = new Map<string, number>();
+	const list = guardList(ctx, options);
+	const { maxListBytes } = settingsOf(ctx);
 	let wanted = limit ?? Infinity;
-	let served = 0;
-	let kept = 0;
-	let bytes = 0;
 	let longest = 0;
 	let total: number | undefined;
 	for (let page = 1; ; ) {
-		const bytesAllowIn = 1 + Math.floor((maxListBytes - bytes) / MAX_ANSWER_BYTES);
+		const bytesAllowIn = 1 + Math.floor((maxListBytes - list.bytes) / MAX_ANSWER_BYTES);
 		const pagesLeft =
 			total === undefined || longest === 0
 				? 1
-				: Math.ceil(Math.min(total - served, wanted) / longest);
+				: Math.ceil(Math.min(total - list.served, wanted) / longest);
 		const window = Math.max(1, Math.min(concurrency, pagesLeft, bytesAllowIn));
 		// Every read of the window settles before anything is decided: no request outlives the list.
 		const reads = await Promise.allSettled(
@@ -97,58 +159,15 @@ export async function* iteratePages(
 		);
 		for (const [k, read] of reads.entries()) {
 			if (read.status === 'rejected') throw read.reason;
-			const { records } = read.value;
-			bytes += read.value.bytes;
-			if (bytes > maxListBytes)
-				throw listCeilingError(
-					ctx.getNode(),
-					`${formatMegabytes(maxListBytes)} of answers`,
-					names.maxListBytes,
-					itemIndex,
-				);
-			if (records.length === 0) return;
-			const fingerprint = `${records.length}:${JSON.stringify(records[0])}:${JSON.stringify(records[records.length - 1])}`;
-			const fresh = records.filter((record) => !pageOfId.has(recordId(record) ?? ''));
-			// Records without an id cannot be told apart one by one: then the whole page decides.
-			if (
-				fresh.length === 0 ||
-				(pageOfFingerprint.has(fingerprint) &&
-					fresh.every((record) => recordId(record) === undefined))
-			) {
-				if (read.value.total !== undefined && served < read.value.total) {
-					const earlier =
-						pageOfFingerprint.get(fingerprint) ??
-						pageOfId.get(recordId(records[0]) ?? '') ??
-						page + k - 1;
-					throw repeatedPageError(
-						ctx.getNode(),
-						page + k,
-						earlier,
-						read.value.total,
-						served,
-						itemIndex,
-					);
-				}
-				return;
-			}
-			pageOfFingerprint.set(fingerprint, page + k);
-			for (const record of fresh) if (recordId(record)) pageOfId.set(recordId(record)!, page + k);
-			served += records.length;
-			kept += fresh.length;
-			if (limit === undefined && kept > maxRecords) {
-				throw listCeilingError(
-					ctx.getNode(),
-					`${formatCount(maxRecords)} records`,
-					names.maxRecords,
-					itemIndex,
-				);
-			}
+			const fresh = list.take(page + k, read.value);
+			if (!fresh?.length) return;
+			const size = read.value.records.length;
 			total = read.value.total;
 			const taken = fresh.slice(0, wanted);
 			wanted -= taken.length;
 			yield taken;
-			if (total !== undefined ? served >= total : records.length < longest) return;
-			longest = Math.max(longest, records.length);
+			if (total !== undefined ? list.served >= total : size < longest) return;
+			longest = Math.max(longest, size);
 			if (wanted <= 0) {
 				activityOf(ctx).listsCutAtLimit++;
 				return;
@@ -156,6 +175,28 @@ export async function* iteratePages(
 		}
 		page += window;
 	}
+}
+
+/**
+ * A list's pages from the last one backwards, for a reader that stops at the first page holding what it knows: it
+ * costs requests in proportion to what is new at the end. Page 1 is read first, for the total and the page size the
+ * service really serves (it may cap ours), and comes last. Without a total there is no last page to start from: the
+ * whole list comes as one page, read as listRecords reads it. Here a page that only repeats others is always an
+ * error: a service ignoring the page number would hide the list's end behind page 1 for good.
+ */
+export async function* pagesFromTheEnd(ctx: ApiContext, route: ListRouteName) {
+	const list = guardList(ctx, {}, true);
+	const first = await readPage(ctx, route, 1, PAGE_SIZE);
+	const firstRecords = list.take(1, first)!;
+	if (first.total === undefined) {
+		yield await listRecords(ctx, route);
+		return;
+	}
+	const served = firstRecords.length;
+	const pageSize = served > 0 && served < Math.min(PAGE_SIZE, first.total) ? served : PAGE_SIZE;
+	for (let page = Math.ceil(first.total / pageSize); page > 1; page--)
+		yield list.take(page, await readPage(ctx, route, page, PAGE_SIZE))!;
+	yield firstRecords;
 }
 
 /** A whole list (Return All), or its first `limit` records, read in the largest pages, several at a time. */

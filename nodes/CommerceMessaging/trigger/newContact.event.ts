@@ -1,10 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { formatCount, formatMegabytes, formatQuoted } from '../../../transport/format';
-import { listCeilingError, plainApiError, repeatedPageError } from '../../../transport/messages';
-import { listRecords, readPage } from '../../../transport/pagination';
-import { settingsOf } from '../../../transport/request';
-import { PAGE_SIZE } from '../../../transport/settings';
+import { formatQuoted } from '../../../transport/format';
+import { plainApiError } from '../../../transport/messages';
+import { pagesFromTheEnd } from '../../../transport/pagination';
 import type { PollEvent } from './index';
 import { timeOf } from './watermark';
 
@@ -35,51 +33,10 @@ function contactId(ctx: IPollFunctions, record: IDataObject) {
 	);
 }
 
-/**
- * The contacts of the pages from the last one backwards, down to the first page holding a known one. Page numbers
- * come from `total` and from the page size the service really served (it may cap ours). Without a total there is no
- * last page to start from: then the whole list is read, oldest first (listRecords, with the transport's guards).
- *
- * The transport's page-by-page guards (transport/pagination.ts) read forwards only, so the pages read backwards keep
- * them here, with the transport's messages: each contact once, Max List Size, Max Records, and a page that only
- * repeats others (a service ignoring the page number would hide every new contact behind page 1 forever).
- */
+/** The contacts from the last page backwards, down to the first page holding a known one. */
 async function readTail(ctx: IPollFunctions, isKnown: (record: IDataObject) => boolean) {
-	const { maxRecords, maxListBytes, names } = settingsOf(ctx);
-	const node = ctx.getNode();
-	const pageOf = new Map<string, number>();
-	let bytes = 0;
-	const read = async (page: number) => {
-		const answer = await readPage(ctx, 'contactList', page, PAGE_SIZE);
-		bytes += answer.bytes;
-		if (bytes > maxListBytes)
-			throw listCeilingError(
-				node,
-				`${formatMegabytes(maxListBytes)} of answers`,
-				names.maxListBytes,
-			);
-		const fresh = answer.records.filter((record) => !pageOf.has(String(record.id)));
-		if (answer.records.length && !fresh.length) {
-			throw repeatedPageError(
-				node,
-				page,
-				pageOf.get(String(answer.records[0].id)) as number,
-				answer.total ?? pageOf.size,
-				pageOf.size,
-			);
-		}
-		for (const record of fresh) pageOf.set(String(record.id), page);
-		if (pageOf.size > maxRecords)
-			throw listCeilingError(node, `${formatCount(maxRecords)} records`, names.maxRecords);
-		return { ...answer, records: fresh };
-	};
-	const first = await read(1);
-	if (first.total === undefined) return await listRecords(ctx, 'contactList');
-	const served = first.records.length;
-	const pageSize = served > 0 && served < Math.min(PAGE_SIZE, first.total) ? served : PAGE_SIZE;
 	const contacts: IDataObject[] = [];
-	for (let page = Math.max(1, Math.ceil(first.total / pageSize)); page >= 1; page--) {
-		const { records } = page === 1 ? first : await read(page);
+	for await (const records of pagesFromTheEnd(ctx, 'contactList')) {
 		contacts.push(...records);
 		if (records.some(isKnown)) break;
 	}
