@@ -18,6 +18,9 @@ import { requestOptions } from '../descriptions';
  * whatever the account's size. `now` is n8n's clock when the poll started.
  */
 export interface PollEvent<State extends object = object> {
+	/** The Event option: its name (the node's subtitle and the event's log lines show it) and description. */
+	name: string;
+	description: string;
 	/** The event's own fields (filters), shown only when the event is selected. */
 	properties: INodeProperties[];
 	/** The event's filters, read through the one reading layer (helpers/parameters.ts). */
@@ -62,25 +65,11 @@ const pollRequestOptions = {
 };
 
 /** The Event parameter's options; the node's subtitle shows their names. */
-export const eventOptions = [
-	{
-		name: 'New Contact',
-		value: 'newContact',
-		description: 'A contact was added to the contact list',
-	},
-	{
-		name: 'New or Changed Product',
-		value: 'newOrChangedProduct',
-		description:
-			'A product of the catalogue was created or updated (needs the plugin integration headers)',
-	},
-	{ name: 'New Order', value: 'newOrder', description: 'An order appeared in the order history' },
-	{
-		name: 'Template Review Finished',
-		value: 'templateReviewed',
-		description: 'A submitted WhatsApp template (v2) was APPROVED or REJECTED',
-	},
-];
+export const eventOptions = Object.entries(EVENTS).map(([value, { name, description }]) => ({
+	name,
+	value,
+	description,
+}));
 
 export const eventProperties: INodeProperties[] = [
 	{

@@ -4,7 +4,7 @@ import { formatQuoted } from '../../../transport/format';
 import { plainApiError } from '../../../transport/messages';
 import { pagesFromTheEnd } from '../../../transport/pagination';
 import type { PollEvent } from './index';
-import { timeOf } from './watermark';
+import { isStoredTime, timeOf } from './watermark';
 
 /**
  * New Contact. The contact list is oldest first with a `total`, and contact ids are integers that grow with
@@ -60,13 +60,13 @@ const byId = (ctx: IPollFunctions, contacts: IDataObject[]) =>
 	contacts.sort((a, b) => contactId(ctx, a) - contactId(ctx, b));
 
 export const newContact: PollEvent<ContactState> = {
+	name: 'New Contact',
+	description: 'A contact was added to the contact list',
 	properties: [],
 
 	readState(stored) {
 		const { lastId, createdAt } = (stored ?? {}) as IDataObject;
-		const createdValid =
-			createdAt === null || (typeof createdAt === 'string' && timeOf(createdAt) !== undefined);
-		return Number.isSafeInteger(lastId) && createdValid
+		return Number.isSafeInteger(lastId) && isStoredTime(createdAt)
 			? ({ lastId, createdAt } as ContactState)
 			: undefined;
 	},

@@ -7,7 +7,9 @@ import { readList, stamp, timeOf, windowEvent } from './watermark';
  * carries `updated_at`, set by the service on create and on every update: the window runs on it.
  */
 export const newOrChangedProduct = windowEvent({
-	label: 'New or Changed Product',
+	name: 'New or Changed Product',
+	description:
+		'A product of the catalogue was created or updated (needs the plugin integration headers)',
 	properties: [
 		collection('filters', [
 			{

@@ -70,7 +70,8 @@ const statusMatches = (record: IDataObject, filters: IDataObject) =>
 	!filters.status || record.status === filters.status;
 
 export const newOrder = windowEvent({
-	label: 'New Order',
+	name: 'New Order',
+	description: 'An order appeared in the order history',
 	properties: [
 		collection('filters', [
 			{

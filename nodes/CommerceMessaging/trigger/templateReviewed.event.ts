@@ -11,7 +11,8 @@ import { readList, stamp, windowEvent } from './watermark';
 const OUTCOMES = ['APPROVED', 'REJECTED'];
 
 export const templateReviewed = windowEvent({
-	label: 'Template Review Finished',
+	name: 'Template Review Finished',
+	description: 'A submitted WhatsApp template (v2) was APPROVED or REJECTED',
 	properties: [
 		collection('filters', [
 			{

@@ -46,16 +46,19 @@ export function stamp(record: IDataObject, id: unknown, time: unknown) {
 export const oldestFirst = (items: Stamped[]) =>
 	[...items].sort((a, b) => a.ms - b.ms || a.id.localeCompare(b.id, 'en', { numeric: true }));
 
+/** A stored instant read back: null, or an ISO 8601 string holding a usable time. */
+export const isStoredTime = (value: unknown) =>
+	value === null || (typeof value === 'string' && timeOf(value) !== undefined);
+
 /** A stored state read back; anything else (another event's, hand-edited) is undefined, so the event starts anew. */
 export function readWindow(stored: unknown) {
 	const { from, seen } = (stored ?? {}) as IDataObject;
-	const fromValid = from === null || (typeof from === 'string' && timeOf(from) !== undefined);
 	const seenValid =
 		Array.isArray(seen) &&
 		seen.every(
 			(pair) => Array.isArray(pair) && typeof pair[0] === 'string' && Number.isFinite(pair[1]),
 		);
-	return fromValid && seenValid ? ({ from, seen } as WindowState) : undefined;
+	return isStoredTime(from) && seenValid ? ({ from, seen } as WindowState) : undefined;
 }
 
 /**
@@ -79,7 +82,7 @@ export function advance(
 	lookBackMs: number,
 	maxSeen = MAX_LOOK_BACK_IDS,
 ) {
-	const fromMs = state.from === null ? -Infinity : Date.parse(state.from);
+	const fromMs = timeOf(state.from) ?? -Infinity;
 	const key = (id: string, ms: number) => `${ms} ${id}`;
 	const known = new Set(state.seen.map(([id, ms]) => key(id, ms)));
 	const isNew = (item: Stamped) => item.ms >= fromMs && !known.has(key(item.id, item.ms));
@@ -88,17 +91,9 @@ export function advance(
 		...new Map(read.filter(isNew).map((item) => [key(item.id, item.ms), item])).values(),
 	]);
 	const pairs = [...state.seen, ...records.map(({ id, ms }): [string, number] => [id, ms])];
-	let nextFrom = Math.max(
-		fromMs,
-		newestVouched(
-			pairs.map(([, ms]) => ms),
-			now,
-		) - lookBackMs,
-	);
-	const kept = pairs
-		.map(([, ms]) => ms)
-		.filter((ms) => ms >= nextFrom)
-		.sort((a, b) => a - b);
+	const stamps = pairs.map(([, ms]) => ms);
+	let nextFrom = Math.max(fromMs, newestVouched(stamps, now) - lookBackMs);
+	const kept = stamps.filter((ms) => ms >= nextFrom).sort((a, b) => a - b);
 	const narrowed = kept.length > maxSeen;
 	if (narrowed) nextFrom = kept[kept.length - maxSeen];
 	const from = Number.isFinite(nextFrom) ? new Date(nextFrom).toISOString() : null;
@@ -111,8 +106,7 @@ export function advance(
 
 /** An event read through the window: New Order, New or Changed Product, Template Review Finished. */
 export function windowEvent(
-	spec: Pick<PollEvent, 'properties' | 'readFilters'> & {
-		label: string;
+	spec: Pick<PollEvent, 'name' | 'description' | 'properties' | 'readFilters'> & {
 		/** The records from `from` on at least; `from` is undefined at activation, where only the newest ones matter. */
 		read(ctx: IPollFunctions, from: number | undefined, now: number): Promise<Stamped[]>;
 		/** How far behind the newest stamp the window starts; none when a record is listed as soon as it is stamped. */
@@ -134,13 +128,13 @@ export function windowEvent(
 			const lookBackMs = spec.lookBackMs?.(ctx) ?? 0;
 			const poll = advance(
 				state,
-				await spec.read(ctx, state.from === null ? -Infinity : Date.parse(state.from), now),
+				await spec.read(ctx, timeOf(state.from) ?? -Infinity, now),
 				now,
 				lookBackMs,
 			);
 			if (poll.narrowed) {
 				ctx.logger.warn(
-					`${spec.label}: more than ${formatCount(MAX_LOOK_BACK_IDS)} records to remember; the window now starts at ${poll.state.from}, so a record listed later with an older time is not emitted`,
+					`${spec.name}: more than ${formatCount(MAX_LOOK_BACK_IDS)} records to remember; the window now starts at ${poll.state.from}, so a record listed later with an older time is not emitted`,
 					{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
 				);
 			}
