@@ -66,10 +66,11 @@ function guardList(ctx: ApiContext, { limit, itemIndex }: ListOptions, repeatFai
 	const list = {
 		/** Records served by the pages taken, repeats included: a total counts positions, not distinct ids. */
 		served: 0,
-		bytes: 0,
+		/** Bytes of answers left under Max List Size. */
+		bytesLeft: maxListBytes,
 		take(page: number, { records, total, bytes }: ListPage & { bytes: number }) {
-			list.bytes += bytes;
-			if (list.bytes > maxListBytes)
+			list.bytesLeft -= bytes;
+			if (list.bytesLeft < 0)
 				throw listCeilingError(
 					ctx.getNode(),
 					`${formatMegabytes(maxListBytes)} of answers`,
@@ -139,12 +140,11 @@ export async function* iteratePages(
 		Math.floor(Math.min(options.pageSize ?? PAGE_SIZE, limit ?? Infinity)),
 	);
 	const list = guardList(ctx, options);
-	const { maxListBytes } = settingsOf(ctx);
 	let wanted = limit ?? Infinity;
 	let longest = 0;
 	let total: number | undefined;
 	for (let page = 1; ; ) {
-		const bytesAllowIn = 1 + Math.floor((maxListBytes - list.bytes) / MAX_ANSWER_BYTES);
+		const bytesAllowIn = 1 + Math.floor(list.bytesLeft / MAX_ANSWER_BYTES);
 		const pagesLeft =
 			total === undefined || longest === 0
 				? 1
