@@ -47,7 +47,8 @@ export async function readPage(
 	return { ...(value as ListPage), bytes };
 }
 
-const recordId = (record: IDataObject) =>
+/** A record's id with its type, so 1 and "1" stay two records; undefined when it has none. */
+const typedId = (record: IDataObject): string | undefined =>
 	record?.id === undefined || record.id === null || record.id === ''
 		? undefined
 		: `${typeof record.id}:${String(record.id)}`;
@@ -56,9 +57,14 @@ const recordId = (record: IDataObject) =>
  * The guards of one list read, page by page in whatever order the pages come: each record once (by `id`, when
  * records have one), Max List Size, and Max Records (none under a Limit, which bounds the list itself). `take` answers
  * a page's records not read before, or undefined when the page only repeats others: an error when the total says more
- * remain (the service ignores the page number), or whenever `repeatFails`.
+ * remain (the service ignores the page number), or whenever `repeatFails`. `recordId` tells records apart.
  */
-function guardList(ctx: ApiContext, { limit, itemIndex }: ListOptions, repeatFails = false) {
+function guardList(
+	ctx: ApiContext,
+	{ limit, itemIndex }: ListOptions,
+	repeatFails = false,
+	recordId = typedId,
+) {
 	const { maxRecords, maxListBytes, names } = settingsOf(ctx);
 	const pageOfId = new Map<string, number>();
 	const pageOfFingerprint = new Map<string, number>();
@@ -185,7 +191,8 @@ export async function* iteratePages(
  * error: a service ignoring the page number would hide the list's end behind page 1 for good.
  */
 export async function* pagesFromTheEnd(ctx: ApiContext, route: ListRouteName) {
-	const list = guardList(ctx, {}, true);
+	// Ids as text: a service writing one id as 5 on a page and "5" on another still serves one record.
+	const list = guardList(ctx, {}, true, (record) => String(record.id));
 	const first = await readPage(ctx, route, 1, PAGE_SIZE);
 	const firstRecords = list.take(1, first)!;
 	if (first.total === undefined) {

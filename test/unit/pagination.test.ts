@@ -18,7 +18,13 @@ jest.mock('../../transport/request', () => {
 	};
 });
 import { readListPage } from '../../transport/answers';
-import { iteratePages, listRecords, pageQuery, readPage } from '../../transport/pagination';
+import {
+	iteratePages,
+	listRecords,
+	pageQuery,
+	pagesFromTheEnd,
+	readPage,
+} from '../../transport/pagination';
 import { startRun } from '../../transport/request';
 import { DEFAULT_RUN_SETTINGS } from '../../transport/settings';
 
@@ -240,6 +246,21 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 			ids((await readPage(ctx as never, 'contactList', 5, 10, { qs: { state: 'x' } })).records),
 		).toEqual([41, 42, 43, 44, 45]);
 		expect(mocked.mock.calls[1][2]?.qs).toEqual({ state: 'x', currentPage: 5, page: 5, limit: 10 });
+	});
+
+	it('L3: pages read from the end keep each record once, an id written as 5 on one page and "5" on another too', async () => {
+		// Page 1 serves two of three records (the service's own cap), so the last page is page 2, read first.
+		const pages = [
+			[{ id: 1 }, { id: 2 }],
+			[{ id: '2' }, { id: 3 }],
+		];
+		mocked.mockImplementation(async (_ctx, _route, spec = {}) => ({
+			items: pages[Number(spec.qs?.currentPage) - 1],
+			total: 3,
+		}));
+		const read: unknown[] = [];
+		for await (const page of pagesFromTheEnd(ctx as never, 'contactList')) read.push(...ids(page));
+		expect(read).toEqual([3, 1, 2]);
 	});
 
 	describe('pages side by side (Request Options > Concurrency 8)', () => {
