@@ -59,65 +59,45 @@ export function report(
 	hints: NodeExecutionHint[],
 	run: { operationName: string; itemCount: number; outputCount: number; concurrency: number },
 ) {
-	if (activity.rateLimitHeldMs > 0) {
-		hints.push({
-			message: `Waited ${formatDuration(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`,
-			type: 'warning',
-		});
-	}
-	if (activity.reLogins > 0)
-		hints.push({
-			message:
-				'Logged in again after the service refused the session token (once for the run), then went on.',
-			type: 'warning',
-		});
-	if (activity.retriedRequests > 0) {
-		const kinds = Object.entries(RETRY_KINDS).flatMap(([kind, name]) => {
-			const count = activity.retries[kind as RetryKind] ?? 0;
-			return count ? [`${count} ${name}${count > 1 ? 's' : ''}`] : [];
-		});
-		const through =
-			activity.retriedThenDone === activity.retriedRequests
-				? 'all of them went through'
-				: `${activity.retriedThenDone} of them went through`;
-		const requests =
-			activity.retriedRequests === 1
-				? '1 request was'
-				: `${activity.retriedRequests} requests were`;
-		hints.push({
-			message: `${requests} retried after an error (${kinds.join(', ')}); ${through}.`,
-			type: 'warning',
-		});
-	}
+	const { retriedRequests: retried, retriedThenDone: retriedDone } = activity;
+	const retryKinds = Object.entries(RETRY_KINDS).flatMap(([kind, name]) => {
+		const count = activity.retries[kind as RetryKind] ?? 0;
+		return count ? [`${count} ${name}${count > 1 ? 's' : ''}`] : [];
+	});
 	// n8n's editor says "Limit reached" itself when the output count equals a typed Limit, and "runs once for each input
 	// item" for operations named getAll: those are not repeated.
 	const limit = ctx.getNode().parameters.limit;
-	if (
-		activity.listsCutAtLimit > 0 &&
-		!(run.itemCount === 1 && typeof limit === 'number' && run.outputCount === limit)
-	) {
-		hints.push({
+	const runHints: Array<NodeExecutionHint | false> = [
+		activity.rateLimitHeldMs > 0 && {
+			message: `Waited ${formatDuration(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`,
+			type: 'warning',
+		},
+		activity.reLogins > 0 && {
 			message:
-				'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.',
-		});
-	}
-	if (
+				'Logged in again after the service refused the session token (once for the run), then went on.',
+			type: 'warning',
+		},
+		retried > 0 && {
+			message: `${retried === 1 ? '1 request was' : `${retried} requests were`} retried after an error (${retryKinds.join(', ')}); ${retriedDone === retried ? 'all of them went through' : `${retriedDone} of them went through`}.`,
+			type: 'warning',
+		},
+		activity.listsCutAtLimit > 0 &&
+			!(run.itemCount === 1 && typeof limit === 'number' && run.outputCount === limit) && {
+				message:
+					'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.',
+			},
 		activity.pagesRead > 0 &&
-		run.itemCount > 1 &&
-		run.operationName !== 'getAll' &&
-		!ctx.getNode().executeOnce
-	) {
-		hints.push({
-			message: `This node read the list ${run.itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.`,
-		});
-	}
-	// A list read over a few pages is worth a word.
-	if (activity.pagesRead > 5) {
-		hints.push({
+			run.itemCount > 1 &&
+			run.operationName !== 'getAll' &&
+			!ctx.getNode().executeOnce && {
+				message: `This node read the list ${run.itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.`,
+			},
+		// A list read over a few pages is worth a word.
+		activity.pagesRead > 5 && {
 			message: `Read ${activity.pagesRead} pages of the service's lists, ${Math.min(run.concurrency, MAX_PAGES_SIDE_BY_SIDE)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).`,
-		});
-	}
-	for (const hint of hints) {
+		},
+	];
+	for (const hint of [...hints, ...runHints.filter((runHint) => runHint !== false)]) {
 		ctx.addExecutionHints?.({
 			message: hint.message,
 			type: hint.type ?? 'info',
