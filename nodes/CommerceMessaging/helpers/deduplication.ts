@@ -10,7 +10,7 @@ import { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from '../../../tra
 import { apiRequest, credentialDataOf } from '../../../transport/request';
 import { DEFAULT_WINDOW_HOURS } from '../descriptions';
 import { itemError, readBoolean, readNumber } from './parameters';
-import { SharedClaims, SharedHistory } from './sharedDeduplication';
+import { SharedClaims, type SharedHistory } from './sharedDeduplication';
 
 /**
  * Rule V4: an order or cart event (order id + status; cart id + total) the service accepted through an account (Base
@@ -84,7 +84,7 @@ export class NodeMemory {
 	/** Events the size cap dropped while still inside the window they were judged by: they could go out twice. */
 	droppedInWindow = 0;
 	/** Deduplicate Across Workers: this process's part of n8n's shared row for the node (sharedDeduplication.ts). */
-	readonly shared = new SharedHistory();
+	readonly shared: SharedHistory = { writeBack: new Map(), removeAgain: new Map(), callTimes: [] };
 
 	constructor(private readonly maxKeys = MAX_SENT_KEYS) {}
 

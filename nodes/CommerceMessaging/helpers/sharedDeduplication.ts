@@ -40,10 +40,10 @@ const REPEAT_MS = 10 * 60_000;
 const REPEAT_MAX_VALUES = 500;
 
 /** What a process keeps of a node's row between runs: the values to write back, those to remove again, the last calls' times. */
-export class SharedHistory {
-	readonly writeBack = new Map<string, number>();
-	readonly removeAgain = new Map<string, number>();
-	readonly callTimes: number[] = [];
+export interface SharedHistory {
+	writeBack: Map<string, number>;
+	removeAgain: Map<string, number>;
+	callTimes: number[];
 }
 
 function remember(kept: Map<string, number>, values: Iterable<string>) {
