@@ -24,7 +24,7 @@ export const CREDENTIAL_TYPE = 'commerceMessagingApi';
 
 /** The credential's fields, text fields as text ('' when missing). */
 export function readCredentials(data: ICredentialDataDecryptedObject) {
-	const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
+	const text = (key: string) => (typeof data[key] === 'string' ? data[key] : '');
 	return {
 		baseUrl: normalizeBaseUrl(text('baseUrl')),
 		username: text('username'),

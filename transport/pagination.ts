@@ -48,7 +48,7 @@ export async function readPage(
 }
 
 /** A record's id with its type, so 1 and "1" stay two records; undefined when it has none. */
-const typedId = (record: IDataObject): string | undefined =>
+const typedId = (record: IDataObject) =>
 	record?.id === undefined || record.id === null || record.id === ''
 		? undefined
 		: `${typeof record.id}:${String(record.id)}`;

@@ -36,7 +36,7 @@ export const searchWork = { steps: 0 };
 const isHex = (code: number) =>
 	(code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
 
-function hexAt(text: string, at: number, digits: number): number {
+function hexAt(text: string, at: number, digits: number) {
 	let value = 0;
 	for (let i = at; i < at + digits; i++) {
 		const code = text.charCodeAt(i);
@@ -47,7 +47,7 @@ function hexAt(text: string, at: number, digits: number): number {
 }
 
 /** The chunk that starts at `at`, as its code point * 16 + its length (6, or 3 per byte), or -1. */
-function chunkAt(text: string, at: number): number {
+function chunkAt(text: string, at: number) {
 	const first = text.charCodeAt(at);
 	if (first === 92) {
 		const unit = text.charCodeAt(at + 1) === 117 ? hexAt(text, at + 2, 4) : -1;
@@ -66,7 +66,7 @@ function chunkAt(text: string, at: number): number {
 }
 
 /** The chunk that ends at `end` (chunks never overlap, so there is at most one), or -1. */
-function chunkEndingAt(text: string, end: number): number {
+function chunkEndingAt(text: string, end: number) {
 	if (text.charCodeAt(end - 3) !== 37) {
 		const chunk = text.charCodeAt(end - 5) === 117 ? chunkAt(text, end - 6) : -1;
 		return chunk % 16 === 6 ? chunk : -1;
@@ -102,10 +102,7 @@ const isEscaped = (unit: number) =>
  * A text's units. `reading` says how to read each of its chunks: 0 character by character, 1 decoded, 2 decoded after
  * a backslash (a secret's own `\u0041` in JSON: `\\u0041`).
  */
-function unitsOf(
-	text: string,
-	reading: (index: number, isEscape: boolean) => number = () => 1,
-): string {
+function unitsOf(text: string, reading: (index: number, isEscape: boolean) => number = () => 1) {
 	const codePoints: number[] = [];
 	for (let at = 0, index = 0; at < text.length; ) {
 		const chunk = chunkAt(text, at);
@@ -241,7 +238,7 @@ function patternsOf(secret: string): Pattern[] {
 }
 
 /** Where a match whose units end at `at` really ends: after its tail, in any form or as written; -1 if none follows. */
-function tailEnd(text: string, at: number, pattern: Pattern): number {
+function tailEnd(text: string, at: number, pattern: Pattern) {
 	const { tailUnits, tailSplits } = pattern;
 	let longest = -1;
 	let read = '';
@@ -268,18 +265,18 @@ function tailEnd(text: string, at: number, pattern: Pattern): number {
 }
 
 /** The length of the backslash written at `at` (as it is, `\u005c` or `%5C`), or 0. */
-function backslashAt(text: string, at: number): number {
+function backslashAt(text: string, at: number) {
 	const chunk = chunkAt(text, at);
 	return chunk >= 0 && chunk >> 4 === 92 ? chunk % 16 : text.charCodeAt(at) === 92 ? 1 : 0;
 }
 
-function backslashEndingAt(text: string, end: number): number {
+function backslashEndingAt(text: string, end: number) {
 	const chunk = chunkEndingAt(text, end);
 	return chunk >= 0 && chunk >> 4 === 92 ? chunk % 16 : text.charCodeAt(end - 1) === 92 ? 1 : 0;
 }
 
 /** Every place a secret is, in any form: [start, end] pairs, overlaps merged, rightmost first. */
-function findSecrets(text: string, patterns: Pattern[]): number[] {
+function findSecrets(text: string, patterns: Pattern[]) {
 	const spans: number[] = [];
 	let steps = 0;
 	let read = 0;
@@ -382,7 +379,7 @@ function findSecrets(text: string, patterns: Pattern[]): number[] {
 	return spans;
 }
 
-function withRedactions(text: string, spans: number[]): string {
+function withRedactions(text: string, spans: number[]) {
 	let redacted = '';
 	let at = 0;
 	for (let i = spans.length - 2; i >= 0; i -= 2) {
@@ -449,7 +446,7 @@ export class SecretSet {
 
 	/** An error's message, description, stack, context and response body, in place, along its cause chain. */
 	redactError<E>(error: E): E {
-		const seen = new Set<unknown>();
+		const seen = new Set();
 		for (
 			let link: unknown = error;
 			link && typeof link === 'object' && !seen.has(link);
@@ -458,8 +455,7 @@ export class SecretSet {
 			seen.add(link);
 			const target = link as Record<string, unknown>;
 			for (const key of ['message', 'description', 'stack'])
-				if (typeof target[key] === 'string')
-					assign(target, key, this.redactText(target[key] as string));
+				if (typeof target[key] === 'string') assign(target, key, this.redactText(target[key]));
 			for (const key of ['context', 'errorResponse', 'messages'])
 				if (target[key] !== undefined)
 					target[key] = redactDeep(target[key], (text) => this.redactText(text));
@@ -486,9 +482,9 @@ export function redactText(text: string, secrets: readonly string[]): string {
  * Every string inside a value, keys of plain objects included, redacted in place at any depth (a stack, cycles
  * tolerated). Only plain objects and arrays are walked: an HTTP library's sockets and buffers are left alone.
  */
-function redactDeep<T>(value: T, redact: (text: string) => string): T {
+function redactDeep<T>(value: T, redact: (text: string) => string) {
 	if (typeof value === 'string') return redact(value) as T;
-	const seen = new WeakSet<object>();
+	const seen = new WeakSet();
 	for (const stack: unknown[] = [value]; stack.length > 0; ) {
 		const container = stack.pop();
 		const walkable =
@@ -500,7 +496,7 @@ function redactDeep<T>(value: T, redact: (text: string) => string): T {
 		seen.add(container);
 		const record = container as Record<string, unknown>;
 		for (const key of Object.keys(record)) {
-			if (typeof record[key] === 'string') assign(record, key, redact(record[key] as string));
+			if (typeof record[key] === 'string') assign(record, key, redact(record[key]));
 			else stack.push(record[key]);
 			const redactedKey = Array.isArray(record) ? key : redact(key);
 			if (redactedKey === key) continue;
