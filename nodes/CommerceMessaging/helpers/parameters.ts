@@ -267,7 +267,7 @@ export function readBoolean<F extends boolean | undefined>(
 	name: string,
 	itemIndex: number,
 	field: { label: string; fallback?: F },
-): boolean | F {
+) {
 	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
 	const value = check(ctx, itemIndex, raw, field, 'true or false', (given) =>
 		typeof given === 'boolean'

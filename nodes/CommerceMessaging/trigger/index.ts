@@ -119,6 +119,6 @@ export async function pollEvents(this: IPollFunctions) {
 		state === undefined
 			? { records: [], state: await event.start(this, now) }
 			: await event.next(this, state, filters, now);
-	staticData.cursor = { event: eventName, state: nextState } as IDataObject;
+	staticData.cursor = { event: eventName, state: nextState };
 	return records.length ? [this.helpers.returnJsonArray(records)] : null;
 }

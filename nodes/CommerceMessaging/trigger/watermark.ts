@@ -117,7 +117,7 @@ export function windowEvent(
 		latest?: PollEvent['latest'];
 	},
 ): PollEvent<WindowState> {
-	const output = spec.output ?? ((record: IDataObject) => record);
+	const output = spec.output ?? ((record) => record);
 	return {
 		...spec,
 		readState: readWindow,
