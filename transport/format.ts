@@ -20,10 +20,13 @@ export const formatMegabytes = (bytes: number) =>
 /** 100,000. */
 export const formatCount = (count: number) => count.toLocaleString('en-US');
 
-/** A service's text for a log line or a hint: quoted, on one line (control characters escaped), cut short when long. */
+/** A value as a message or a log line shows it: cut after 80 characters, so a long one cannot flood either. */
+export const cutShort = (text: string) => (text.length > 80 ? `${text.slice(0, 80)}...` : text);
+
+/** A service's text for a log line or a hint: quoted, on one line (control characters escaped), cut short. */
 export function formatQuoted(value: unknown) {
 	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-	const quoted = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
+	const quoted = JSON.stringify(cutShort(text));
 	// JSON leaves DEL, the C1 controls (NEL among them), U+2028 and U+2029 as they are: a log reader may break lines at them.
 	return quoted.replace(
 		/[\u007f-\u009f\u2028\u2029]/g,

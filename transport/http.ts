@@ -24,8 +24,9 @@ export type Exchange =
 			notSent?: boolean;
 			waitedMs: number;
 	  }
-	/** Larger than `maxAnswerBytes`, nested deeper than MAX_ANSWER_DEPTH, or the execution was cancelled. */
+	/** Larger than `maxAnswerBytes`. */
 	| { kind: 'tooLarge' }
+	/** Nested deeper than MAX_ANSWER_DEPTH. */
 	| { kind: 'tooDeep' }
 	| { kind: 'cancelled' }
 	/** The login n8n's helper ran on the way (the token field was empty) failed. */

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { formatDuration } from '../../../transport/format';
+import { formatCount, formatDuration } from '../../../transport/format';
 import { pause } from '../../../transport/request';
 import { DEFAULT_BATCH_INTERVAL_MS, DEFAULT_BATCH_SIZE } from '../descriptions';
 import { ONE_OR_MORE, readSetting } from './parameters';
@@ -57,7 +57,7 @@ export class BatchPacer {
 			? []
 			: [
 					{
-						message: `Waited ${formatDuration(this.heldMs)} in all between batches (Options > Batching: ${this.batchSize} items, then ${this.intervalMs.toLocaleString('en-US')} ms).`,
+						message: `Waited ${formatDuration(this.heldMs)} in all between batches (Options > Batching: ${this.batchSize} items, then ${formatCount(this.intervalMs)} ms).`,
 					},
 				];
 	}

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, normalizeBaseUrl, readCredentials } from '../../../transport/auth';
+import { formatCount } from '../../../transport/format';
 import { apiRequest, credentialDataOf } from '../../../transport/request';
 import { DEFAULT_WINDOW_HOURS } from '../descriptions';
 import { itemError, readBoolean, readNumber } from './parameters';
@@ -396,7 +397,7 @@ export class EventPush {
 		const dropped = (this.memory?.droppedInWindow ?? 0) - this.dropsBefore;
 		const hints: Array<NodeExecutionHint | false> = [
 			dropped > 0 && {
-				message: `Deduplication kept only the newest ${MAX_SENT_KEYS.toLocaleString('en')} sent events: ${dropped} older ${dropped === 1 ? 'one' : 'ones'} still inside the deduplication window ${dropped === 1 ? 'was' : 'were'} forgotten and would be sent again. Use a shorter window or split the events over several nodes.`,
+				message: `Deduplication kept only the newest ${formatCount(MAX_SENT_KEYS)} sent events: ${dropped} older ${dropped === 1 ? 'one' : 'ones'} still inside the deduplication window ${dropped === 1 ? 'was' : 'were'} forgotten and would be sent again. Use a shorter window or split the events over several nodes.`,
 				type: 'warning',
 			},
 			this.otherProcessSavedAt !== undefined &&

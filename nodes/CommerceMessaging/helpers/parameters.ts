@@ -9,7 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { isObject } from '../../../transport/answers';
-import { formatCount } from '../../../transport/format';
+import { cutShort, formatCount } from '../../../transport/format';
 import { withContext, type ErrorContext } from '../../../transport/messages';
 import {
 	DEFAULT_RUN_SETTINGS,
@@ -65,11 +65,9 @@ export function itemError(
 	);
 }
 
-/** A value as messages show it: numbers bare, the rest as JSON, cut after 80 characters. */
-function shown(value: unknown) {
-	const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
-	return text.length > 80 ? `${text.slice(0, 80)}...` : text;
-}
+/** A value as messages show it: numbers bare, the rest as JSON, cut short. */
+const shown = (value: unknown) =>
+	cutShort(typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value)));
 
 /** A decimal as people type it: a dot as the separator; no hex, exponents or commas. */
 const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
