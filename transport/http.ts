@@ -54,13 +54,11 @@ export async function exchange(
 	const begun = Date.now();
 	const startedAt = limits.startedAt ?? (() => begun);
 	const deadline = new AbortController();
-	// Every abort listener of the exchange, removed when it ends: a signal still listened to keeps what the listener
-	// holds (the answer's stream) alive until it fires, the Timeout later.
-	const listeners: Array<[AbortSignal, () => void]> = [];
-	const onAbort = (target: AbortSignal, listener: () => void) => {
-		target.addEventListener('abort', listener, { once: true });
-		listeners.push([target, listener]);
-	};
+	// Every abort listener of the exchange is removed when it ends (`ended` aborts): a signal still listened to keeps
+	// what the listener holds (the answer's stream) alive until it fires, the Timeout later.
+	const ended = new AbortController();
+	const onAbort = (target: AbortSignal, listener: () => void) =>
+		target.addEventListener('abort', listener, { once: true, signal: ended.signal });
 	const expireOrWait = () => {
 		const from = startedAt();
 		const left = from === undefined ? limits.timeoutMs : from + limits.timeoutMs - Date.now();
@@ -131,7 +129,7 @@ export async function exchange(
 			? { kind: 'network', ...network, reason: network.code, waitedMs }
 			: { kind: 'thrown', error };
 	} finally {
-		for (const [target, listener] of listeners) target.removeEventListener('abort', listener);
+		ended.abort();
 	}
 }
 
