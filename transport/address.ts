@@ -70,74 +70,64 @@ export class Address {
 		return target;
 	}
 
-	/** The other reading of the path, if the route has one and it was not tried yet. */
-	private otherReading() {
-		const { alternatePath, path } = this.route;
-		return alternatePath && !this.moved ? (this.path === path ? alternatePath : path) : undefined;
-	}
-
-	/** A 404: true when the other reading of the path is tried next (once). */
-	private notFound() {
-		const other = this.otherReading();
+	/**
+	 * What an answer means for the address: true when the request goes again (a 404, or a redirect, to the path's other
+	 * reading, tried once; a same-origin redirect of a read, followed once), a refusal for a redirect not followed, false
+	 * when the answer stands. `follow` false: only the other reading (the login).
+	 */
+	reroute(status: number, headers: Record<string, unknown>, follow = true) {
+		const { alternatePath, path, method } = this.route;
+		// The other reading of the path, if the route has one and it was not tried yet.
+		const other =
+			alternatePath && !this.moved ? (this.path === path ? alternatePath : path) : undefined;
+		if (status !== 404) {
+			if (status < 300 || status >= 400 || status === 304) return false;
+			const refuse = (where: string, why: string) => ({
+				message: `The service answered HTTP ${status} with a redirect ${where}; it was not followed`,
+				description: `${why} Nothing was sent to the redirect target. If the service has moved, change the Base URL of the Commerce Messaging credential.`,
+			});
+			const location = header(headers, 'location');
+			const from = this.target().url;
+			if (!location) return refuse('without a target', 'The answer named no Location.');
+			if (!URL.canParse(location, from))
+				return refuse(
+					'to an address that is not a valid URL',
+					'The Location header could not be read.',
+				);
+			const target = new URL(location, from);
+			const base = new URL(this.baseUrl);
+			if (base.protocol === 'https:' && target.protocol !== 'https:') {
+				return refuse(
+					`from https to ${target.protocol.replace(':', '')} (${target.host})`,
+					'Credentials are never sent without encryption.',
+				);
+			}
+			if (target.origin !== base.origin) {
+				return refuse(
+					`to another host (${target.host})`,
+					'The session token, the plugin API key and the password are only ever sent to the Base URL.',
+				);
+			}
+			if (other === undefined || target.pathname !== new URL(`${this.baseUrl}${other}`).pathname) {
+				if (follow && (method === 'GET' || method === 'HEAD') && !this.moved) {
+					this.redirectedTo = target.href;
+					this.moved = true;
+					return true;
+				}
+				return refuse(
+					`for a ${method} on the same host (${target.host})`,
+					this.moved || !follow
+						? 'A read is followed at most once: a second redirect in a row looks like a loop.'
+						: 'Only reads are followed: repeating this request at another address could apply it twice.',
+				);
+			}
+		}
+		// A 404, or a redirect to the other reading: that reading is tried next, once.
 		if (other) {
 			this.path = other;
 			this.moved = true;
 		}
 		return !!other;
-	}
-
-	/**
-	 * What an answer means for the address: true when the request goes again (a 404 to the path's other reading, a
-	 * redirect followed), a refusal for a redirect not followed, false when the answer stands.
-	 */
-	reroute(status: number, headers: Record<string, unknown>, follow?: boolean) {
-		if (status === 404) return this.notFound();
-		if (status < 300 || status >= 400 || status === 304) return false;
-		return this.redirected(status, header(headers, 'location'), follow) ?? true;
-	}
-
-	/** A 3xx: undefined when the request goes on at the new address, else why not. `follow` false: only the other reading (the login). */
-	redirected(status: number, location: string | undefined, follow = true) {
-		const refuse = (where: string, why: string) => ({
-			message: `The service answered HTTP ${status} with a redirect ${where}; it was not followed`,
-			description: `${why} Nothing was sent to the redirect target. If the service has moved, change the Base URL of the Commerce Messaging credential.`,
-		});
-		const from = this.target().url;
-		if (!location) return refuse('without a target', 'The answer named no Location.');
-		if (!URL.canParse(location, from))
-			return refuse(
-				'to an address that is not a valid URL',
-				'The Location header could not be read.',
-			);
-		const target = new URL(location, from);
-		const base = new URL(this.baseUrl);
-		if (base.protocol === 'https:' && target.protocol !== 'https:') {
-			return refuse(
-				`from https to ${target.protocol.replace(':', '')} (${target.host})`,
-				'Credentials are never sent without encryption.',
-			);
-		}
-		if (target.origin !== base.origin) {
-			return refuse(
-				`to another host (${target.host})`,
-				'The session token, the plugin API key and the password are only ever sent to the Base URL.',
-			);
-		}
-		const other = this.otherReading();
-		if (other !== undefined && target.pathname === new URL(`${this.baseUrl}${other}`).pathname)
-			return void this.notFound();
-		const method = this.route.method;
-		if (follow && (method === 'GET' || method === 'HEAD') && !this.moved) {
-			this.redirectedTo = target.href;
-			this.moved = true;
-			return undefined;
-		}
-		return refuse(
-			`for a ${method} on the same host (${target.host})`,
-			this.moved || !follow
-				? 'A read is followed at most once: a second redirect in a row looks like a loop.'
-				: 'Only reads are followed: repeating this request at another address could apply it twice.',
-		);
 	}
 
 	/** The service answered: remember which reading of the path it serves. */

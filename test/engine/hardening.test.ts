@@ -123,10 +123,9 @@ describe('Hardening: secrets stay with the service, token problems heal, every s
 			// A loopback https Base URL cannot be served here; the credential's signer is checked directly instead.
 			const { Address } = await import('../../transport/address');
 			const { ROUTES } = await import('../../transport/routes');
-			const refusal = new Address('https://api.example.com', ROUTES.contactList).redirected(
-				301,
-				'http://api.example.com/api/contacts/',
-			);
+			const refusal = new Address('https://api.example.com', ROUTES.contactList).reroute(301, {
+				location: 'http://api.example.com/api/contacts/',
+			});
 			expect(refusal).toMatchObject({ message: expect.stringMatching(/from https to http/) });
 		});
 
