@@ -106,23 +106,18 @@ export function missingPluginFields(credentials: CommerceMessagingCredentials) {
 	return credentials.pluginIntegration ? empty : ['Plugin Integration (switch it on)', ...empty];
 }
 
-/** Base URL, username and password: what a token is issued for. */
-const accountOf = (credentials: CommerceMessagingCredentials) =>
-	JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]);
-
-/** The account a credential logs in to, hashed: no secret sits in a key. */
-export const accountKey = (credentials: CommerceMessagingCredentials) =>
-	createHash('sha256').update(accountOf(credentials)).digest('base64url');
-
 /**
- * The seal stored beside a session token: a salted hash of the account (its password included) that obtained it. n8n
- * keeps hidden fields through an edit of the credential, so a token whose seal does not match is never sent.
+ * The seal stored beside a session token: a salted hash of the account (Base URL, username and password: what a token
+ * is issued for) that obtained it. n8n keeps hidden fields through an edit of the credential, so a token whose seal
+ * does not match is never sent. With an empty salt: the same for every copy of the account's credential, its key in
+ * the transport's table of tokens (a hash: no secret sits in a key).
  */
 export function sealFor(
 	credentials: CommerceMessagingCredentials,
 	salt = randomBytes(9).toString('base64url'),
 ) {
-	return `v1.${salt}.${createHash('sha256').update(salt).update(accountOf(credentials)).digest('base64url')}`;
+	const account = JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]);
+	return `v1.${salt}.${createHash('sha256').update(salt).update(account).digest('base64url')}`;
 }
 
 export function isSealedFor(

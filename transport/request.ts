@@ -13,7 +13,6 @@ import {
 import { Address, RequestRefused } from './address';
 import { readEnvelope } from './answers';
 import {
-	accountKey,
 	assertCredentialFieldsUsable,
 	CREDENTIAL_TYPE,
 	isSealedFor,
@@ -210,7 +209,8 @@ class Session {
 	) {
 		this.credentials = readCredentials(data);
 		this.pacer = new RunPacer(run.activity);
-		this.account = accountKey(this.credentials);
+		// The account's key in `accounts`: its seal without salt.
+		this.account = sealFor(this.credentials, '');
 		// Rule A6: the values that must never appear in an output, an error or a log.
 		this.secrets.add(
 			this.credentials.password,
