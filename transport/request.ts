@@ -467,25 +467,22 @@ export async function sendAndRead(
 					};
 				}
 				const refused = envelope.failure;
-				if (refused.kind === 'tokenRefused') {
-					// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
-					if (reLoggedIn) throw serviceError(node, refused, itemIndex);
+				// Rule A3: whatever the reason, one fresh login and one retry; a refusal right after it is an error.
+				if (refused.kind === 'tokenRefused' && !reLoggedIn) {
 					reLoggedIn = true;
 					activity.reLogins++;
 					session.tokenRefused(tokenSent, attemptStarted);
 					continue;
 				}
-				if (refused.kind === 'pluginAuth')
-					throw serviceError(node, refused, itemIndex, {
-						missingPluginFields: missingPluginFields(session.credentials),
-					});
 				// A rate limit is always tried again (the service did nothing), a 5xx only when that is safe; any other
-				// refusal never.
+				// refusal never (the message of a plugin-header refusal names the credential fields still empty).
 				if (
 					refused.kind !== 'rateLimit' &&
 					(refused.kind !== 'unavailable' || !isRetrySafe(target))
 				)
-					throw serviceError(node, refused, itemIndex);
+					throw serviceError(node, refused, itemIndex, {
+						missingPluginFields: missingPluginFields(session.credentials),
+					});
 				failure = {
 					retry: refused.kind === 'rateLimit' ? 'rate limit' : 'service error',
 					retryAfterMs: refused.retryAfterMs,
