@@ -60,8 +60,9 @@ export async function exchange(
 	const onAbort = (target: AbortSignal, listener: () => void) =>
 		target.addEventListener('abort', listener, { once: true, signal: ended.signal });
 	const expireOrWait = () => {
-		const from = startedAt();
-		const left = from === undefined ? limits.timeoutMs : from + limits.timeoutMs - Date.now();
+		// While the start is unknown (a login on the way), the whole Timeout is left.
+		const now = Date.now();
+		const left = (startedAt() ?? now) + limits.timeoutMs - now;
 		if (left <= 0) deadline.abort(new DOMException('The attempt timed out', 'TimeoutError'));
 		else onAbort(AbortSignal.timeout(Math.min(MAX_WAIT_MS, Math.ceil(left))), expireOrWait);
 	};
