@@ -243,8 +243,7 @@ class Session {
 	 */
 	async ready(ctx: ApiContext) {
 		let rateLimitWaitMs = 0;
-		for (;;) {
-			if (this.loginRefusal) return { failure: this.loginRefusal, rateLimitWaitMs };
+		while (!this.loginRefusal) {
 			rateLimitWaitMs += await this.pacer.waitTurn(ctx);
 			const shared = accounts.get(this.account);
 			const renewal = this.login?.done ?? shared?.renewal;
@@ -284,6 +283,7 @@ class Session {
 				return { logsIn: true, rateLimitWaitMs };
 			}
 		}
+		return { failure: this.loginRefusal, rateLimitWaitMs };
 	}
 
 	/** After a request that logged in on its way: its new token, or the failure that answers the rest of the run. */
