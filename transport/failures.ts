@@ -216,8 +216,6 @@ export function decideRetry(
 	retryAfterMs: number | undefined,
 	random = Math.random,
 ): { retry: true; delayMs: number } | { retry: false; reason: string } {
-	if (failures >= settings.maxAttempts)
-		return { retry: false, reason: `gave up after ${failures} attempts` };
 	// Equal jitter: half of the exponential step fixed (never near zero), half random (clients do not move in lockstep).
 	const step = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (failures - 1));
 	const delayMs =
@@ -227,12 +225,14 @@ export function decideRetry(
 	const budgetLeft = settings.maxTotalWaitMs - elapsedMs;
 	const budget = formatDuration(settings.maxTotalWaitMs);
 	const reason =
-		budgetLeft <= 0
-			? `the ${budget} retry budget is used up`
-			: retryAfterMs !== undefined && retryAfterMs > budgetLeft
-				? `the service asked to wait ${formatDuration(retryAfterMs)}, more than the ${formatDuration(budgetLeft)} of retry budget left`
-				: delayMs >= budgetLeft
-					? `the ${budget} retry budget would be used up before the next attempt`
-					: undefined;
+		failures >= settings.maxAttempts
+			? `gave up after ${failures} attempts`
+			: budgetLeft <= 0
+				? `the ${budget} retry budget is used up`
+				: retryAfterMs !== undefined && retryAfterMs > budgetLeft
+					? `the service asked to wait ${formatDuration(retryAfterMs)}, more than the ${formatDuration(budgetLeft)} of retry budget left`
+					: delayMs >= budgetLeft
+						? `the ${budget} retry budget would be used up before the next attempt`
+						: undefined;
 	return reason === undefined ? { retry: true, delayMs } : { retry: false, reason };
 }
