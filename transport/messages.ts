@@ -155,7 +155,7 @@ export function serviceError(
 			serviceMessage: failure.message,
 			serviceCode: code,
 			fields: failure.fields?.length ? failure.fields : undefined,
-			state: failure.state || undefined,
+			state: failure.state,
 		},
 	);
 }
@@ -163,7 +163,7 @@ export function serviceError(
 /** A connection that failed, or an attempt past its deadline: the time it really waited, and what it went through. */
 export function networkError(
 	node: INode,
-	failure: { code?: string; reason: string; timedOut: boolean; waitedMs: number },
+	failure: { code: string; reason: string; timedOut: boolean; waitedMs: number },
 	notes: RequestNotes & { itemIndex?: number; maybeApplied: boolean },
 ) {
 	const note = historyNote(notes);
@@ -171,7 +171,7 @@ export function networkError(
 	return Object.assign(
 		new NodeApiError(
 			node,
-			{ message: failure.reason, networkErrorCode: failure.code ?? 'NETWORK_ERROR' },
+			{ message: failure.reason, networkErrorCode: failure.code },
 			{
 				description: notes.maybeApplied
 					? 'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.'
@@ -183,7 +183,7 @@ export function networkError(
 		),
 		{
 			message: failure.timedOut
-				? `The service did not answer in time: the request timed out after ${formatDuration(failure.waitedMs)} (${failure.code ?? 'ETIMEDOUT'})`
+				? `The service did not answer in time: the request timed out after ${formatDuration(failure.waitedMs)} (${failure.code})`
 				: `The connection to the service failed (${failure.reason})`,
 		},
 	);
@@ -241,6 +241,7 @@ export function exchangeError(
 			return networkError(
 				node,
 				{
+					code: 'NETWORK_ERROR',
 					reason: (outcome.error as Error)?.message ?? 'unknown network error',
 					timedOut: false,
 					waitedMs: 0,
