@@ -109,7 +109,7 @@ function guardList(
 				return undefined;
 			}
 			pageOfFingerprint.set(fingerprint, page);
-			for (const record of fresh) if (recordId(record)) pageOfId.set(recordId(record)!, page);
+			for (const id of fresh.map(recordId)) if (id) pageOfId.set(id, page);
 			list.served += records.length;
 			kept += fresh.length;
 			if (limit === undefined && kept > maxRecords) {
@@ -151,10 +151,9 @@ export async function* iteratePages(
 	let total: number | undefined;
 	for (let page = 1; ; ) {
 		const bytesAllowIn = 1 + Math.floor(list.bytesLeft / MAX_ANSWER_BYTES);
+		// A total comes with a page served, and `longest` with it (at least 1).
 		const pagesLeft =
-			total === undefined || longest === 0
-				? 1
-				: Math.ceil(Math.min(total - list.served, wanted) / longest);
+			total === undefined ? 1 : Math.ceil(Math.min(total - list.served, wanted) / longest);
 		const window = Math.max(1, Math.min(concurrency, pagesLeft, bytesAllowIn));
 		// Every read of the window settles before anything is decided: no request outlives the list.
 		const reads = await Promise.allSettled(
