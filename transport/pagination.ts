@@ -56,7 +56,7 @@ const typedId = (record: IDataObject) =>
 /**
  * The guards of one list read, page by page in whatever order the pages come: each record once (by `id`, when
  * records have one), Max List Size, and Max Records (none under a Limit, which bounds the list itself). `take` answers
- * a page's records not read before, or undefined when the page only repeats others: an error when the total says more
+ * a page's records not read before, or none when the page only repeats others: an error when the total says more
  * remain (the service ignores the page number), or whenever `repeatFails`. `recordId` tells records apart.
  */
 function guardList(
@@ -106,7 +106,7 @@ function guardList(
 						itemIndex,
 					);
 				}
-				return undefined;
+				return [];
 			}
 			pageOfFingerprint.set(fingerprint, page);
 			for (const id of fresh.map(recordId)) if (id) pageOfId.set(id, page);
@@ -165,7 +165,7 @@ export async function* iteratePages(
 		for (const [k, read] of reads.entries()) {
 			if (read.status === 'rejected') throw read.reason;
 			const fresh = list.take(page + k, read.value);
-			if (!fresh?.length) return;
+			if (!fresh.length) return;
 			const size = read.value.records.length;
 			total = read.value.total;
 			const taken = fresh.slice(0, wanted);
@@ -193,7 +193,7 @@ export async function* pagesFromTheEnd(ctx: ApiContext, route: ListRouteName) {
 	// Ids as text: a service writing one id as 5 on a page and "5" on another still serves one record.
 	const list = guardList(ctx, {}, true, (record) => String(record.id));
 	const first = await readPage(ctx, route, 1, PAGE_SIZE);
-	const firstRecords = list.take(1, first)!;
+	const firstRecords = list.take(1, first);
 	if (first.total === undefined) {
 		yield await listRecords(ctx, route);
 		return;
@@ -201,7 +201,7 @@ export async function* pagesFromTheEnd(ctx: ApiContext, route: ListRouteName) {
 	const served = firstRecords.length;
 	const pageSize = served > 0 && served < Math.min(PAGE_SIZE, first.total) ? served : PAGE_SIZE;
 	for (let page = Math.ceil(first.total / pageSize); page > 1; page--)
-		yield list.take(page, await readPage(ctx, route, page, PAGE_SIZE))!;
+		yield list.take(page, await readPage(ctx, route, page, PAGE_SIZE));
 	yield firstRecords;
 }
 
