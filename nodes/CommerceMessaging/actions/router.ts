@@ -84,10 +84,7 @@ export async function runInLanes<T>(
 		stopOnError: boolean;
 	},
 ) {
-	const results = new Array<
-		{ status: 'done'; value: T } | { status: 'failed'; error: unknown } | { status: 'skipped' }
-	>(itemCount);
-	const lastOfKey = new Map<string, Promise<void>>();
+	const lastOfKey = new Map<string, Promise<unknown>>();
 	// Waiters are served in the order they asked (a queue read by index: thousands wait).
 	const waiting: Array<() => void> = [];
 	let next = 0;
@@ -96,24 +93,24 @@ export async function runInLanes<T>(
 	const runItem = async (
 		itemIndex: number,
 		key: string | undefined,
-		previousOfKey?: Promise<void>,
+		previousOfKey?: Promise<unknown>,
 	) => {
 		await previousOfKey;
 		if (free > 0) free--;
 		else await new Promise<void>((resolve) => waiting.push(resolve));
 		try {
-			results[itemIndex] = stopped
-				? { status: 'skipped' }
-				: { status: 'done', value: await options.run(itemIndex, key) };
+			return stopped
+				? { status: 'skipped' as const }
+				: { status: 'done' as const, value: await options.run(itemIndex, key) };
 		} catch (error) {
-			results[itemIndex] = { status: 'failed', error };
 			stopped ||= options.stopOnError;
+			return { status: 'failed' as const, error };
 		} finally {
 			if (next < waiting.length) waiting[next++]();
 			else free++;
 		}
 	};
-	await Promise.all(
+	return await Promise.all(
 		Array.from({ length: itemCount }, (_, itemIndex) => {
 			const key = options.keyOf?.(itemIndex);
 			const task = runItem(itemIndex, key, key === undefined ? undefined : lastOfKey.get(key));
@@ -121,5 +118,4 @@ export async function runInLanes<T>(
 			return task;
 		}),
 	);
-	return results;
 }
