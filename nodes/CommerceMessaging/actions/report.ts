@@ -86,10 +86,10 @@ export function report(
 				message:
 					'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.',
 			},
+		// With Execute Once set, n8n hands the node its first item only.
 		activity.pagesRead > 0 &&
 			run.itemCount > 1 &&
-			run.operationName !== 'getAll' &&
-			!ctx.getNode().executeOnce && {
+			run.operationName !== 'getAll' && {
 				message: `This node read the list ${run.itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.`,
 			},
 		// A list read over a few pages is worth a word.
