@@ -8,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 /**
- * What an operation file exports; the router (router.ts) runs it. `execute` answers one item: records, each one
- * output item's JSON, or whole items (JSON with binary); the router pairs and guards it. `prepare` runs once before
+ * What an operation file exports; the router (router.ts) runs it. `execute` answers one item: a list of records, each
+ * one output item's JSON, or `{ items }`, whole items (JSON with binary); the router pairs and guards it. `prepare` runs once before
  * the items and its state is handed to the others, `finish` once after them (even after a failure), `hints` says what
  * the run did that the user should know. `orderingKey`: items with the same key never overlap and reach the service
  * in input order (an order's events, a product's writes, one recipient's messages); it is read once per item, before
@@ -25,7 +25,7 @@ export interface Operation {
 		itemIndex: number,
 		state: unknown,
 		key: string | undefined,
-	): Promise<{ records: IDataObject[] } | { items: INodeExecutionData[] }>;
+	): Promise<IDataObject[] | { items: INodeExecutionData[] }>;
 	prepare?(this: IExecuteFunctions, itemCount: number): Promise<unknown>;
 	orderingKey?(this: IExecuteFunctions, itemIndex: number, state: unknown): string | undefined;
 	finish?(this: IExecuteFunctions, state: unknown): Promise<void>;

@@ -54,9 +54,9 @@ export async function router(this: IExecuteFunctions) {
 				? [{ json: errorJson(result.error) }]
 				: result.status === 'skipped'
 					? []
-					: 'items' in result.value
-						? result.value.items
-						: result.value.records.map((json) => ({ json }));
+					: Array.isArray(result.value)
+						? result.value.map((json) => ({ json }))
+						: result.value.items;
 		return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 	});
 	report(this, activity, operation.hints?.call(this, state, itemCount) ?? [], {

@@ -53,14 +53,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 				label: 'the payload',
 				example: 'Enter a JSON object with named keys, e.g. {"order_id": "ORD-1001"}.',
 			}) ?? {});
-	return {
-		records: [
-			await apiRequest(this, 'automationInstanceCreate', {
-				body: { automation_id: automationId, payload },
-				itemIndex,
-			}),
-		],
-	};
+	return [
+		await apiRequest(this, 'automationInstanceCreate', {
+			body: { automation_id: automationId, payload },
+			itemIndex,
+		}),
+	];
 }
 
 export const option = {

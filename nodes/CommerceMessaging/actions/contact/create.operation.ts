@@ -70,7 +70,7 @@ export async function execute(
 			.map((tag) => tag.trim())
 			.filter(Boolean),
 	});
-	return { records: [await apiRequest(this, 'contactCreate', { body, itemIndex })] };
+	return [await apiRequest(this, 'contactCreate', { body, itemIndex })];
 }
 
 export const option = {

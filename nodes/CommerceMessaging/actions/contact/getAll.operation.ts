@@ -24,19 +24,17 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		...readListLimit(this, itemIndex),
 		itemIndex,
 	});
-	if (!simplify) return { records };
+	if (!simplify) return records;
 	// Enough to address and name the person, small enough for an AI agent's context. A field the service leaves out
 	// stays out, rather than becoming null.
 	const fields = ['id', 'firstname', 'lastname', 'phone', 'email'];
-	return {
-		records: records.map((contact) =>
-			Object.fromEntries(
-				fields
-					.filter((field) => contact[field] !== undefined)
-					.map((field) => [field, contact[field]]),
-			),
+	return records.map((contact) =>
+		Object.fromEntries(
+			fields
+				.filter((field) => contact[field] !== undefined)
+				.map((field) => [field, contact[field]]),
 		),
-	};
+	);
 }
 
 export const option = {

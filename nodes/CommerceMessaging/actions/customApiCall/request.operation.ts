@@ -193,13 +193,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		method === 'GET' &&
 		readBoolean(this, 'paginate', itemIndex, { label: 'Paginate', fallback: false })
 	) {
-		return {
-			records: await listRecords(this, route, {
-				qs: query,
-				...readListLimit(this, itemIndex),
-				itemIndex,
-			}),
-		};
+		return await listRecords(this, route, {
+			qs: query,
+			...readListLimit(this, itemIndex),
+			itemIndex,
+		});
 	}
 	// Full Envelope: the whole answer as one item; Data Only: one item per record of a list.
 	const fullEnvelope =
@@ -213,5 +211,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		{ ...route, parse: fullEnvelope ? asRecord : asRecords },
 		{ qs: query, body, itemIndex, fullEnvelope },
 	);
-	return { records: [answer].flat() };
+	return [answer].flat();
 }

@@ -23,7 +23,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		description: 'Enter the media_id returned by Media > Upload, or map it from the input item.',
 	});
 	const answer = await apiRequest(this, 'mediaDelete', { pathParams: { id: mediaId }, itemIndex });
-	return { records: [{ media_id: answer.mediaId ?? mediaId, deleted: true }] };
+	return [{ media_id: answer.mediaId ?? mediaId, deleted: true }];
 }
 
 export const option = {

@@ -89,7 +89,7 @@ export async function execute(
 			label: 'Preview URL',
 		}),
 	});
-	return { records: [await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })] };
+	return [await apiRequest(this, 'whatsappMessageSend', { body, itemIndex })];
 }
 
 export const option = {

@@ -69,10 +69,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		);
 	};
 	const records = await listRecords(this, 'orderHistory', { qs, limit, itemIndex });
-	if (records.every(matches)) return { records };
+	if (records.every(matches)) return records;
 	// The service listed orders its filters exclude: it does not read them (the document shows none), so they are
 	// applied here. A Return All already holds the whole history; a Limit reads on until it is reached.
-	if (limit === undefined) return { records: records.filter(matches) };
+	if (limit === undefined) return records.filter(matches);
 	const kept: IDataObject[] = [];
 	for await (const page of iteratePages(this, 'orderHistory', {
 		qs,
@@ -80,12 +80,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		pageSize: RETURN_ALL_PAGE_SIZE,
 	})) {
 		kept.push(...page.filter(matches));
-		if (kept.length >= limit) return { records: kept.slice(0, limit) };
+		if (kept.length >= limit) return kept.slice(0, limit);
 		// Newest first: once a page reaches before Date From, no later page holds a match.
 		if (fromMs !== undefined && page.some((record) => (createdMs(record) ?? Infinity) < fromMs))
 			break;
 	}
-	return { records: kept };
+	return kept;
 }
 
 export const option = {

@@ -108,7 +108,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, push: 
 			'additionalFields.contactId',
 		),
 	});
-	return { records: [await push.send(this, itemIndex, 'orderEvent', body)] };
+	return [await push.send(this, itemIndex, 'orderEvent', body)];
 }
 
 export const option = {

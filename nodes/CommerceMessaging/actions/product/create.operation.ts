@@ -51,7 +51,7 @@ export async function execute(
 		description: NEEDS,
 	});
 	const body = { ...productFields(this, 'additionalFields', itemIndex), id, name };
-	return { records: [await apiRequest(this, 'productCreate', { body, itemIndex })] };
+	return [await apiRequest(this, 'productCreate', { body, itemIndex })];
 }
 
 export const option = {

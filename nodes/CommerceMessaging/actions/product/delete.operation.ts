@@ -16,7 +16,7 @@ export async function execute(
 	productId?: string,
 ) {
 	const id = productId ?? readProductId.call(this, itemIndex);
-	return { records: [await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })] };
+	return [await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })];
 }
 
 export const option = {

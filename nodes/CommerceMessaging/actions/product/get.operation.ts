@@ -8,7 +8,7 @@ export const properties = [productLocator];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readProductId.call(this, itemIndex);
-	return { records: [await apiRequest(this, 'productGet', { pathParams: { id }, itemIndex })] };
+	return [await apiRequest(this, 'productGet', { pathParams: { id }, itemIndex })];
 }
 
 export const option = {

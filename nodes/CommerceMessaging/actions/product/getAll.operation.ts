@@ -10,12 +10,7 @@ export const properties = returnAllOrLimit;
 export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return {
-		records: await listRecords(this, 'productList', {
-			...readListLimit(this, itemIndex),
-			itemIndex,
-		}),
-	};
+	return await listRecords(this, 'productList', { ...readListLimit(this, itemIndex), itemIndex });
 }
 
 export const option = {

@@ -47,9 +47,7 @@ export async function execute(
 			`nothing to update for product "${id}"`,
 			'Add at least one field with a value under "Update Fields".',
 		);
-	return {
-		records: [await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })],
-	};
+	return [await apiRequest(this, 'productUpdate', { pathParams: { id }, body, itemIndex })];
 }
 
 export const option = {

@@ -254,7 +254,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		footer: readText(this, 'additionalFields.footer', itemIndex, { label: 'footer' }),
 		buttons: readButtons(this, itemIndex),
 	});
-	return { records: [await apiRequest(this, 'templateCreate', { body, itemIndex })] };
+	return [await apiRequest(this, 'templateCreate', { body, itemIndex })];
 }
 
 export const option = {

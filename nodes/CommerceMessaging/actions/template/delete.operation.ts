@@ -15,7 +15,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
 	const answer = await apiRequest(this, 'templateDelete', { pathParams: { id }, itemIndex });
 	// A success answer means it is gone, whatever else the service says about it.
-	return { records: [{ id: answer.id ?? id, deleted: true }] };
+	return [{ id: answer.id ?? id, deleted: true }];
 }
 
 export const option = {

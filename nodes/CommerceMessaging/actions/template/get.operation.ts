@@ -8,7 +8,7 @@ export const properties = [{ ...templateLocator, description: 'The template to r
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
-	return { records: [await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex })] };
+	return [await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex })];
 }
 
 export const option = {

@@ -41,9 +41,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		values: ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'],
 		fallback: '',
 	});
-	return {
-		records: await listRecords(this, 'templateList', { limit, qs: compact({ state }), itemIndex }),
-	};
+	return await listRecords(this, 'templateList', { limit, qs: compact({ state }), itemIndex });
 }
 
 export const option = {

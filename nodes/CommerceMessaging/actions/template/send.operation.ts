@@ -364,7 +364,7 @@ export async function execute(
 		body: compact({ phone: recipient, ...sendFields(values), header_media_id: headerMediaId }),
 		itemIndex,
 	});
-	return { records: [headerMediaId ? { ...sent, header_media_id: headerMediaId } : sent] };
+	return [headerMediaId ? { ...sent, header_media_id: headerMediaId } : sent];
 }
 
 export const option = {

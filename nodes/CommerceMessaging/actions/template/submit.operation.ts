@@ -10,7 +10,7 @@ export const properties = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const id = readTemplateId(this, itemIndex);
-	return { records: [await apiRequest(this, 'templateSubmit', { pathParams: { id }, itemIndex })] };
+	return [await apiRequest(this, 'templateSubmit', { pathParams: { id }, itemIndex })];
 }
 
 export const option = {

@@ -88,11 +88,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	for (;;) {
 		const template = await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex });
 		const title = templateTitle(template, id);
-		if (template.state === 'APPROVED') return { records: [{ ...template, approved: true }] };
+		if (template.state === 'APPROVED') return [{ ...template, approved: true }];
 		if (template.state === 'REJECTED') {
 			const reason = rejectionReason(template);
 			if (onRejection === 'outputItem')
-				return { records: [{ ...template, approved: false, ...(reason ? { reason } : {}) }] };
+				return [{ ...template, approved: false, ...(reason ? { reason } : {}) }];
 			throw itemError(
 				this,
 				itemIndex,
