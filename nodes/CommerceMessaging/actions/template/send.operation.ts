@@ -23,6 +23,7 @@ import {
 	sendFields,
 	templateTitle,
 } from '../../helpers/template';
+import { orderingKey } from '../message/send.operation';
 
 export const properties: INodeProperties[] = [
 	{ ...templateLocator, description: 'The APPROVED template to send' },
@@ -147,10 +148,8 @@ export const hints = (state: SendState) => [
 	})),
 ];
 
-/** One recipient's messages reach the service in input order, never overlapping (the key is the E.164 phone). */
-export function orderingKey(this: IExecuteFunctions, itemIndex: number) {
-	return readText(this, 'phone', itemIndex, { label: 'phone', phone: true, required: true });
-}
+/** One recipient's messages reach the service in input order, never overlapping: the same key as a free-text send's. */
+export { orderingKey };
 
 /** Shared by the lanes (taken before any await); a failure is not: each item then tries, and fails, on its own. */
 function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>) {
