@@ -66,7 +66,6 @@ export function report(
 	});
 	// n8n's editor says "Limit reached" itself when the output count equals a typed Limit, and "runs once for each input
 	// item" for operations named getAll: those are not repeated.
-	const limit = ctx.getNode().parameters.limit;
 	const runHints: Array<NodeExecutionHint | false> = [
 		activity.rateLimitHeldMs > 0 && {
 			message: `Waited ${formatDuration(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`,
@@ -82,7 +81,7 @@ export function report(
 			type: 'warning',
 		},
 		activity.listsCutAtLimit > 0 &&
-			!(run.itemCount === 1 && typeof limit === 'number' && run.outputCount === limit) && {
+			!(run.itemCount === 1 && run.outputCount === ctx.getNode().parameters.limit) && {
 				message:
 					'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.',
 			},
