@@ -69,10 +69,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		);
 	};
 	const records = await listRecords(this, 'orderHistory', { qs, limit, itemIndex });
-	if (records.every(matches)) return records;
-	// The service listed orders its filters exclude: it does not read them (the document shows none), so they are
-	// applied here. A Return All already holds the whole history; a Limit reads on until it is reached.
-	if (limit === undefined) return records.filter(matches);
+	// The service may list orders its filters exclude: it does not read them (the document shows none), so they are
+	// applied here. A Return All already holds the whole history, and a Limit filled with matches is done; otherwise
+	// a Limit reads on until it is reached.
+	if (limit === undefined || records.every(matches)) return records.filter(matches);
 	const kept: IDataObject[] = [];
 	for await (const page of iteratePages(this, 'orderHistory', {
 		qs,
@@ -80,12 +80,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		pageSize: RETURN_ALL_PAGE_SIZE,
 	})) {
 		kept.push(...page.filter(matches));
-		if (kept.length >= limit) return kept.slice(0, limit);
-		// Newest first: once a page reaches before Date From, no later page holds a match.
-		if (fromMs !== undefined && page.some((record) => (createdMs(record) ?? Infinity) < fromMs))
+		// Enough kept; or, newest first, a page reaches before Date From: no later page holds a match.
+		if (
+			kept.length >= limit ||
+			(fromMs !== undefined && page.some((record) => (createdMs(record) ?? Infinity) < fromMs))
+		)
 			break;
 	}
-	return kept;
+	return kept.slice(0, limit);
 }
 
 export const option = {
