@@ -181,57 +181,47 @@ export const requestOptions = collection('requestOptions', [
 	},
 ]);
 
-/** The template picker of every operation that acts on one existing template. */
-export const templateLocator: INodeProperties = {
-	displayName: 'Template',
-	name: 'templateId',
+/**
+ * The picker of one existing record, `templateId` or `productId`: from the list its search method reads
+ * (`templateSearch`, `productSearch` in methods.ts), or typed as its ID (`id`: the By ID field's placeholder and hint).
+ */
+const recordLocator = (
+	record: 'template' | 'product',
+	displayName: string,
+	description: string,
+	id: { placeholder: string; hint: string },
+): INodeProperties => ({
+	displayName,
+	name: `${record}Id`,
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The WhatsApp template (v2)',
+	description,
 	modes: [
 		{
 			displayName: 'From List',
 			name: 'list',
 			type: 'list',
-			placeholder: 'Select a template...',
-			typeOptions: { searchListMethod: 'templateSearch', searchable: true },
+			placeholder: `Select a ${record}...`,
+			typeOptions: { searchListMethod: `${record}Search`, searchable: true },
 		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 42',
-			hint: 'From Create Draft or Get Many, e.g. {{ $json.id }}',
-		},
+		{ displayName: 'By ID', name: 'id', type: 'string', ...id },
 	],
-};
+});
+
+/** The template picker of every operation that acts on one existing template. */
+export const templateLocator = recordLocator('template', 'Template', 'The WhatsApp template (v2)', {
+	placeholder: 'e.g. 42',
+	hint: 'From Create Draft or Get Many, e.g. {{ $json.id }}',
+});
 
 /** The product to act on: picked from the shop's catalogue (searchable) or typed as the shop's productId. */
-export const productLocator: INodeProperties = {
-	displayName: 'Product',
-	name: 'productId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: "The product, by the shop's productId",
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a product...',
-			typeOptions: { searchListMethod: 'productSearch', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 1001',
-			hint: "The shop's productId, as given at Create",
-		},
-	],
-};
+export const productLocator = recordLocator(
+	'product',
+	'Product',
+	"The product, by the shop's productId",
+	{ placeholder: 'e.g. 1001', hint: "The shop's productId, as given at Create" },
+);
 
 /** Rule L2: even without the option, bulk sends go out 50 items per second. */
 export const DEFAULT_BATCH_SIZE = 50;
