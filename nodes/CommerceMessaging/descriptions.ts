@@ -47,6 +47,7 @@ const COLLECTIONS = {
 	additionalFields: ['Additional Fields', 'Add Field'],
 	filters: ['Filters', 'Add Filter'],
 	options: ['Options', 'Add option'],
+	orderOptions: ['Options', 'Add option'],
 	requestOptions: ['Request Options', 'Add option'],
 };
 

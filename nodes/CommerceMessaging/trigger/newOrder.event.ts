@@ -84,24 +84,17 @@ export const newOrder = windowEvent({
 					'Only new orders whose status is this one when the trigger first sees them, e.g. pending, paid, shipped, delivered, cancelled or refunded',
 			},
 		]),
-		{
-			displayName: 'Options',
-			name: 'orderOptions',
-			type: 'collection',
-			placeholder: 'Add option',
-			default: {},
-			options: [
-				{
-					displayName: 'Look-Back (Minutes)',
-					name: 'lookBackMinutes',
-					type: 'number',
-					typeOptions: { minValue: 0 },
-					default: DEFAULT_LOOK_BACK_MINUTES,
-					description:
-						'How far behind the newest order each poll reads again, so an order listed late with an older creation time is still emitted, once. 0: from the newest order on.',
-				},
-			],
-		},
+		collection('orderOptions', [
+			{
+				displayName: 'Look-Back (Minutes)',
+				name: 'lookBackMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: DEFAULT_LOOK_BACK_MINUTES,
+				description:
+					'How far behind the newest order each poll reads again, so an order listed late with an older creation time is still emitted, once. 0: from the newest order on.',
+			},
+		]),
 	],
 	readFilters: (ctx) => ({
 		status: readText(ctx, 'filters.status', 0, { label: 'status filter' }),
