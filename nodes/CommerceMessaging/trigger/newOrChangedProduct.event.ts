@@ -1,6 +1,6 @@
 import { collection } from '../descriptions';
 import { readOption } from '../helpers/parameters';
-import { readList, stamp, timeOf, windowEvent } from './watermark';
+import { readList, timeOf, windowEvent } from './watermark';
 
 /**
  * New or Changed Product. The product list has no filter, no order guarantee and no total, but every product
@@ -43,9 +43,7 @@ export const newOrChangedProduct = windowEvent({
 		}),
 	}),
 	// The products area needs the plugin headers: the transport checks them first.
-	read: readList('productList', (record) =>
-		stamp(record, record.id, record.updated_at ?? record.created_at),
-	),
+	read: readList('productList', (record) => record.updated_at ?? record.created_at),
 	matches(record, filters) {
 		if (filters.changeType === 'any') return true;
 		const created = timeOf(record.created_at);

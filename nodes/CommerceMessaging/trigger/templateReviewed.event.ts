@@ -1,6 +1,6 @@
 import { collection } from '../descriptions';
 import { readOption } from '../helpers/parameters';
-import { readList, stamp, windowEvent } from './watermark';
+import { readList, windowEvent } from './watermark';
 
 /**
  * Template Review Finished (rule T3 without a blocking wait): a v2 template left PENDING and is now APPROVED or
@@ -44,10 +44,9 @@ export const templateReviewed = windowEvent({
 			fallback: 'any',
 		}),
 	}),
+	// A template not reviewed yet has no review time: it is no event.
 	read: readList('templateList', (record) =>
-		OUTCOMES.includes(String(record.state))
-			? stamp(record, record.id, record.reviewed_at ?? record.updated_at)
-			: undefined,
+		OUTCOMES.includes(String(record.state)) ? (record.reviewed_at ?? record.updated_at) : undefined,
 	),
 	matches: (record, filters) => filters.outcome === 'any' || record.state === filters.outcome,
 	// The template as the service returned it (state, reason, ...) plus the outcome as an event name.

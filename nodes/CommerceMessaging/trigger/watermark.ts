@@ -155,8 +155,13 @@ export function windowEvent(
 	};
 }
 
-/** The records of a whole list (it has no filter and no order), placed by `stampOf`; undefined is no event. */
+/**
+ * The records of a whole list (it has no filter and no order), placed by their id and the time `timeOfRecord` reads;
+ * a record without one is no event.
+ */
 export const readList =
-	(route: ListRouteName, stampOf: (record: IDataObject) => Stamped | undefined) =>
+	(route: ListRouteName, timeOfRecord: (record: IDataObject) => unknown) =>
 	async (ctx: IPollFunctions) =>
-		(await listRecords(ctx, route)).map(stampOf).filter((item) => item !== undefined);
+		(await listRecords(ctx, route))
+			.map((record) => stamp(record, record.id, timeOfRecord(record)))
+			.filter((item) => item !== undefined);
