@@ -27,7 +27,8 @@ const floorToSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
  */
 async function readOrders(ctx: IPollFunctions, from: number | undefined, now: number) {
 	const orders: Stamped[] = [];
-	const unreadable: IDataObject[] = [];
+	// The orders that cannot be placed, by their quoted ids.
+	const unreadable: string[] = [];
 	const qs =
 		from !== undefined && Number.isFinite(from)
 			? { date_from: new Date(floorToSecond(from)).toISOString() }
@@ -37,7 +38,10 @@ async function readOrders(ctx: IPollFunctions, from: number | undefined, now: nu
 		for (const record of records) {
 			const order = stamp(record, record.order_id, record.created_at);
 			if (order) page.push(order);
-			else unreadable.push(record);
+			else
+				unreadable.push(
+					record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id),
+				);
 		}
 		orders.push(...page);
 		const floor = floorToSecond(
@@ -50,15 +54,9 @@ async function readOrders(ctx: IPollFunctions, from: number | undefined, now: nu
 		if (page.some((order) => order.ms < floor)) break;
 	}
 	if (unreadable.length) {
-		const shown = unreadable
-			.slice(0, 10)
-			.map((record) =>
-				record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id),
-			);
-		const more =
-			unreadable.length > shown.length ? ` and ${unreadable.length - shown.length} more` : '';
+		const more = unreadable.length > 10 ? ` and ${unreadable.length - 10} more` : '';
 		ctx.logger.warn(
-			`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${shown.join(', ')}${more}`,
+			`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${unreadable.slice(0, 10).join(', ')}${more}`,
 			{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
 		);
 	}
