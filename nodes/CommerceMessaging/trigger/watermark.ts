@@ -96,10 +96,12 @@ export function advance(
 	const kept = stamps.filter((ms) => ms >= nextFrom).sort((a, b) => a - b);
 	const narrowed = kept.length > maxSeen;
 	if (narrowed) nextFrom = kept[kept.length - maxSeen];
-	const from = Number.isFinite(nextFrom) ? new Date(nextFrom).toISOString() : null;
 	return {
 		records: records.map((item) => item.record),
-		state: { from, seen: pairs.filter(([, ms]) => ms >= nextFrom) },
+		state: {
+			from: Number.isFinite(nextFrom) ? new Date(nextFrom).toISOString() : null,
+			seen: pairs.filter(([, ms]) => ms >= nextFrom),
+		},
 		narrowed,
 	};
 }
