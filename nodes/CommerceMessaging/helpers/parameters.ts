@@ -451,8 +451,8 @@ export function readSetting(
 /** For readSetting: a count (a concurrency, a batch size) is rounded, so 1 or more once rounded. */
 export const ONE_OR_MORE = [0.5, '1 or more'] as const;
 
-const milliseconds = (seconds: number) => Math.min(MAX_WAIT_MS, Math.round(seconds * 1000));
-const count = (value: number, max = Infinity) => Math.min(max, Math.round(value));
+/** A setting in whole units (ms, bytes, counts), capped to `max`. */
+const rounded = (value: number, max = Infinity) => Math.min(max, Math.round(value));
 
 /**
  * Each field of the Request Options panel (descriptions.ts) mapped onto the transport's settings: its lowest value,
@@ -470,39 +470,38 @@ const REQUEST_OPTION_FIELDS: Record<
 > = {
 	concurrency: [
 		...ONE_OR_MORE,
-		(s, value) => (s.concurrency = count(value, MAX_CONCURRENCY)),
+		(s, value) => (s.concurrency = rounded(value, MAX_CONCURRENCY)),
 		'sendLess',
 	],
 	maxAttempts: [
 		...ONE_OR_MORE,
-		(s, value) => (s.retry.maxAttempts = count(value, MAX_ATTEMPTS)),
+		(s, value) => (s.retry.maxAttempts = rounded(value, MAX_ATTEMPTS)),
 		'maxAttempts',
 	],
 	maxListMegabytes: [
 		0.001,
 		'above 0 (at least 0.001)',
-		(s, value) => (s.maxListBytes = Math.max(1, Math.round(value * 1024 * 1024))),
+		(s, value) => (s.maxListBytes = rounded(value * 1024 * 1024)),
 		'maxListBytes',
 	],
-	maxRecords: [...ONE_OR_MORE, (s, value) => (s.maxRecords = count(value)), 'maxRecords'],
+	maxRecords: [...ONE_OR_MORE, (s, value) => (s.maxRecords = rounded(value)), 'maxRecords'],
 	maxRetryWaitSeconds: [
 		0,
 		'0 or more (0: no retries)',
-		(s, value) => (s.retry.maxTotalWaitMs = milliseconds(value)),
+		(s, value) => (s.retry.maxTotalWaitMs = rounded(value * 1000, MAX_WAIT_MS)),
 		'retryBudget',
 	],
 	// The least that rounds to MIN_TIMEOUT_MS.
 	timeoutSeconds: [
 		(MIN_TIMEOUT_MS - 0.5) / 1000,
 		`above 0 (at least ${MIN_TIMEOUT_MS / 1000})`,
-		(s, value) => (s.retry.timeoutMs = milliseconds(value)),
+		(s, value) => (s.retry.timeoutMs = rounded(value * 1000, MAX_WAIT_MS)),
 		'timeout',
 	],
 };
 
 /** The run's Request Options, read once (from the first item); a poll reads one page at a time, so no Concurrency. */
 export function readRequestOptions(ctx: ParameterContext) {
-	const poll = isPoll(ctx);
 	const settings: RunSettings = {
 		...DEFAULT_RUN_SETTINGS,
 		retry: { ...DEFAULT_RUN_SETTINGS.retry },
@@ -511,7 +510,7 @@ export function readRequestOptions(ctx: ParameterContext) {
 	for (const { name, displayName } of requestOptions.options as INodeProperties[]) {
 		const [min, rule, apply, named] = REQUEST_OPTION_FIELDS[name];
 		const label = `Request Options > ${displayName}`;
-		if (poll && name === 'concurrency') {
+		if (isPoll(ctx) && name === 'concurrency') {
 			apply(settings, 1);
 			continue;
 		}
