@@ -222,42 +222,45 @@ export function readNumber<O extends Field & { min: number; whole?: boolean; fal
 	field: O,
 ): Read<number, O> {
 	const { whole, min, label } = field;
-	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
+	const raw = valueOf(ctx, name, itemIndex, field.fallback);
 	const value = check(ctx, itemIndex, raw, field, 'a number', (given) =>
 		toNumber(given, whole ? /^\s*\d+\s*$/ : DECIMAL),
 	);
-	if (value === undefined) return value as Read<number, O>;
-	if ((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && value >= min) return value;
+	if (
+		value === undefined ||
+		((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && value >= min)
+	)
+		return value as Read<number, O>;
 	const problem =
 		Number.isFinite(value) && (!whole || Number.isInteger(value))
 			? `is below the minimum of ${min}`
 			: `is not ${whole ? 'a whole' : 'a decimal'} number`;
-	const hint = whole
-		? `Use a whole number of ${min} or more.`
-		: `Use a decimal number of ${min} or more with a dot as the decimal separator, e.g. 49.90.`;
 	throw itemError(
 		ctx,
 		itemIndex,
 		`the ${label} ${shown(raw)} ${problem}`,
-		field.description ?? hint,
+		field.description ??
+			(whole
+				? `Use a whole number of ${min} or more.`
+				: `Use a decimal number of ${min} or more with a dot as the decimal separator, e.g. 49.90.`),
 	);
 }
 
 /** Return All + Limit: no limit for Return All, else a whole number of 1 or more. */
-export function readListLimit(ctx: IExecuteFunctions, itemIndex: number) {
-	if (readBoolean(ctx, 'returnAll', itemIndex, { label: 'Return All', fallback: false })) return {};
-	return {
-		limit: readNumber(ctx, 'limit', itemIndex, {
-			label: 'Limit',
-			whole: true,
-			min: 1,
-			fallback: 50,
-			required: true,
-			description:
-				'Set Limit to how many results to return at most, a whole number such as 50, or turn on Return All.',
-		}),
-	};
-}
+export const readListLimit = (ctx: IExecuteFunctions, itemIndex: number) =>
+	readBoolean(ctx, 'returnAll', itemIndex, { label: 'Return All', fallback: false })
+		? {}
+		: {
+				limit: readNumber(ctx, 'limit', itemIndex, {
+					label: 'Limit',
+					whole: true,
+					min: 1,
+					fallback: 50,
+					required: true,
+					description:
+						'Set Limit to how many results to return at most, a whole number such as 50, or turn on Return All.',
+				}),
+			};
 
 /** A switch: true or false (also as the text "true" or "false"); not set gives `fallback`. */
 export function readBoolean<F extends boolean | undefined>(
@@ -266,7 +269,7 @@ export function readBoolean<F extends boolean | undefined>(
 	itemIndex: number,
 	field: { label: string; fallback?: F },
 ) {
-	const raw = valueOf(ctx, name, itemIndex, field.fallback ?? null);
+	const raw = valueOf(ctx, name, itemIndex, field.fallback);
 	const value = check(ctx, itemIndex, raw, field, 'true or false', (given) =>
 		typeof given === 'boolean'
 			? given
