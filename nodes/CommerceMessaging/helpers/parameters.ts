@@ -529,16 +529,17 @@ export function readRequestOptions(ctx: ParameterContext) {
 
 /**
  * The customer's contact references of a shop event (docs/api-assumptions.md: `customer: {phone?, email?,
- * contact_id?}`), or undefined when none is given; the other arguments name the parameters.
+ * contact_id?}`), those given; the other arguments name the parameters. None given leaves it empty, and the body's
+ * compact (withCustomFields) leaves it out.
  */
-export function readCustomer(
+export const readCustomer = (
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	phone: string,
 	email: string,
 	contactId: string,
-) {
-	const customer = compact({
+) =>
+	compact({
 		phone: readText(ctx, phone, itemIndex, { label: 'customer phone', phone: true }),
 		email: readText(ctx, email, itemIndex, { label: 'customer email' }),
 		// The service's contact ids are integers.
@@ -549,5 +550,3 @@ export function readCustomer(
 			description: 'A contact ID is a whole number, e.g. 123.',
 		}),
 	});
-	return Object.keys(customer).length ? customer : undefined;
-}
