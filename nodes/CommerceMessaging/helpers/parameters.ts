@@ -400,18 +400,21 @@ export function withCustomFields(
 	body: IDataObject,
 	collection = 'additionalFields',
 ) {
-	const fields: IDataObject = {};
-	for (const pair of readEntries(
+	const fields = readEntries(
 		ctx,
 		`${collection}.customFields`,
 		itemIndex,
 		'Custom Fields',
 		'field',
-	)) {
-		const fieldName = textValue(ctx, pair.name, itemIndex, { label: 'custom field name' });
-		if (fieldName !== undefined) fields[fieldName] = pair.value;
-	}
-	return { ...fields, ...compact(body) };
+	).map((pair) => [
+		textValue(ctx, pair.name, itemIndex, { label: 'custom field name' }),
+		pair.value,
+	]);
+	// A field without a name is left out.
+	return {
+		...(Object.fromEntries(fields.filter(([name]) => name)) as IDataObject),
+		...compact(body),
+	};
 }
 
 /**
