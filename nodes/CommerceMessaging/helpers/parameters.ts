@@ -270,14 +270,15 @@ export function readBoolean<F extends boolean | undefined>(
 	field: { label: string; fallback?: F },
 ) {
 	const raw = valueOf(ctx, name, itemIndex, field.fallback);
-	const value = check(ctx, itemIndex, raw, field, 'true or false', (given) =>
-		typeof given === 'boolean'
-			? given
-			: typeof given === 'string' && /^\s*(true|false)\s*$/i.test(given)
-				? /true/i.test(given)
-				: undefined,
+	return (
+		check(ctx, itemIndex, raw, field, 'true or false', (given) =>
+			typeof given === 'boolean'
+				? given
+				: typeof given === 'string' && /^\s*(true|false)\s*$/i.test(given)
+					? /true/i.test(given)
+					: undefined,
+		) ?? (field.fallback as F)
 	);
-	return value ?? (field.fallback as F);
 }
 
 /** One of a list of values (an options parameter, or an expression that should give one); not set gives `fallback`. */
