@@ -228,13 +228,13 @@ export function readNumber<O extends Field & { min: number; whole?: boolean; fal
 	);
 	if (
 		value === undefined ||
-		((whole ? Number.isSafeInteger(value) : Number.isFinite(value)) && value >= min)
+		((whole ? Number.isSafeInteger : Number.isFinite)(value) && value >= min)
 	)
 		return value as Read<number, O>;
-	const problem =
-		Number.isFinite(value) && (!whole || Number.isInteger(value))
-			? `is below the minimum of ${min}`
-			: `is not ${whole ? 'a whole' : 'a decimal'} number`;
+	// A number of the right kind (an integer is finite) that is still refused is too small.
+	const problem = (whole ? Number.isInteger : Number.isFinite)(value)
+		? `is below the minimum of ${min}`
+		: `is not ${whole ? 'a whole' : 'a decimal'} number`;
 	throw itemError(
 		ctx,
 		itemIndex,
