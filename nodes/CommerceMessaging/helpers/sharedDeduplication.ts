@@ -54,10 +54,11 @@ function remember(kept: Map<string, number>, values: Iterable<string>) {
 	while (kept.size > REPEAT_MAX_VALUES) kept.delete(kept.keys().next().value as string);
 }
 
-/** The values to write back (or remove again) with a call, but those it already carries; expired ones go. */
-function toRepeat(kept: Map<string, number>, carried: Set<string>) {
+/** A call's values, then those to write back (or remove again) with it that it does not carry already; expired ones go. */
+function withRepeats(kept: Map<string, number>, values: string[]) {
 	for (const [value, until] of kept) if (until <= Date.now()) kept.delete(value);
-	return [...kept.keys()].filter((value) => !carried.has(value));
+	const carried = new Set(values);
+	return [...values, ...[...kept.keys()].filter((value) => !carried.has(value))];
 }
 
 /** The record of an event sent now (its window-long period), and the probe for a send in the period before. */
@@ -69,19 +70,18 @@ export function sharedValues(hash: string, windowSeconds: number, nowSeconds: nu
 	};
 }
 
-type Claim = ReturnType<typeof sharedValues>;
-
 export class SharedClaims {
-	/** Events this run holds and has not sent or released yet. */
-	private readonly owned = new Map<string, Claim>();
-	/** Values that hold no send: this run's tokens, and what its claims wrote beside a send found. Removed at the end. */
+	/** Events this run holds and has not sent or released yet: their records, by event hash. */
+	private readonly owned = new Map<string, string>();
+	/**
+	 * Values that hold no send: this run's tokens, and what its claims wrote beside a send found. Removed at the end.
+	 * Empty until a call reached the store: the first call that does leaves its token here.
+	 */
 	private readonly toRemove = new Set<string>();
 	/** Those of them that can never be a record (tokens, probes of the period before): removed again later too. */
 	private readonly removeAgain = new Set<string>();
 	/** Set once a call failed: the run goes on with this process's own check only. */
 	unavailable = false;
-	/** Whether a call reached the store (then the values to remove go even after a later failure). */
-	private wrote = false;
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
@@ -114,17 +114,18 @@ export class SharedClaims {
 			token,
 		]);
 		// Claims that could not be read back are taken as held: the store failing must not lose events.
-		if (!first) return void batch.forEach((claim, hash) => this.owned.set(hash, claim));
+		if (!first) return void batch.forEach((claim, hash) => this.owned.set(hash, claim.record));
 		this.toRemove.add(token);
 		this.removeAgain.add(token);
-		const pending = new Map<string, Claim>();
+		// The records of the claims not decided yet, by event hash.
+		const pending = new Map<string, string>();
 		for (const [hash, claim] of batch) {
 			const found = first.has(claim.record) || first.has(claim.probe);
 			// Values this call wrote that hold no send: for an event found, what it did not find; else the probe.
 			for (const value of found ? [claim.record, claim.probe] : [claim.probe])
 				if (!first.has(value)) this.toRemove.add(value);
 			if (!found) {
-				pending.set(hash, claim);
+				pending.set(hash, claim.record);
 				this.removeAgain.add(claim.probe);
 			}
 		}
@@ -142,14 +143,11 @@ export class SharedClaims {
 					slowestCallMs,
 				});
 				await pause(this.ctx, ms);
-				const present = await this.call([
-					token,
-					...[...pending.values()].map((claim) => claim.record),
-				]);
+				const present = await this.call([token, ...pending.values()]);
 				const survived = !present || present.has(token);
-				for (const [hash, claim] of pending) {
+				for (const [hash, record] of pending) {
 					// Its record there without this run's token: another execution's claim overwrote this one, which yields.
-					if (!survived && present.has(claim.record)) pending.delete(hash);
+					if (!survived && present.has(record)) pending.delete(hash);
 					// Its token there: the claim is this run's. Neither there: this read-back wrote the claim again, so it is
 					// read back again, and after MAX_ROUNDS taken unconfirmed.
 					else if (survived || round >= MAX_ROUNDS) {
@@ -161,14 +159,14 @@ export class SharedClaims {
 									round,
 								},
 							);
-						this.owned.set(hash, claim);
+						this.owned.set(hash, record);
 						pending.delete(hash);
 					}
 				}
 			}
 		} finally {
 			// Cancelled during the pause: claims not decided yet are removed at the end.
-			for (const claim of pending.values()) this.toRemove.add(claim.record);
+			for (const record of pending.values()) this.toRemove.add(record);
 		}
 	}
 
@@ -192,18 +190,18 @@ export class SharedClaims {
 
 	/** The record of the claim this run holds for the event, which it no longer holds. */
 	private take(hash: string) {
-		const record = this.owned.get(hash)?.record;
+		const record = this.owned.get(hash);
 		this.owned.delete(hash);
 		return record;
 	}
 
-	/** Removes, in one call, the claims of events the run never sent, its tokens and the probes that found nothing. */
+	/**
+	 * Removes, in one call, the claims of events the run never sent, its tokens and the probes that found nothing; only
+	 * when a call reached the store.
+	 */
 	async finish() {
-		const values = new Set([
-			...this.toRemove,
-			...[...this.owned.values()].map((claim) => claim.record),
-		]);
-		if (values.size > 0 && this.wrote) await this.remove([...values]);
+		if (this.toRemove.size > 0)
+			await this.remove([...new Set([...this.toRemove, ...this.owned.values()])]);
 		remember(this.history.removeAgain, this.removeAgain);
 	}
 
@@ -212,11 +210,10 @@ export class SharedClaims {
 		const started = Date.now();
 		try {
 			const result = await this.ctx.helpers.checkProcessedAndRecord(
-				[...values, ...toRepeat(this.history.writeBack, new Set(values))],
+				withRepeats(this.history.writeBack, values),
 				'node',
 				OPTIONS,
 			);
-			this.wrote = true;
 			const times = this.history.callTimes;
 			if (times.push(Date.now() - started) > CALLS_KEPT) times.shift();
 			// The write-backs exclude the asked values, so what they found never answers a question about those.
@@ -236,7 +233,7 @@ export class SharedClaims {
 	private async remove(values: string[]) {
 		try {
 			await this.ctx.helpers.removeProcessed(
-				[...values, ...toRepeat(this.history.removeAgain, new Set(values))],
+				withRepeats(this.history.removeAgain, values),
 				'node',
 				OPTIONS,
 			);
