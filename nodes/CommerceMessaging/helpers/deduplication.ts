@@ -305,10 +305,9 @@ export class EventPush {
 		return push;
 	}
 
-	/** An item's order or cart id: its events reach the service in input order. */
+	/** An item's order or cart id: its events reach the service in input order (an unreadable item throws, as in eventOf). */
 	orderingKey(itemIndex: number) {
-		const event = this.events[itemIndex];
-		return event instanceof Error ? undefined : event.identity.parts[0];
+		return this.eventOf(itemIndex).identity.parts[0];
 	}
 
 	/** The event of an item (its read error, thrown). */
