@@ -327,7 +327,7 @@ export class EventPush {
 		itemIndex: number,
 		route: 'orderEvent' | 'cartEvent',
 		body: IDataObject,
-	): Promise<IDataObject> {
+	) {
 		const { identity, identifiers, windowSeconds, acrossProcesses } = this.eventOf(itemIndex);
 		const { memory } = this;
 		const deliver = async () =>
