@@ -67,10 +67,7 @@ function chunkAt(text: string, at: number) {
 
 /** The chunk that ends at `end` (chunks never overlap, so there is at most one), or -1. */
 function chunkEndingAt(text: string, end: number) {
-	if (text.charCodeAt(end - 3) !== 37) {
-		const chunk = text.charCodeAt(end - 5) === 117 ? chunkAt(text, end - 6) : -1;
-		return chunk % 16 === 6 ? chunk : -1;
-	}
+	// A `\uXXXX` chunk is as long as a 2-byte %-chunk.
 	for (let length = 3; length <= 12; length += 3) {
 		const chunk = chunkAt(text, end - length);
 		if (chunk % 16 === length) return chunk;
@@ -267,12 +264,13 @@ function tailEnd(text: string, at: number, pattern: Pattern) {
 /** The length of the backslash written at `at` (as it is, `\u005c` or `%5C`), or 0. */
 function backslashAt(text: string, at: number) {
 	const chunk = chunkAt(text, at);
-	return chunk >= 0 && chunk >> 4 === 92 ? chunk % 16 : text.charCodeAt(at) === 92 ? 1 : 0;
+	return chunk >> 4 === 92 ? chunk % 16 : text.charCodeAt(at) === 92 ? 1 : 0;
 }
 
+/** The same for the backslash that ends at `end`. */
 function backslashEndingAt(text: string, end: number) {
 	const chunk = chunkEndingAt(text, end);
-	return chunk >= 0 && chunk >> 4 === 92 ? chunk % 16 : text.charCodeAt(end - 1) === 92 ? 1 : 0;
+	return chunk >> 4 === 92 ? chunk % 16 : text.charCodeAt(end - 1) === 92 ? 1 : 0;
 }
 
 /** Every place a secret is, in any form: [start, end] pairs, overlaps merged, rightmost first. */
