@@ -148,33 +148,8 @@ const CHUNK_START_AT_END =
 /** The longest start inside a chunk the tables look for: the tail of a 4-byte %-chunk after its first `%`. */
 const MAX_START_INSIDE = 11;
 
-/** One way to read a secret, searched from the text's end. */
-interface Pattern {
-	units: string;
-	reversed: string;
-	/** KMP's failure function of `reversed`. */
-	borders: Int32Array;
-	/** For a state (units matched), bit k is set when the secret's units but the first k (1 to 11) are matched. */
-	restMatched: Uint16Array;
-	state: number;
-	/** The secret's end searched as written (CHUNK_START_AT_END), and its units when it is written otherwise. */
-	tail: string;
-	tailUnits: string;
-	/** Where a chunk may start in the tail: the tail's units before that place (a last backslash left out), and the rest. */
-	tailSplits: Array<[string, string]>;
-	/** How far the tail's forms may reach, with those of the backslashes before it (a form is 6 characters at most). */
-	tailReach: number;
-	/** Backslashes a match takes in beyond its units: escapes of the secret's backslashes, `\"` before a quote. */
-	widenStart: number;
-	widenEnd: number;
-	/** A last backslash counts only before what follows it (not before a quote): a match needs one written after it. */
-	backslashAfter: boolean;
-	/** A secret with few units besides its backslashes is only where the text spells it with as many characters. */
-	minSpan: number;
-}
-
 /** The patterns of a secret: one per reading. */
-function patternsOf(secret: string): Pattern[] {
+function patternsOf(secret: string) {
 	const whole = readingsOf(secret).map((reading) => unitsOf(secret, reading));
 	let tail = CHUNK_START_AT_END.exec(secret)?.[0] ?? '';
 	let tailUnits = unitsOf(tail, () => 0);
@@ -219,20 +194,43 @@ function patternsOf(secret: string): Pattern[] {
 		return {
 			units,
 			reversed,
+			/** KMP's failure function of `reversed`. */
 			borders,
+			/**
+			 * For a state (units matched), bit k is set when the secret's units but the first k (1 to 11) are
+			 * matched.
+			 */
 			restMatched,
 			state: 0,
+			/** The secret's end searched as written (CHUNK_START_AT_END), and its units when it is written otherwise. */
 			tail,
 			tailUnits,
+			/**
+			 * Where a chunk may start in the tail: the tail's units before that place (a last backslash left out), and
+			 * the rest.
+			 */
 			tailSplits,
+			/**
+			 * How far the tail's forms may reach, with those of the backslashes before it (a form is 6 characters at
+			 * most).
+			 */
 			tailReach,
+			/** Backslashes a match takes in beyond its units: escapes of the secret's backslashes, `\"` before a quote. */
 			widenStart,
 			widenEnd,
+			/**
+			 * A last backslash counts only before what follows it (not before a quote): a match needs one written
+			 * after it.
+			 */
 			backslashAfter,
+			/** A secret with few units besides its backslashes is only where the text spells it with as many characters. */
 			minSpan,
 		};
 	});
 }
+
+/** One way to read a secret, searched from the text's end. */
+type Pattern = ReturnType<typeof patternsOf>[number];
 
 /** Where a match whose units end at `at` really ends: after its tail, in any form or as written; -1 if none follows. */
 function tailEnd(text: string, at: number, pattern: Pattern) {
