@@ -186,18 +186,16 @@ function patternsOf(secret: string) {
 		for (let state = 1; state <= length; state++) {
 			const skipped = length - state;
 			restMatched[state] =
-				restMatched[borders[state - 1]] |
-				(skipped >= 1 && skipped <= MAX_START_INSIDE ? 1 << skipped : 0);
+				restMatched[borders[state - 1]] | (skipped <= MAX_START_INSIDE ? 1 << skipped : 0);
 		}
-		const minSpan =
-			length + tailUnits.length + Number(backslashAfter) < MIN_SECRET_LENGTH ? secret.length : 0;
+		const minSpan = reading.length + tailUnits.length < MIN_SECRET_LENGTH ? secret.length : 0;
 		return {
 			units,
 			reversed,
 			/** KMP's failure function of `reversed`. */
 			borders,
 			/**
-			 * For a state (units matched), bit k is set when the secret's units but the first k (1 to 11) are
+			 * For a state (units matched), bit k is set when the secret's units but the first k (up to 11) are
 			 * matched.
 			 */
 			restMatched,
