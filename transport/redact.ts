@@ -380,7 +380,7 @@ function withRedactions(text: string, spans: number[]) {
 		redacted += text.slice(at, spans[i]) + REDACTED;
 		at = spans[i + 1];
 	}
-	return at === 0 ? text : redacted + text.slice(at);
+	return redacted + text.slice(at);
 }
 
 /** The secrets of one run: the credential's, and every token it held (an error may quote an old one). */
@@ -398,12 +398,10 @@ export class SecretSet {
 	private allTail: string[] = [];
 
 	add(...values: Array<string | undefined>): void {
-		const fresh = values.filter(
-			(value): value is string =>
-				!!value && value.length >= MIN_SECRET_LENGTH && !this.values.has(value),
-		);
-		if (fresh.length === 0) return;
-		for (const value of fresh) this.values.add(value);
+		const known = this.values.size;
+		for (const value of values)
+			if (value && value.length >= MIN_SECRET_LENGTH) this.values.add(value);
+		if (this.values.size === known) return;
 		this.anchors = [...this.values].map((secret) => {
 			const runs = /[\\%]/.test(secret) ? [] : (secret.match(/[a-z\d]+/gi) ?? []);
 			return runs.length
@@ -426,7 +424,7 @@ export class SecretSet {
 			return text;
 		this.patterns ??= [...this.values].flatMap(patternsOf);
 		return this.allTail.reduce(
-			(redacted, secret) => redacted.split(secret).join(REDACTED),
+			(redacted, secret) => redacted.replaceAll(secret, REDACTED),
 			withRedactions(text, findSecrets(text, this.patterns)),
 		);
 	}
