@@ -199,7 +199,6 @@ function patternsOf(secret: string) {
 			 * matched.
 			 */
 			restMatched,
-			state: 0,
 			/** The secret's end searched as written (CHUNK_START_AT_END), and its units when it is written otherwise. */
 			tail,
 			tailUnits,
@@ -278,6 +277,8 @@ function findSecrets(text: string, patterns: Pattern[]) {
 	const ringMask =
 		2 ** Math.ceil(Math.log2(Math.max(...patterns.map((pattern) => pattern.units.length)) + 1)) - 1;
 	const unitEnds = new Int32Array(ringMask + 1);
+	// Per pattern, KMP's state: how many of its reversed units end the units read.
+	const states = new Int32Array(patterns.length);
 	const found = (pattern: Pattern, start: number, end: number) => {
 		if (pattern.tail) end = tailEnd(text, end, pattern);
 		const backslash = pattern.backslashAfter ? backslashAt(text, end) : 0;
@@ -302,26 +303,25 @@ function findSecrets(text: string, patterns: Pattern[]) {
 		unitEnds[read & ringMask] = end;
 		steps += patterns.length;
 		for (let i = 0; i < patterns.length; i++) {
-			const pattern = patterns[i];
-			const { reversed, borders } = pattern;
-			let state = pattern.state;
+			const { reversed, borders } = patterns[i];
+			let state = states[i];
 			while (state > 0 && reversed.charCodeAt(state) !== unit) {
 				state = borders[state - 1];
 				steps++;
 			}
 			if (reversed.charCodeAt(state) === unit && ++state === reversed.length) {
-				found(pattern, start, unitEnds[(read - state + 1) & ringMask]);
+				found(patterns[i], start, unitEnds[(read - state + 1) & ringMask]);
 				state = borders[state - 1];
 			}
-			pattern.state = state;
+			states[i] = state;
 		}
 		read++;
 	};
 	const startsInside = (chunkStart: number, end: number) => {
-		for (const pattern of patterns) {
+		for (const [i, pattern] of patterns.entries()) {
 			const { units } = pattern;
 			const length = units.length;
-			const rest = pattern.restMatched[pattern.state];
+			const rest = pattern.restMatched[states[i]];
 			for (let skipped = 1; skipped < end - chunkStart; skipped++) {
 				const at = end - skipped;
 				if (
@@ -341,7 +341,6 @@ function findSecrets(text: string, patterns: Pattern[]) {
 			}
 		}
 	};
-	for (const pattern of patterns) pattern.state = 0;
 	let next = -1;
 	// A chunk starts with the last `%` or backslash before its end: where there is none near, none is looked for.
 	let percent = text.lastIndexOf('%');
