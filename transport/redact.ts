@@ -36,9 +36,11 @@ export const searchWork = { steps: 0 };
 const isHex = (code: number) =>
 	(code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
 
-function hexAt(text: string, at: number, digits: number) {
+/** The value of the `digits` hex digits after the character `prefix` at `at` (`%41`, `u0041`), or -1. */
+function hexAfter(text: string, at: number, prefix: number, digits: number) {
+	if (text.charCodeAt(at) !== prefix) return -1;
 	let value = 0;
-	for (let i = at; i < at + digits; i++) {
+	for (let i = at + 1; i <= at + digits; i++) {
 		const code = text.charCodeAt(i);
 		if (!isHex(code)) return -1;
 		value = value * 16 + (code <= 57 ? code - 48 : (code | 32) - 87);
@@ -48,17 +50,16 @@ function hexAt(text: string, at: number, digits: number) {
 
 /** The chunk that starts at `at`, as its code point * 16 + its length (6, or 3 per byte), or -1. */
 function chunkAt(text: string, at: number) {
-	const first = text.charCodeAt(at);
-	if (first === 92) {
-		const unit = text.charCodeAt(at + 1) === 117 ? hexAt(text, at + 2, 4) : -1;
+	if (text.charCodeAt(at) === 92) {
+		const unit = hexAfter(text, at + 1, 117, 4);
 		return unit < 0 ? -1 : unit * 16 + 6;
 	}
-	const lead = first === 37 ? hexAt(text, at + 1, 2) : -1;
+	const lead = hexAfter(text, at, 37, 2);
 	if (lead < 0x80) return lead < 0 ? -1 : lead * 16 + 3;
 	const bytes = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
 	let codePoint = lead & (0x7f >> bytes);
 	for (let i = 1; i < bytes; i++) {
-		const byte = text.charCodeAt(at + 3 * i) === 37 ? hexAt(text, at + 3 * i + 1, 2) : -1;
+		const byte = hexAfter(text, at + 3 * i, 37, 2);
 		if (byte < 0x80 || byte > 0xbf) return -1;
 		codePoint = codePoint * 64 + (byte & 0x3f);
 	}
