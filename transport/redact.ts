@@ -85,16 +85,11 @@ const ASCII_UNITS = Uint16Array.from(
 /** The unit a character is compared as. */
 const unitOf = (code: number) => (code < 128 ? ASCII_UNITS[code] : code);
 
-/** A backslash before one of these counts for nothing: it may be their JSON escape (`\"`, `\\`, `\n`) or be itself. */
-const isEscaped = (unit: number) =>
-	unit === 92 ||
-	unit === 34 ||
-	unit === 47 ||
-	unit === 98 ||
-	unit === 102 ||
-	unit === 110 ||
-	unit === 114 ||
-	unit === 116;
+/**
+ * A backslash before one of these units (`\ " / b f n r t`) counts for nothing: it may be their JSON escape (`\"`,
+ * `\\`, `\n`) or be itself.
+ */
+const ESCAPABLE_UNITS = new Set([92, 34, 47, 98, 102, 110, 114, 116]);
 
 /**
  * A text's units. `reading` says how to read each of its chunks: 0 character by character, 1 decoded, 2 decoded after
@@ -111,7 +106,7 @@ function unitsOf(text: string, reading: (index: number, isEscape: boolean) => nu
 	}
 	return codePoints
 		.map((codePoint, i) =>
-			codePoint === 92 && isEscaped(unitOf(codePoints[i + 1]))
+			codePoint === 92 && ESCAPABLE_UNITS.has(unitOf(codePoints[i + 1]))
 				? ''
 				: String.fromCodePoint(unitOf(codePoint)),
 		)
@@ -249,7 +244,7 @@ function tailEnd(text: string, at: number, pattern: Pattern) {
 		if (end >= text.length) break;
 		const chunk = chunkAt(text, end);
 		const codePoint = chunk >= 0 ? chunk >> 4 : text.charCodeAt(end);
-		if (backslash && !isEscaped(unitOf(codePoint))) read += '\\';
+		if (backslash && !ESCAPABLE_UNITS.has(unitOf(codePoint))) read += '\\';
 		backslash = codePoint === 92;
 		if (!backslash) read += String.fromCodePoint(unitOf(codePoint));
 		end += chunk >= 0 ? chunk % 16 : 1;
@@ -363,7 +358,7 @@ function findSecrets(text: string, patterns: Pattern[]) {
 		if (codePoint > 0xffff) {
 			readUnit(0xdc00 + ((codePoint - 0x10000) & 0x3ff), start, end);
 			readUnit(0xd800 + ((codePoint - 0x10000) >> 10), start, end);
-		} else if (codePoint !== 92 || !isEscaped(next)) {
+		} else if (codePoint !== 92 || !ESCAPABLE_UNITS.has(next)) {
 			readUnit(unit, start, end);
 		}
 		next = unit;
