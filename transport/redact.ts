@@ -95,7 +95,7 @@ const ESCAPABLE_UNITS = new Set([92, 34, 47, 98, 102, 110, 114, 116]);
  * A text's units. `reading` says how to read each of its chunks: 0 character by character, 1 decoded, 2 decoded after
  * a backslash (a secret's own `\u0041` in JSON: `\\u0041`).
  */
-function unitsOf(text: string, reading: (index: number, isEscape: boolean) => number = () => 1) {
+function unitsOf(text: string, reading: (index: number, isEscape: boolean) => number) {
 	const codePoints: number[] = [];
 	for (let at = 0, index = 0; at < text.length; ) {
 		const chunk = chunkAt(text, at);
