@@ -382,11 +382,12 @@ function withRedactions(text: string, spans: number[]) {
 export class SecretSet {
 	private readonly values = new Set<string>();
 	/**
-	 * Per secret without escapes of its own, the start of its longest run of letters and digits (undefined for the
-	 * others): a letter or a digit is written as itself unless it is escaped (`\u0041`, `%41`), so a text that escapes
-	 * none holds the secret only if it holds that run. Short, since a native search for a long periodic string is slow.
+	 * Per secret without escapes of its own, the start of its longest run of letters and digits (empty for the others:
+	 * every text holds it): a letter or a digit is written as itself unless it is escaped (`\u0041`, `%41`), so a text
+	 * that escapes none holds the secret only if it holds that run. Short, since a native search for a long periodic
+	 * string is slow.
 	 */
-	private anchors: Array<string | undefined> = [];
+	private anchors: string[] = [];
 	/** Made when a text first needs them (a text rarely does). */
 	private patterns?: Pattern[];
 	/** Secrets all tail (`\u0e9`) or all backslashes: what follows changes their units, so they are also looked for as written. */
@@ -397,12 +398,11 @@ export class SecretSet {
 		for (const value of values)
 			if (value && value.length >= MIN_SECRET_LENGTH) this.values.add(value);
 		if (this.values.size === known) return;
-		this.anchors = [...this.values].map((secret) => {
-			const runs = /[\\%]/.test(secret) ? [] : (secret.match(/[a-z\d]+/gi) ?? []);
-			return runs.length
-				? runs.reduce((longest, run) => (run.length > longest.length ? run : longest)).slice(0, 12)
-				: undefined;
-		});
+		this.anchors = [...this.values].map((secret) =>
+			(/[\\%]/.test(secret) ? [] : (secret.match(/[a-z\d]+/gi) ?? []))
+				.reduce((longest, run) => (run.length > longest.length ? run : longest), '')
+				.slice(0, 12),
+		);
 		this.patterns = undefined;
 		this.allTail = [...this.values].filter(
 			(secret) => CHUNK_START_AT_END.exec(secret)?.[0] === secret || /^\\+$/.test(secret),
@@ -414,7 +414,7 @@ export class SecretSet {
 		if (this.values.size === 0) return text;
 		if (
 			!/\\u00[3-7][\da-f]|%[3-7][\da-f]/i.test(text) &&
-			this.anchors.every((anchor) => anchor !== undefined && !text.includes(anchor))
+			this.anchors.every((anchor) => !text.includes(anchor))
 		)
 			return text;
 		this.patterns ??= [...this.values].flatMap(patternsOf);
