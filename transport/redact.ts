@@ -236,13 +236,13 @@ function tailEnd(text: string, at: number, pattern: Pattern) {
 		searchWork.steps++;
 		if (!tailUnits.startsWith(read)) break;
 		if (read + (backslash ? '\\' : '') === tailUnits) longest = end;
+		const chunk = chunkAt(text, end);
 		// What follows may complete a chunk the tail starts (`50%` before `41`): from there the tail is as written.
 		for (const [before, rest] of tailSplits) {
-			if (before === read && text.startsWith(rest, end) && chunkAt(text, end) % 16 > rest.length)
+			if (before === read && text.startsWith(rest, end) && chunk % 16 > rest.length)
 				longest = Math.max(longest, end + rest.length);
 		}
 		if (end >= text.length) break;
-		const chunk = chunkAt(text, end);
 		const codePoint = chunk >= 0 ? chunk >> 4 : text.charCodeAt(end);
 		if (backslash && !ESCAPABLE_UNITS.has(unitOf(codePoint))) read += '\\';
 		backslash = codePoint === 92;
