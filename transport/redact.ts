@@ -184,7 +184,6 @@ function patternsOf(secret: string) {
 			restMatched[state] =
 				restMatched[borders[state - 1]] | (skipped <= MAX_START_INSIDE ? 1 << skipped : 0);
 		}
-		const minSpan = reading.length + tailUnits.length < MIN_SECRET_LENGTH ? secret.length : 0;
 		return {
 			units,
 			reversed,
@@ -217,7 +216,7 @@ function patternsOf(secret: string) {
 			 */
 			backslashAfter,
 			/** A secret with few units besides its backslashes is only where the text spells it with as many characters. */
-			minSpan,
+			minSpan: reading.length + tailUnits.length < MIN_SECRET_LENGTH ? secret.length : 0,
 		};
 	});
 }
