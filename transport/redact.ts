@@ -319,10 +319,7 @@ function findSecrets(text: string, patterns: Pattern[]) {
 			const rest = pattern.restMatched[states[i]];
 			for (let skipped = 1; skipped < end - chunkStart; skipped++) {
 				const at = end - skipped;
-				if (
-					skipped < length ? !(rest & (1 << skipped)) : text.charCodeAt(at) !== units.charCodeAt(0)
-				)
-					continue;
+				if (skipped < length && !(rest & (1 << skipped))) continue;
 				let same = 0;
 				while (
 					same < Math.min(skipped, length) &&
