@@ -7,7 +7,7 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport/request';
 
@@ -386,7 +386,7 @@ describe('Answers and requests have a size limit', () => {
 				return true;
 			}
 			redirected = true;
-			await new Promise((resolve) => setTimeout(resolve, expiresAt(shortToken) + 500 - Date.now()));
+			await sleep(expiresAt(shortToken) + 500 - Date.now());
 			response.writeHead(302, {
 				location: `${server.url}/api/contacts/?page=1&pad=${'a'.repeat(9_000)}`,
 			});
