@@ -95,7 +95,6 @@ export async function exchange(
 			timeout: Math.min(MAX_WAIT_MS, limits.timeoutMs),
 			abortSignal: signal,
 		}) as Promise<Response>;
-		sending.catch(() => {});
 		const response = await Promise.race([sending, aborted]);
 		const headers = response.headers ?? {};
 		const text = await Promise.race([
@@ -105,7 +104,7 @@ export async function exchange(
 			aborted,
 		]);
 		if (text === undefined) return { kind: 'tooLarge' };
-		if (nestedDeeperThan(text, MAX_ANSWER_DEPTH)) return { kind: 'tooDeep' };
+		if (nestedDeeperThan(text)) return { kind: 'tooDeep' };
 		return { kind: 'answer', status: response.statusCode, headers, text };
 	} catch (error) {
 		// An answer arriving after the race was lost holds a socket until its stream is closed.
@@ -134,8 +133,11 @@ export async function exchange(
 	}
 }
 
-/** Whether JSON text nests deeper than `limit` (brackets inside strings do not count): JSON.parse takes any depth. */
-function nestedDeeperThan(text: string, limit: number) {
+/**
+ * Whether JSON text nests deeper than MAX_ANSWER_DEPTH (brackets inside strings do not count): JSON.parse takes any
+ * depth.
+ */
+function nestedDeeperThan(text: string) {
 	let depth = 0;
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
@@ -143,7 +145,7 @@ function nestedDeeperThan(text: string, limit: number) {
 			for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++)
 				if (text.charCodeAt(at) === 0x5c) at++;
 		} else if (code === 0x5b || code === 0x7b) {
-			if (++depth > limit) return true;
+			if (++depth > MAX_ANSWER_DEPTH) return true;
 		} else if (code === 0x5d || code === 0x7d) depth--;
 	}
 	return false;
