@@ -54,20 +54,20 @@ export class Address {
 
 	/** The absolute URL and query string of the next attempt. */
 	target() {
-		const target = this.redirectedTo
-			? { url: this.redirectedTo, qs: new URL(this.redirectedTo).search ? undefined : this.qs }
-			: { url: `${this.baseUrl}${buildPath(this.path, this.pathParams)}`, qs: this.qs };
-		const query = target.qs
-			? new URLSearchParams(Object.entries(target.qs).map(([k, v]) => [k, String(v)])).toString()
+		const url = this.redirectedTo ?? `${this.baseUrl}${buildPath(this.path, this.pathParams)}`;
+		// A redirect target that names a query of its own takes the place of the request's.
+		const qs = this.redirectedTo && new URL(url).search ? undefined : this.qs;
+		const query = qs
+			? new URLSearchParams(Object.entries(qs).map(([k, v]) => [k, String(v)])).toString()
 			: '';
-		const length = target.url.length + (query ? query.length + 1 : 0);
+		const length = url.length + (query ? query.length + 1 : 0);
 		if (length > MAX_URL_LENGTH) {
 			throw new RequestRefused(
 				`The request's address is ${formatCount(length)} characters long, over the limit of ${formatCount(MAX_URL_LENGTH)}`,
 				'Services refuse addresses this long. Shorten the path or the query parameters; send large data in the body instead.',
 			);
 		}
-		return target;
+		return { url, qs };
 	}
 
 	/**
@@ -136,7 +136,7 @@ export class Address {
 		learnedPaths.delete(this.key);
 		if (this.path !== this.route.path) learnedPaths.set(this.key, this.path);
 		if (learnedPaths.size > MAX_TABLE_ENTRIES)
-			learnedPaths.delete(learnedPaths.keys().next().value as string);
+			learnedPaths.delete(learnedPaths.keys().next().value!);
 	}
 }
 
