@@ -49,9 +49,7 @@ export async function readPage(
 
 /** A record's id with its type, so 1 and "1" stay two records; undefined when it has none. */
 const typedId = (record: IDataObject) =>
-	record?.id === undefined || record.id === null || record.id === ''
-		? undefined
-		: `${typeof record.id}:${String(record.id)}`;
+	record?.id == null || record.id === '' ? undefined : `${typeof record.id}:${String(record.id)}`;
 
 /**
  * The guards of one list read, page by page in whatever order the pages come: each record once (by `id`, when
@@ -141,20 +139,20 @@ export async function* iteratePages(
 	options: ListOptions = {},
 ) {
 	const { limit, concurrency = 1 } = options;
-	const pageSize = Math.max(
-		1,
-		Math.floor(Math.min(options.pageSize ?? PAGE_SIZE, limit ?? Infinity)),
-	);
-	const list = guardList(ctx, options);
 	let wanted = limit ?? Infinity;
+	const pageSize = Math.max(1, Math.floor(Math.min(options.pageSize ?? PAGE_SIZE, wanted)));
+	const list = guardList(ctx, options);
 	let longest = 0;
 	let total: number | undefined;
 	for (let page = 1; ; ) {
-		const bytesAllowIn = 1 + Math.floor(list.bytesLeft / MAX_ANSWER_BYTES);
 		// A total comes with a page served, and `longest` with it (at least 1).
 		const pagesLeft =
 			total === undefined ? 1 : Math.ceil(Math.min(total - list.served, wanted) / longest);
-		const window = Math.max(1, Math.min(concurrency, pagesLeft, bytesAllowIn));
+		// Max List Size: no more pages than the bytes left could hold at the largest answer, plus one.
+		const window = Math.max(
+			1,
+			Math.min(concurrency, pagesLeft, 1 + Math.floor(list.bytesLeft / MAX_ANSWER_BYTES)),
+		);
 		// Every read of the window settles before anything is decided: no request outlives the list.
 		const reads = await Promise.allSettled(
 			Array.from(
@@ -212,12 +210,10 @@ export async function listRecords(
 	options: ListOptions = {},
 ) {
 	const all: IDataObject[] = [];
-	const concurrency =
-		options.concurrency ?? Math.min(settingsOf(ctx).concurrency, MAX_PAGES_SIDE_BY_SIDE);
 	for await (const records of iteratePages(ctx, route, {
 		pageSize: RETURN_ALL_PAGE_SIZE,
+		concurrency: Math.min(settingsOf(ctx).concurrency, MAX_PAGES_SIDE_BY_SIDE),
 		...options,
-		concurrency,
 	}))
 		all.push(...records);
 	return all;
