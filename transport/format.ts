@@ -5,12 +5,10 @@ export function formatDuration(ms: number) {
 	const seconds = Math.max(0, ms) / 1000;
 	if (seconds < 10) return `${Number(seconds.toFixed(seconds < 1 ? 2 : 1))} s`;
 	if (seconds < 60) return `${Math.round(seconds)} s`;
-	const [large, small, largeUnit, smallUnit] =
-		seconds < 3600
-			? [seconds / 60, seconds % 60, 'min', 's']
-			: [seconds / 3600, (seconds % 3600) / 60, 'h', 'min'];
-	const rest = Math.floor(small);
-	return `${Math.floor(large)} ${largeUnit}${rest ? ` ${rest} ${smallUnit}` : ''}`;
+	// In the large unit's seconds; the small unit is a sixtieth of it.
+	const [unit, largeUnit, smallUnit] = seconds < 3600 ? [60, 'min', 's'] : [3600, 'h', 'min'];
+	const rest = Math.floor((seconds % unit) / (unit / 60));
+	return `${Math.floor(seconds / unit)} ${largeUnit}${rest ? ` ${rest} ${smallUnit}` : ''}`;
 }
 
 /** 5 MB, 1.5 MB, 1,024 MB. */
@@ -26,9 +24,8 @@ export const cutShort = (text: string) => (text.length > 80 ? `${text.slice(0, 8
 /** A service's text for a log line or a hint: quoted, on one line (control characters escaped), cut short. */
 export function formatQuoted(value: unknown) {
 	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-	const quoted = JSON.stringify(cutShort(text));
 	// JSON leaves DEL, the C1 controls (NEL among them), U+2028 and U+2029 as they are: a log reader may break lines at them.
-	return quoted.replace(
+	return JSON.stringify(cutShort(text)).replace(
 		/[\u007f-\u009f\u2028\u2029]/g,
 		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
 	);
