@@ -239,20 +239,19 @@ class Session {
 
 	/**
 	 * Waits for the run's turn and a usable token: another lane's login, another execution's renewal (whose token it
-	 * takes). Answers whether the request logs in on its way; a login of this run that failed for good answers all.
+	 * takes); the waits for the service's rate limit are added to `notes`. Answers whether the request logs in on its
+	 * way; a login of this run that failed for good answers all.
 	 */
-	async ready(ctx: ApiContext) {
-		let rateLimitWaitMs = 0;
+	async ready(ctx: ApiContext, notes: { rateLimitWaitMs: number }) {
 		while (!this.loginRefusal) {
-			rateLimitWaitMs += await this.pacer.waitTurn(ctx);
+			notes.rateLimitWaitMs += await this.pacer.waitTurn(ctx);
 			const shared = accounts.get(this.account);
 			const renewal = this.login?.done ?? shared?.renewal;
 			if (renewal) {
 				await renewal;
 				continue;
 			}
-			if (isSealedFor(this.data, this.credentials) && !tokenNeedsRenewal(this.data))
-				return { rateLimitWaitMs };
+			if (isSealedFor(this.data, this.credentials) && !tokenNeedsRenewal(this.data)) return {};
 			// A credential without a token logs in itself, so that n8n stores the token it gets.
 			this.replacing = this.token || this.replacing;
 			if (
@@ -280,10 +279,10 @@ class Session {
 					renewal: this.login.done,
 				});
 				if (accounts.size > MAX_TABLE_ENTRIES) accounts.delete(accounts.keys().next().value!);
-				return { logsIn: true, rateLimitWaitMs };
+				return { logsIn: true };
 			}
 		}
-		return { failure: this.loginRefusal, rateLimitWaitMs };
+		return { failure: this.loginRefusal };
 	}
 
 	/** After a request that logged in on its way: its new token, or the failure that answers the rest of the run. */
@@ -386,8 +385,7 @@ export async function sendAndRead(
 		for (;;) {
 			// Before the turn: a turn that logs in must reach afterLogin, so nothing between them may throw.
 			const request = { method: target.method, ...address.target(), body, formData: spec.formData };
-			const turn = await session.ready(ctx);
-			notes.rateLimitWaitMs += turn.rateLimitWaitMs;
+			const turn = await session.ready(ctx, notes);
 			const attemptStarted = Date.now();
 			// Taken before sending (another lane may replace it meanwhile), or after a login on the way: the token it got.
 			let tokenSent = session.token;
