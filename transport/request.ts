@@ -189,8 +189,9 @@ class Session {
 	readonly secrets = new SecretSet();
 	readonly pacer;
 	readonly account;
-	/** This run's login under way: the other lanes wait for it. */
-	private login?: { done: Promise<void>; finish: () => void };
+	/** This run's login under way: the other lanes wait for it; `endLogin` settles it. */
+	private login?: Promise<void>;
+	private endLogin?: () => void;
 	/** A login of this run that failed for good: every later request fails with it. */
 	private loginRefusal?: LoginFailure;
 	/** The token this run gave up on (ageing, refused, another account's): only a newer one is taken from another run. */
@@ -246,7 +247,7 @@ class Session {
 		while (!this.loginRefusal) {
 			notes.rateLimitWaitMs += await this.pacer.waitTurn(ctx);
 			const shared = accounts.get(this.account);
-			const renewal = this.login?.done ?? shared?.renewal;
+			const renewal = this.login ?? shared?.renewal;
 			if (renewal) {
 				await renewal;
 				continue;
@@ -268,15 +269,14 @@ class Session {
 				});
 				this.secrets.add(shared.token);
 			} else {
-				let finish = () => {};
-				this.login = { done: new Promise<void>((resolve) => (finish = resolve)), finish };
+				this.login = new Promise<void>((resolve) => (this.endLogin = resolve));
 				this.data.sessionToken = '';
 				accounts.delete(this.account);
 				accounts.set(this.account, {
 					token: '',
 					receivedAt: 0,
 					...shared,
-					renewal: this.login.done,
+					renewal: this.login,
 				});
 				if (accounts.size > MAX_TABLE_ENTRIES) accounts.delete(accounts.keys().next().value!);
 				return { logsIn: true };
@@ -296,7 +296,7 @@ class Session {
 				: { ...accounts.get(this.account)!, renewal: undefined },
 		);
 		this.secrets.add(this.token);
-		this.login?.finish();
+		this.endLogin?.();
 		this.login = undefined;
 	}
 
@@ -520,11 +520,11 @@ export async function sendAndRead(
 			}
 		}
 	} catch (error) {
-		const thrown =
+		// Rule A6: whatever the service or the HTTP library wrote, no secret of this session leaves in an error.
+		throw session.secrets.redactError(
 			error instanceof RequestRefused
 				? new NodeOperationError(node, error.message, { description: error.description, itemIndex })
-				: error;
-		// Rule A6: whatever the service or the HTTP library wrote, no secret of this session leaves in an error.
-		throw session.secrets.redactError(thrown);
+				: error,
+		);
 	}
 }
