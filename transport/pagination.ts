@@ -82,7 +82,7 @@ function guardList(
 					itemIndex,
 				);
 			if (records.length === 0) return records;
-			const fingerprint = `${records.length}:${JSON.stringify(records[0])}:${JSON.stringify(records[records.length - 1])}`;
+			const fingerprint = `${records.length}:${JSON.stringify(records[0])}:${JSON.stringify(records.at(-1))}`;
 			const fresh = records.filter((record) => !pageOfId.has(recordId(record) ?? ''));
 			// Records without an id cannot be told apart one by one: then the whole page decides.
 			if (
