@@ -77,7 +77,7 @@ export function assertCredentialFieldsUsable(credentials: CommerceMessagingCrede
 		);
 	}
 	const loopback =
-		['localhost', '[::1]', '::1'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+		['localhost', '[::1]'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 	if (protocol !== 'https:' && !(protocol === 'http:' && loopback)) {
 		throw new Error(
 			`The Base URL must use https (got "${protocol}//${host}"). Plain http is only allowed for localhost.`,
