@@ -151,17 +151,18 @@ export function tokenNeedsRenewal(data: ICredentialDataDecryptedObject, now = Da
 	if (typeof data.sessionToken !== 'string' || !data.sessionToken) return true;
 	const { expiresAt, issuedAt } = readTokenTimes(data.sessionToken);
 	if (expiresAt === undefined) return false;
-	const receivedAt =
-		typeof data.loginReceivedAt === 'number' && data.loginReceivedAt > 0
-			? data.loginReceivedAt
-			: undefined;
+	const receivedAt = data.loginReceivedAt;
 	// No lifetime to measure, or no local time of receipt: the only clue left is exp against the local clock.
-	if (issuedAt === undefined || expiresAt <= issuedAt || receivedAt === undefined)
+	if (
+		issuedAt === undefined ||
+		expiresAt <= issuedAt ||
+		!(typeof receivedAt === 'number' && receivedAt > 0)
+	)
 		return expiresAt - 60_000 <= now;
 	const lifetime = expiresAt - issuedAt;
-	const ageOnArrival =
-		receivedAt - issuedAt >= 0 && receivedAt - issuedAt < 2_000 ? receivedAt - issuedAt : 0;
-	return receivedAt - ageOnArrival + lifetime - Math.min(60_000, lifetime / 10) <= now;
+	// Received less than 2 s after iat: its life counts from iat.
+	const start = receivedAt - issuedAt >= 0 && receivedAt - issuedAt < 2_000 ? issuedAt : receivedAt;
+	return start + lifetime - Math.min(60_000, lifetime / 10) <= now;
 }
 
 /**
