@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'crypto';
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 
 import { Address } from './address';
 import { isObject, readEnvelope } from './answers';
@@ -129,11 +129,9 @@ export function isSealedFor(
 }
 
 /** `exp` and `iat` of a JWT in ms, read without verifying the signature (the service does that); an opaque token has none. */
-export function readTokenTimes(token: string): { expiresAt?: number; issuedAt?: number } {
+export function readTokenTimes(token: string) {
 	try {
-		const claims = JSON.parse(
-			Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'),
-		) as IDataObject;
+		const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString());
 		const ms = (value: unknown) => (typeof value === 'number' ? value * 1000 : undefined);
 		return { expiresAt: ms(claims.exp), issuedAt: ms(claims.iat) };
 	} catch {
