@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readFailure, type ServiceFailure } from './failures';
+import { nonEmptyText, readFailure, type ServiceFailure } from './failures';
 
 /**
  * Reads the service's answers (rules E1, E2): the JSend envelope from raw text (an HTML page or broken JSON becomes a
@@ -36,14 +36,12 @@ export function readEnvelope(
 	// A 2xx without a status: the body is the data (e.g. a bare array).
 	if (jsendStatus === undefined)
 		return { ok: true, data: 'data' in envelope ? envelope.data : parsed };
-	const message =
-		typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
 	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
 	const rest = Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message');
 	return {
 		ok: true,
 		data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined,
-		message,
+		message: nonEmptyText(envelope.message),
 	};
 }
 
