@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { nonEmptyText, readFailure, type ServiceFailure } from './failures';
+import { nonEmptyText, readFailure } from './failures';
 
 /**
  * Reads the service's answers (rules E1, E2): the JSend envelope from raw text (an HTML page or broken JSON becomes a
@@ -8,17 +8,9 @@ import { nonEmptyText, readFailure, type ServiceFailure } from './failures';
  * answer shapes (docs/api-assumptions.md), so each parser accepts the likely variants and none throws.
  */
 
-type Envelope =
-	| { ok: true; data: unknown; message?: string }
-	| { ok: false; failure: ServiceFailure };
-
-export function readEnvelope(
-	status: number,
-	headers: Record<string, unknown>,
-	body: string,
-): Envelope {
-	const failed = (envelope?: IDataObject): Envelope => ({
-		ok: false,
+export function readEnvelope(status: number, headers: Record<string, unknown>, body: string) {
+	const failed = (envelope?: IDataObject) => ({
+		ok: false as const,
 		failure: readFailure(status, envelope, body, header(headers, 'retry-after')),
 	});
 	let parsed: unknown;
@@ -35,11 +27,11 @@ export function readEnvelope(
 		return failed(envelope);
 	// A 2xx without a status: the body is the data (e.g. a bare array).
 	if (jsendStatus === undefined)
-		return { ok: true, data: 'data' in envelope ? envelope.data : parsed };
+		return { ok: true as const, data: 'data' in envelope ? envelope.data : parsed };
 	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
 	const rest = Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message');
 	return {
-		ok: true,
+		ok: true as const,
 		data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined,
 		message: nonEmptyText(envelope.message),
 	};
