@@ -76,11 +76,9 @@ function readTotal(object: unknown) {
  */
 export function readListPage(data: unknown): ListPage {
 	if (Array.isArray(data)) return { records: data };
-	const key = isObject(data)
-		? ['items', 'results', 'data', 'records'].find((name) => Array.isArray(data[name]))
-		: undefined;
+	const list = isObject(data) ? data : {};
+	const key = ['items', 'results', 'data', 'records'].find((name) => Array.isArray(list[name]));
 	if (!key) return { records: [] };
-	const list = data as IDataObject;
 	return {
 		records: list[key] as IDataObject[],
 		total: readTotal(list) ?? readTotal(list.pagination) ?? readTotal(list.meta),
@@ -104,7 +102,7 @@ const asId = (value: unknown) =>
 			: undefined;
 
 /** A media answer: its fields and its id, whose place is not shown (rule M2): `media_id`, `id`, `mediaId`, `media.id` / `media.media_id`, or a bare id. */
-export function asMediaAnswer(data: unknown): { mediaId?: string; fields: IDataObject } {
+export function asMediaAnswer(data: unknown) {
 	if (!isObject(data)) return { mediaId: asId(data), fields: {} };
 	const media = isObject(data.media) ? data.media : { id: data.media };
 	return {
