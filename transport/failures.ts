@@ -156,19 +156,14 @@ export class LoginFailure extends Error {
 
 /** An error and the links of its `cause` chain, each once. */
 function causes(error: unknown) {
-	const links = new Set<{
-		name?: unknown;
-		isTransient?: unknown;
-		code?: unknown;
-		cause?: unknown;
-	}>();
+	const links = new Set<object>();
 	for (
 		let link = error;
 		link && typeof link === 'object' && !links.has(link);
-		link = (link as { cause?: unknown }).cause
+		link = (link as IDataObject).cause
 	)
 		links.add(link);
-	return [...links];
+	return [...links] as IDataObject[];
 }
 
 /** The login failure behind an error n8n's helper threw; by shape too, as a credential may load its own copy of the class. */
