@@ -210,7 +210,7 @@ export function decideRetry(
 	elapsedMs: number,
 	retryAfterMs: number | undefined,
 	random = Math.random,
-): { retry: true; delayMs: number } | { retry: false; reason: string } {
+) {
 	// Equal jitter: half of the exponential step fixed (never near zero), half random (clients do not move in lockstep).
 	const step = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (failures - 1));
 	const delayMs =
@@ -229,5 +229,7 @@ export function decideRetry(
 					: delayMs >= budgetLeft
 						? `the ${budget} retry budget would be used up before the next attempt`
 						: undefined;
-	return reason === undefined ? { retry: true, delayMs } : { retry: false, reason };
+	return reason === undefined
+		? { retry: true as const, delayMs }
+		: { retry: false as const, reason };
 }
