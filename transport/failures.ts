@@ -110,24 +110,22 @@ function classify(httpStatus: number, code: string, message: string, data: unkno
 /** Field names from the likely validation shapes: violations[], errors{} / errors[], fields, or a plain map. */
 export function validationFields(data: unknown) {
 	if (!data || typeof data !== 'object') return [];
-	const source = data as IDataObject;
 	const fromList = (list: unknown[]) =>
-		list
-			.map((entry) =>
-				typeof entry === 'string'
-					? entry
-					: (['propertyPath', 'field', 'name']
-							.map((key) => nonEmptyText((entry as IDataObject)?.[key]))
-							.find(Boolean) ?? ''),
-			)
-			.filter(Boolean);
+		list.flatMap(
+			(entry) =>
+				nonEmptyText(entry) ??
+				['propertyPath', 'field', 'name']
+					.map((key) => nonEmptyText((entry as IDataObject)?.[key]))
+					.find(Boolean) ??
+				[],
+		);
 	if (Array.isArray(data)) return fromList(data);
 	for (const key of ['violations', 'errors', 'fields']) {
-		const value = source[key];
+		const value = (data as IDataObject)[key];
 		if (Array.isArray(value)) return fromList(value);
 		if (value && typeof value === 'object') return Object.keys(value);
 	}
-	return Object.keys(source).filter((key) => key !== 'state');
+	return Object.keys(data).filter((key) => key !== 'state');
 }
 
 /** Retry-After: delay-seconds (digits only) or an HTTP date; anything else ("-5", "12, 13") is ignored. */
