@@ -15,7 +15,6 @@ import {
 	logIn,
 	pluginHeaders,
 	readCredentials,
-	sealFor,
 } from '../transport/auth';
 import { pageQuery } from '../transport/pagination';
 import { ROUTES } from '../transport/routes';
@@ -129,15 +128,8 @@ export class CommerceMessagingApi implements ICredentialType {
 
 	/** Rule A1: exchange username and password for a JWT, with one request. The password is never put in an error. */
 	async preAuthentication(this: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
-		const credentials = readCredentials(data);
-		// Every field is checked before the password leaves n8n.
-		assertCredentialFieldsUsable(credentials);
 		// The node's run hands its Timeout to the login on this same data object (transport/auth.ts LOGIN_LIMITS).
-		return {
-			sessionToken: await logIn(this, data),
-			loginReceivedAt: Date.now(),
-			sessionTokenSeal: sealFor(credentials),
-		};
+		return await logIn(this, data);
 	}
 
 	/**

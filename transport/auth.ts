@@ -173,10 +173,14 @@ export const LOGIN_LIMITS = Symbol.for('n8n-nodes-commerce-messaging.loginLimits
 /**
  * Rule A1: the username and password exchanged for a JWT, with one request within the run's Timeout. A redirect is not
  * followed (a 307 would re-post the password) but to the path's other reading; API access (rule A4) is not probed: the
- * first real call reports it, so a login costs one request. Throws a LoginFailure.
+ * first real call reports it, so a login costs one request. Answers the credential's new token fields; throws a
+ * LoginFailure.
  */
 export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
-	const { baseUrl, username, password } = readCredentials(data);
+	const credentials = readCredentials(data);
+	// Every field is checked before the password leaves n8n.
+	assertCredentialFieldsUsable(credentials);
+	const { baseUrl, username, password } = credentials;
 	const limits = (
 		data as { [LOGIN_LIMITS]?: { timeoutMs: number; cancel?: AbortSignal; timeoutName?: string } }
 	)[LOGIN_LIMITS] ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };
@@ -237,7 +241,11 @@ export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDec
 				'the token in the answer contains characters that cannot be sent in a header (a line break or a non-ISO-8859-1 character)',
 			);
 		}
-		return token;
+		return {
+			sessionToken: token,
+			loginReceivedAt: Date.now(),
+			sessionTokenSeal: sealFor(credentials),
+		};
 	}
 }
 
