@@ -188,24 +188,18 @@ export class CommerceMessagingApi implements ICredentialType {
 			// not apply responseCode rules to this request's errors).
 			ignoreHttpStatusErrors: true,
 		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'code', value: 'API_ACCESS_DISABLED', message: API_ACCESS_REFUSED },
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'status', value: 'error', message: API_CALL_REFUSED },
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'status', value: 'fail', message: API_CALL_REFUSED },
-			},
-			// A LexikJWT-style refusal without a JSend status: {"code":401,"message":"..."}.
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'code', value: 401, message: API_CALL_REFUSED },
-			},
-		],
+		// Each rule: the body's key, the value that marks a refusal, the message shown.
+		rules: (
+			[
+				['code', 'API_ACCESS_DISABLED', API_ACCESS_REFUSED],
+				['status', 'error', API_CALL_REFUSED],
+				['status', 'fail', API_CALL_REFUSED],
+				// A LexikJWT-style refusal without a JSend status: {"code":401,"message":"..."}.
+				['code', 401, API_CALL_REFUSED],
+			] as const
+		).map(([key, value, message]) => ({
+			type: 'responseSuccessBody',
+			properties: { key, value, message },
+		})),
 	};
 }
