@@ -24,6 +24,9 @@ const API_ACCESS_REFUSED =
 const API_CALL_REFUSED =
 	'Login worked, but the service refused an API call with the new token. If API access is disabled for this account, ask an administrator to enable "API access" (User.hasApiAccess); otherwise check the service';
 
+/** The plugin fields show only while Plugin Integration is on. */
+const pluginShown = { show: { pluginIntegration: [true] } };
+
 export class CommerceMessagingApi implements ICredentialType {
 	name = 'commerceMessagingApi';
 	displayName = 'Commerce Messaging API';
@@ -97,7 +100,7 @@ export class CommerceMessagingApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			displayOptions: { show: { pluginIntegration: [true] } },
+			displayOptions: pluginShown,
 			description: 'Secret key issued to your shop plugin, sent as x-api-key',
 		},
 		{
@@ -105,7 +108,7 @@ export class CommerceMessagingApi implements ICredentialType {
 			name: 'pluginPlatformType',
 			type: 'options',
 			default: 'custom',
-			displayOptions: { show: { pluginIntegration: [true] } },
+			displayOptions: pluginShown,
 			options: [
 				{ name: 'Custom Cart', value: 'custom' },
 				{ name: 'Magento', value: 'magento' },
@@ -121,7 +124,7 @@ export class CommerceMessagingApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'https://shop.example.com',
-			displayOptions: { show: { pluginIntegration: [true] } },
+			displayOptions: pluginShown,
 			description: 'Public address of your shop, sent as x-base-uri',
 		},
 	];
