@@ -4,7 +4,6 @@ import type {
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
-	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -143,7 +142,7 @@ export class CommerceMessagingApi implements ICredentialType {
 		const credentials = readCredentials(data);
 		assertCredentialFieldsUsable(credentials);
 		assertHeaderValueSafe('Session Token', credentials.sessionToken);
-		const legacy = requestOptions as IHttpRequestOptions & { uri?: string | URL; baseUrl?: string };
+		const legacy = requestOptions as { uri?: string | URL; baseUrl?: string };
 		const target = String(requestOptions.url ?? legacy.uri);
 		const base = (requestOptions.baseURL ?? legacy.baseUrl) || undefined;
 		const origin = URL.canParse(target, base) ? new URL(target, base).origin : undefined;
