@@ -138,19 +138,22 @@ export function serviceError(
 ) {
 	const { message, description } = explain(failure, notes);
 	const { code, data, httpStatus } = failure;
-	const body = {
-		message: failure.message,
-		httpStatus,
-		...(code ? { code } : {}),
-		...(data !== undefined ? { data: data as JsonObject } : {}),
-	};
 	return withContext(
-		new NodeApiError(node, body, {
-			message: `${message}${code ? ` [${code}]` : ''}`,
-			description,
-			httpCode: String(httpStatus),
-			itemIndex,
-		}),
+		new NodeApiError(
+			node,
+			{
+				message: failure.message,
+				httpStatus,
+				...(code ? { code } : {}),
+				...(data !== undefined ? { data: data as JsonObject } : {}),
+			},
+			{
+				message: `${message}${code ? ` [${code}]` : ''}`,
+				description,
+				httpCode: String(httpStatus),
+				itemIndex,
+			},
+		),
 		{
 			serviceMessage: failure.message,
 			serviceCode: code,
