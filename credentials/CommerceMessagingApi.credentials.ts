@@ -164,14 +164,14 @@ export class CommerceMessagingApi implements ICredentialType {
 				},
 			);
 		}
-		requestOptions.headers = {
-			...requestOptions.headers,
-			...pluginHeaders(credentials),
-			Authorization: `Bearer ${credentials.sessionToken}`,
-		};
-		// Never follow a redirect with these headers (n8n would re-send them to wherever it points), in both forms:
-		// n8n's httpRequest options and the legacy request options of the HTTP Request node.
 		return Object.assign(requestOptions, {
+			headers: {
+				...requestOptions.headers,
+				...pluginHeaders(credentials),
+				Authorization: `Bearer ${credentials.sessionToken}`,
+			},
+			// Never follow a redirect with these headers (n8n would re-send them to wherever it points), in both forms:
+			// n8n's httpRequest options and the legacy request options of the HTTP Request node.
 			disableFollowRedirect: true,
 			followRedirect: false,
 			followAllRedirects: false,
