@@ -239,7 +239,10 @@ export class EventPush {
 	private shared?: SharedClaims;
 	private account = '';
 
-	private constructor(private readonly events: ReadonlyArray<PushedEvent | Error>) {}
+	private constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly events: ReadonlyArray<PushedEvent | Error>,
+	) {}
 
 	/**
 	 * Reads each item's event (`readEvent`, the operation's) and options once, opens the memory when an item
@@ -252,6 +255,7 @@ export class EventPush {
 		readEvent: (itemIndex: number) => Pick<PushedEvent, 'identity' | 'identifiers'>,
 	) {
 		const push = new EventPush(
+			ctx,
 			Array.from({ length: itemCount }, (_, itemIndex) => {
 				try {
 					return { ...readEvent(itemIndex), ...readDedupSettings(ctx, itemIndex) };
@@ -299,15 +303,10 @@ export class EventPush {
 			);
 		await push.shared?.claimAll(claims).catch(async (error: unknown) => {
 			// Cancelled while claiming: the router never reaches `finish`, so the claims go here.
-			await push.finish(ctx);
+			await push.finish();
 			throw error;
 		});
 		return push;
-	}
-
-	/** An item's order or cart id: its events reach the service in input order (an unreadable item throws, as in eventOf). */
-	orderingKey(itemIndex: number) {
-		return this.eventOf(itemIndex).identity.parts[0];
 	}
 
 	/** The event of an item (its read error, thrown). */
@@ -322,16 +321,11 @@ export class EventPush {
 	 * answers a skipped item: nothing silently disappears), and records it once accepted. Sent without the shared store
 	 * it asked for (unreachable, or this n8n has none), the item says so: `crossWorkerCheck: 'skipped'`.
 	 */
-	async send(
-		ctx: IExecuteFunctions,
-		itemIndex: number,
-		route: 'orderEvent' | 'cartEvent',
-		body: IDataObject,
-	) {
+	async send(itemIndex: number, route: 'orderEvent' | 'cartEvent', body: IDataObject) {
 		const { identity, identifiers, windowSeconds, acrossProcesses } = this.eventOf(itemIndex);
 		const { memory } = this;
 		const deliver = async () =>
-			(await apiRequest(ctx, route, { body, itemIndex })) ?? {
+			(await apiRequest(this.ctx, route, { body, itemIndex })) ?? {
 				...identifiers,
 				accepted: true,
 			};
@@ -377,11 +371,11 @@ export class EventPush {
 	}
 
 	/** Saves the memory when the run recorded an event (assigning through static data marks it changed), drops the claims it holds. */
-	async finish(ctx: IExecuteFunctions) {
+	async finish() {
 		if (this.memory && this.recorded) {
 			const now = nowSeconds();
 			this.memory.prune(now, this.longestWindow);
-			ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] = {
+			this.ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] = {
 				process: PROCESS.id,
 				copy: this.memory.copyId,
 				at: now,

@@ -118,7 +118,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, push: 
 		// The default "[]" means none were given.
 		line_items: lineItems?.length ? lineItems : undefined,
 	});
-	return [await push.send(this, itemIndex, 'cartEvent', body)];
+	return [await push.send(itemIndex, 'cartEvent', body)];
 }
 
 export const option = {

@@ -84,13 +84,13 @@ export async function prepare(this: IExecuteFunctions, itemCount: number) {
 }
 
 /**
- * An order's events reach the service in input order, never overlapping: `paid` is never overtaken by `shipped`. The
- * push saves what it deduplicated once the items ran, and says what it skipped. Also Cart > Push Abandoned Cart's.
+ * Keyed by order ID (a cart's by cart ID; an unreadable item throws, as in eventOf): an order's events reach the
+ * service in input order, never overlapping: `paid` is never overtaken by `shipped`. The push saves what it
+ * deduplicated once the items ran, and says what it skipped. Also Cart > Push Abandoned Cart's.
  */
-export const orderingKey = (itemIndex: number, push: EventPush) => push.orderingKey(itemIndex);
-export async function finish(this: IExecuteFunctions, push: EventPush) {
-	await push.finish(this);
-}
+export const orderingKey = (itemIndex: number, push: EventPush) =>
+	push.eventOf(itemIndex).identity.parts[0];
+export const finish = async (push: EventPush) => await push.finish();
 export const hints = (push: EventPush, itemCount: number) => push.hints(itemCount);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, push: EventPush) {
@@ -108,7 +108,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, push: 
 			'additionalFields.contactId',
 		),
 	});
-	return [await push.send(this, itemIndex, 'orderEvent', body)];
+	return [await push.send(itemIndex, 'orderEvent', body)];
 }
 
 export const option = {
