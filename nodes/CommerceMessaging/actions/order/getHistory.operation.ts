@@ -37,10 +37,10 @@ export const properties: INodeProperties[] = [
 export const oneItemAtATime = true;
 
 /** An order's created_at in ms, or undefined when it has none the node can read. */
-const createdMs = (record: IDataObject) => {
-	const { created_at: at } = record;
-	const ms = typeof at === 'string' ? Date.parse(at) : typeof at === 'number' ? at : NaN;
-	return Number.isFinite(ms) ? ms : undefined;
+const createdMs = ({ created_at: at }: IDataObject) => {
+	const ms = typeof at === 'string' ? Date.parse(at) : at;
+	// Number.isFinite is false for anything but a finite number.
+	return Number.isFinite(ms) ? (ms as number) : undefined;
 };
 
 /** Past synced orders, newest first, one output item per order. */
@@ -58,14 +58,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		);
 	}
 	const qs = compact({ status, date_from: dateFrom, date_to: dateTo });
-	const [fromMs, toMs] = [dateFrom, dateTo].map((date) => (date ? Date.parse(date) : undefined));
+	const fromMs = dateFrom ? Date.parse(dateFrom) : -Infinity;
+	const toMs = dateTo ? Date.parse(dateTo) : Infinity;
 	// Status compared exactly, as a service filtering by it would; an order without a readable created_at is kept.
 	const matches = (record: IDataObject) => {
 		const created = createdMs(record);
 		return (
 			(!status || record.status === status) &&
-			(created === undefined ||
-				((fromMs === undefined || created >= fromMs) && (toMs === undefined || created <= toMs)))
+			(created === undefined || (created >= fromMs && created <= toMs))
 		);
 	};
 	const records = await listRecords(this, 'orderHistory', { qs, limit, itemIndex });
@@ -83,7 +83,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		// Enough kept; or, newest first, a page reaches before Date From: no later page holds a match.
 		if (
 			kept.length >= limit ||
-			(fromMs !== undefined && page.some((record) => (createdMs(record) ?? Infinity) < fromMs))
+			(dateFrom && page.some((record) => (createdMs(record) ?? Infinity) < fromMs))
 		)
 			break;
 	}
