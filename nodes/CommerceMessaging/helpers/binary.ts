@@ -14,7 +14,7 @@ export async function readBinaryFile(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	propertyName: string,
-): Promise<BinaryFile> {
+) {
 	const available = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
 	if (!available.includes(propertyName)) {
 		throw itemError(
@@ -51,12 +51,12 @@ export async function uploadMedia(ctx: IExecuteFunctions, itemIndex: number, fil
 		);
 		return form;
 	};
-	const answer = await apiRequest(ctx, 'mediaUpload', { formData, itemIndex });
-	if (answer.mediaId) return { ...answer, mediaId: answer.mediaId };
+	const { mediaId, fields } = await apiRequest(ctx, 'mediaUpload', { formData, itemIndex });
+	if (mediaId) return { mediaId, fields };
 	throw itemError(
 		ctx,
 		itemIndex,
 		'the upload answer carries no media_id',
-		`The service accepted the file but its answer has no media id where one was expected: ${JSON.stringify(answer.fields)}`,
+		`The service accepted the file but its answer has no media id where one was expected: ${JSON.stringify(fields)}`,
 	);
 }
