@@ -386,7 +386,7 @@ export class EventPush {
 	}
 
 	/** What the run did that its user should know: skips, events forgotten too soon, another process at work, a store out of reach. */
-	hints(itemCount: number) {
+	hints() {
 		const dropped = (this.memory?.droppedInWindow ?? 0) - this.dropsBefore;
 		const hints: Array<NodeExecutionHint | false> = [
 			dropped > 0 && {
@@ -399,7 +399,7 @@ export class EventPush {
 					type: 'warning',
 				},
 			this.skipped > 0 && {
-				message: `${this.skipped} of ${itemCount} items were skipped as duplicates: the same event was sent before, within the deduplication window (the items say when). To send them again, turn off Options > Deduplicate, or shorten the window.`,
+				message: `${this.skipped} of ${this.events.length} items were skipped as duplicates: the same event was sent before, within the deduplication window (the items say when). To send them again, turn off Options > Deduplicate, or shorten the window.`,
 			},
 			this.sentWithoutShared > 0 && {
 				message: `Deduplicate Across Workers could not reach n8n's shared store: ${this.sentWithoutShared} event(s) went out with this worker's own check only (crossWorkerCheck: skipped on each).`,

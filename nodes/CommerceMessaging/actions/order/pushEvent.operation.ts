@@ -91,7 +91,7 @@ export async function prepare(this: IExecuteFunctions, itemCount: number) {
 export const orderingKey = (itemIndex: number, push: EventPush) =>
 	push.eventOf(itemIndex).identity.parts[0];
 export const finish = async (push: EventPush) => await push.finish();
-export const hints = (push: EventPush, itemCount: number) => push.hints(itemCount);
+export const hints = (push: EventPush) => push.hints();
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, push: EventPush) {
 	const { identifiers } = push.eventOf(itemIndex);
