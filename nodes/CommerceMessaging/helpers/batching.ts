@@ -46,8 +46,10 @@ export class BatchPacer {
 		this.startedAt ??= now;
 		const until = this.startedAt + Math.floor(itemIndex / this.batchSize) * this.intervalMs;
 		if (until <= now) return;
-		this.heldMs += Math.max(0, until - Math.max(now, this.heldUntil));
-		this.heldUntil = Math.max(this.heldUntil, until);
+		if (until > this.heldUntil) {
+			this.heldMs += until - Math.max(now, this.heldUntil);
+			this.heldUntil = until;
+		}
 		await pause(this.ctx, until - now);
 	}
 
