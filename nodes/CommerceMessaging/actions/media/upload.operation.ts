@@ -48,16 +48,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	file.fileName =
 		readText(this, 'options.fileName', itemIndex, { label: 'File Name' }) ?? file.fileName;
 	const { mediaId, fields } = await uploadMedia(this, itemIndex, file);
-	const json = {
-		...fields,
-		media_id: mediaId,
-		file_name: file.fileName,
-		mime_type: file.mimeType,
-		file_size: file.bytes.length,
-	};
 	// The file is not passed on unless asked: a media_id is what later steps use, and binaries are heavy.
 	return {
-		items: [{ json, ...(keepBinary ? { binary: this.getInputData()[itemIndex].binary } : {}) }],
+		items: [
+			{
+				json: {
+					...fields,
+					media_id: mediaId,
+					file_name: file.fileName,
+					mime_type: file.mimeType,
+					file_size: file.bytes.length,
+				},
+				...(keepBinary ? { binary: this.getInputData()[itemIndex].binary } : {}),
+			},
+		],
 	};
 }
 
