@@ -196,7 +196,7 @@ const WINDOW_FORM = 'Use a number of hours above 0, e.g. 24.';
 /** One item's deduplication options: a window of 0 seconds means Deduplicate is off. */
 function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number) {
 	if (!readBoolean(ctx, 'options.deduplicate', itemIndex, { label: 'Deduplicate', fallback: true }))
-		return { windowSeconds: 0, acrossProcesses: false };
+		return { windowSeconds: 0 };
 	const hours = readNumber(ctx, 'options.deduplicationWindowHours', itemIndex, {
 		label: 'deduplication window',
 		min: 0,
@@ -216,10 +216,10 @@ function readDedupSettings(ctx: IExecuteFunctions, itemIndex: number) {
 }
 
 /** One pushed event: what makes it the same as another, the fields shown on a skipped item, and its options. */
-interface PushedEvent extends ReturnType<typeof readDedupSettings> {
+type PushedEvent = ReturnType<typeof readDedupSettings> & {
 	identity: EventIdentity;
 	identifiers: IDataObject;
-}
+};
 
 /**
  * One run's push of shop events: each item's event, read once before any is sent, and its deduplication. Settings and
