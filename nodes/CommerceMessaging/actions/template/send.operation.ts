@@ -235,7 +235,6 @@ export async function execute(
 
 	const checkState = readBoolean(this, 'options.checkState', itemIndex, {
 		label: 'Check State Before Sending',
-		fallback: false,
 	});
 	// The header media the item asks for: a media id, a file of the item, a URL, or none; read and checked before any call.
 	const source = readOption(this, 'headerMedia', itemIndex, {
@@ -262,7 +261,7 @@ export async function execute(
 		source === 'url'
 			? readText(this, 'headerMediaUrl', itemIndex, { label: 'Header Media URL', required: true })
 			: undefined;
-	if (url !== undefined && !/^https?:\/\/[^/\s]+/i.test(url))
+	if (url && !/^https?:\/\/[^/\s]+/i.test(url))
 		throw itemError(
 			this,
 			itemIndex,
