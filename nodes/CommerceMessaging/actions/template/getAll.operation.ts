@@ -35,13 +35,17 @@ export const properties: INodeProperties[] = [
 export const oneItemAtATime = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const { limit } = readListLimit(this, itemIndex);
-	const state = readOption(this, 'filters.state', itemIndex, {
-		label: 'state filter',
-		values: ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'],
-		fallback: '',
+	return await listRecords(this, 'templateList', {
+		...readListLimit(this, itemIndex),
+		qs: compact({
+			state: readOption(this, 'filters.state', itemIndex, {
+				label: 'state filter',
+				values: ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'],
+				fallback: '',
+			}),
+		}),
+		itemIndex,
 	});
-	return await listRecords(this, 'templateList', { limit, qs: compact({ state }), itemIndex });
 }
 
 export const option = {
