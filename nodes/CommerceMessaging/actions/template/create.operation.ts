@@ -12,60 +12,6 @@ import {
 } from '../../helpers/parameters';
 import { apiRequest } from '../../../../transport/request';
 
-/** The buttons of Create Draft: their field, and their values read and checked before any call. */
-const buttonsOption: INodeProperties = {
-	displayName: 'Buttons',
-	name: 'buttons',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true, sortable: true },
-	default: {},
-	placeholder: 'Add Button',
-	description: 'Quick replies or call-to-action buttons under the message',
-	options: [
-		{
-			displayName: 'Button',
-			name: 'button',
-			values: [
-				{
-					displayName: 'Type',
-					name: 'type',
-					type: 'options',
-					options: [
-						{ name: 'Phone Number', value: 'PHONE_NUMBER' },
-						{ name: 'Quick Reply', value: 'QUICK_REPLY' },
-						{ name: 'URL', value: 'URL' },
-					],
-					default: 'QUICK_REPLY',
-				},
-				{
-					displayName: 'Text',
-					name: 'text',
-					type: 'string',
-					default: '',
-					placeholder: 'Track my order',
-					description: 'Label of the button',
-				},
-				{
-					displayName: 'URL',
-					name: 'url',
-					type: 'string',
-					default: '',
-					placeholder: 'https://shop.example.com/orders/{{1}}',
-					description: 'The page the button opens',
-					displayOptions: { show: { type: ['URL'] } },
-				},
-				{
-					...phoneField,
-					name: 'phoneNumber',
-					displayName: 'Phone Number',
-					description: 'The number the button calls, in E.164 format',
-					displayOptions: { show: { type: ['PHONE_NUMBER'] } },
-				},
-			],
-		},
-	],
-};
-
 const BUTTON_TYPES = ['PHONE_NUMBER', 'QUICK_REPLY', 'URL'];
 
 /** The buttons as the service takes them, from `additionalFields.buttons`; undefined when there are none. */
@@ -168,7 +114,58 @@ export const properties: INodeProperties[] = [
 		description: 'Main text of the message',
 	},
 	collection('additionalFields', [
-		buttonsOption,
+		{
+			displayName: 'Buttons',
+			name: 'buttons',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			default: {},
+			placeholder: 'Add Button',
+			description: 'Quick replies or call-to-action buttons under the message',
+			options: [
+				{
+					displayName: 'Button',
+					name: 'button',
+					values: [
+						{
+							displayName: 'Type',
+							name: 'type',
+							type: 'options',
+							options: [
+								{ name: 'Phone Number', value: 'PHONE_NUMBER' },
+								{ name: 'Quick Reply', value: 'QUICK_REPLY' },
+								{ name: 'URL', value: 'URL' },
+							],
+							default: 'QUICK_REPLY',
+						},
+						{
+							displayName: 'Text',
+							name: 'text',
+							type: 'string',
+							default: '',
+							placeholder: 'Track my order',
+							description: 'Label of the button',
+						},
+						{
+							displayName: 'URL',
+							name: 'url',
+							type: 'string',
+							default: '',
+							placeholder: 'https://shop.example.com/orders/{{1}}',
+							description: 'The page the button opens',
+							displayOptions: { show: { type: ['URL'] } },
+						},
+						{
+							...phoneField,
+							name: 'phoneNumber',
+							displayName: 'Phone Number',
+							description: 'The number the button calls, in E.164 format',
+							displayOptions: { show: { type: ['PHONE_NUMBER'] } },
+						},
+					],
+				},
+			],
+		},
 		{
 			displayName: 'Footer',
 			name: 'footer',
