@@ -68,8 +68,7 @@ export function placeholdersOf(template: TemplateRecord) {
 		['header', 'Header', headerText] as const,
 		['body', '', body] as const,
 		...(Array.isArray(buttons) ? buttons : []).map(
-			(button: unknown, n) =>
-				[`button${n}`, `Button ${n + 1}`, isObject(button) && button.url] as const,
+			(button, n) => [`button${n}`, `Button ${n + 1}`, isObject(button) && button.url] as const,
 		),
 	];
 	return parts.flatMap(([part, where, value]) => {
