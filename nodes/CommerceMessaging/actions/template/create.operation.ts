@@ -52,8 +52,11 @@ function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
 			return { type, text, url };
 		}
 		if (type === 'PHONE_NUMBER') {
-			const phone = read('phoneNumber', 'phone number') ?? '';
-			return { type, text, phone_number: phoneValue(ctx, phone, itemIndex, button) };
+			return {
+				type,
+				text,
+				phone_number: phoneValue(ctx, read('phoneNumber', 'phone number') ?? '', itemIndex, button),
+			};
 		}
 		return { type, text };
 	});
