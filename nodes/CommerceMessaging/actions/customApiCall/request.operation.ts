@@ -27,18 +27,15 @@ export const option = {
 	action: 'Make an API call to any endpoint',
 };
 
+/** The methods the Method field offers, and the only ones a call takes. */
+const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'];
+
 export const properties: INodeProperties[] = [
 	{
 		displayName: 'Method',
 		name: 'method',
 		type: 'options',
-		options: [
-			{ name: 'DELETE', value: 'DELETE' },
-			{ name: 'GET', value: 'GET' },
-			{ name: 'PATCH', value: 'PATCH' },
-			{ name: 'POST', value: 'POST' },
-			{ name: 'PUT', value: 'PUT' },
-		],
+		options: METHODS.map((method) => ({ name: method, value: method })),
 		default: 'GET',
 		description: 'HTTP method of the call',
 	},
@@ -116,7 +113,7 @@ export const properties: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const raw = readText(this, 'method', itemIndex, { label: 'method' }) ?? 'GET';
 	const method = raw.toUpperCase() as CustomRoute['method'];
-	if (!['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].includes(method))
+	if (!METHODS.includes(method))
 		throw itemError(
 			this,
 			itemIndex,
