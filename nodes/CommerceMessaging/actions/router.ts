@@ -41,8 +41,8 @@ export async function router(this: IExecuteFunctions) {
 				}
 			}),
 		stopOnError: !this.continueOnFail(),
-		run: async (itemIndex, key) => await operation.execute.call(this, itemIndex, state, key),
-	}).finally(async () => await operation.finish?.call(this, state));
+		run: (itemIndex, key) => operation.execute.call(this, itemIndex, state, key),
+	}).finally(() => operation.finish?.call(this, state));
 
 	// Without Continue On Fail, the first failed item stops the run. Each record becomes an item, each item stays as it
 	// is, a failure becomes an error item; all paired to their input.
@@ -88,7 +88,7 @@ export async function runInLanes<T>(
 	// Waiters are served in the order they asked (a queue read by index: thousands wait).
 	const waiting: Array<() => void> = [];
 	let next = 0;
-	let free = Math.max(1, options.concurrency);
+	let free = options.concurrency;
 	let stopped = false;
 	const runItem = async (
 		itemIndex: number,
