@@ -7,7 +7,7 @@ import { productLocator } from '../../descriptions';
 export const properties = [productLocator];
 
 /** Writes to one product reach the service in input order, never overlapping. */
-export { readProductId as orderingKey } from './shared';
+export { readProductId as orderingKey };
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -30,7 +30,7 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Writes to one product reach the service in input order, never overlapping. */
-export { readProductId as orderingKey } from './shared';
+export { readProductId as orderingKey };
 
 export async function execute(
 	this: IExecuteFunctions,
