@@ -42,9 +42,9 @@ export function stamp(record: IDataObject, id: unknown, time: unknown) {
 	return hasId && ms !== undefined ? { record, id: String(id), ms } : undefined;
 }
 
-/** Oldest first; records sharing a stamp by id in natural order ("ORD-9" before "ORD-10"). */
+/** Oldest first, sorted in place; records sharing a stamp by id in natural order ("ORD-9" before "ORD-10"). */
 export const oldestFirst = (items: Stamped[]) =>
-	[...items].sort((a, b) => a.ms - b.ms || a.id.localeCompare(b.id, 'en', { numeric: true }));
+	items.sort((a, b) => a.ms - b.ms || a.id.localeCompare(b.id, 'en', { numeric: true }));
 
 /** A stored instant read back: null, or an ISO 8601 string holding a usable time. */
 export const isStoredTime = (value: unknown) =>
@@ -53,12 +53,13 @@ export const isStoredTime = (value: unknown) =>
 /** A stored state read back; anything else (another event's, hand-edited) is undefined, so the event starts anew. */
 export function readWindow(stored: unknown) {
 	const { from, seen } = (stored ?? {}) as IDataObject;
-	const seenValid =
+	return isStoredTime(from) &&
 		Array.isArray(seen) &&
 		seen.every(
 			(pair) => Array.isArray(pair) && typeof pair[0] === 'string' && Number.isFinite(pair[1]),
-		);
-	return isStoredTime(from) && seenValid ? ({ from, seen } as WindowState) : undefined;
+		)
+		? ({ from, seen } as WindowState)
+		: undefined;
 }
 
 /**
