@@ -168,7 +168,7 @@ export function textValue<O extends TextField>(
 				? String(value)
 				: undefined,
 	);
-	if (text !== undefined && field.phone) return phoneValue(ctx, text, itemIndex);
+	if (text && field.phone) return phoneValue(ctx, text, itemIndex);
 	// Characters as people count them: an emoji is one, not two UTF-16 units.
 	const length = text && maxLength < Infinity ? Array.from(text).length : 0;
 	if (length <= maxLength) return text as string;
@@ -509,11 +509,7 @@ const REQUEST_OPTION_FIELDS: Record<
 
 /** The run's Request Options, read once (from the first item); a poll reads one page at a time, so no Concurrency. */
 export function readRequestOptions(ctx: ParameterContext) {
-	const settings: RunSettings = {
-		...DEFAULT_RUN_SETTINGS,
-		retry: { ...DEFAULT_RUN_SETTINGS.retry },
-		names: {},
-	};
+	const settings = structuredClone(DEFAULT_RUN_SETTINGS);
 	for (const { name, displayName } of requestOptions.options as INodeProperties[]) {
 		const [min, rule, apply, named] = REQUEST_OPTION_FIELDS[name];
 		const label = `Request Options > ${displayName}`;
