@@ -19,7 +19,7 @@ import { MAX_PAGES_SIDE_BY_SIDE } from '../../../transport/settings';
 
 /** The error item of Continue On Fail: the message, and the service's code, message, HTTP status, fields and state. */
 export function errorJson(error: unknown): IDataObject {
-	const failure = error as Partial<NodeApiError> & { context?: IDataObject };
+	const failure = error as Partial<NodeApiError>;
 	const context = failure.context ?? {};
 	const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 	const json = {
