@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { nonEmptyText, readFailure } from './failures';
+import { readFailure } from './failures';
 
 /**
  * Reads the service's answers (rules E1, E2): the JSend envelope from raw text (an HTML page or broken JSON becomes a
@@ -28,12 +28,14 @@ export function readEnvelope(status: number, headers: Record<string, unknown>, b
 	// A 2xx without a status: the body is the data (e.g. a bare array).
 	if (jsendStatus === undefined)
 		return { ok: true as const, data: 'data' in envelope ? envelope.data : parsed };
+	const message =
+		typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
 	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
 	const rest = Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message');
 	return {
 		ok: true as const,
 		data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined,
-		message: nonEmptyText(envelope.message),
+		message,
 	};
 }
 

@@ -3,7 +3,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-wor
 
 import { Address } from './address';
 import { isObject, readEnvelope } from './answers';
-import { LoginFailure, nonEmptyText } from './failures';
+import { LoginFailure } from './failures';
 import { formatCount, formatDuration } from './format';
 import { exchange } from './http';
 import { redactText } from './redact';
@@ -253,5 +253,4 @@ export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDec
 const tokenIn = (body: unknown) =>
 	[body, isObject(body) && body.data]
 		.flatMap((place) => (isObject(place) ? [place.token, place.access_token, place.jwt] : []))
-		.map(nonEmptyText)
-		.find(Boolean);
+		.find((token): token is string => typeof token === 'string' && token.length > 0);

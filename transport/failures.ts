@@ -33,7 +33,7 @@ export interface ServiceFailure {
 	state?: string;
 }
 
-export const nonEmptyText = (value: unknown) =>
+const nonEmptyText = (value: unknown) =>
 	typeof value === 'string' && value.length > 0 ? value : undefined;
 const stateOf = (data: unknown) => nonEmptyText((data as IDataObject | undefined)?.state);
 
