@@ -251,16 +251,12 @@ function tailEnd(text: string, at: number, pattern: Pattern) {
 	return longest;
 }
 
-/** The length of the backslash written at `at` (as it is, `\u005c` or `%5C`), or 0. */
-function backslashAt(text: string, at: number) {
-	const chunk = chunkAt(text, at);
+/**
+ * The length of the backslash written at `at` as it is, or as the chunk `chunk` (`\u005c` or `%5C`: by default the
+ * one starting at `at`), or 0.
+ */
+function backslashAt(text: string, at: number, chunk = chunkAt(text, at)) {
 	return chunk >> 4 === 92 ? chunk % 16 : text.charCodeAt(at) === 92 ? 1 : 0;
-}
-
-/** The same for the backslash that ends at `end`. */
-function backslashEndingAt(text: string, end: number) {
-	const chunk = chunkEndingAt(text, end);
-	return chunk >> 4 === 92 ? chunk % 16 : text.charCodeAt(end - 1) === 92 ? 1 : 0;
 }
 
 /** Every place a secret is, in any form: [start, end] pairs, overlaps merged, rightmost first. */
@@ -281,7 +277,7 @@ function findSecrets(text: string, patterns: Pattern[]) {
 		end += backslash;
 		for (
 			let n = pattern.widenStart, length;
-			n > 0 && (length = backslashEndingAt(text, start)) > 0;
+			n > 0 && (length = backslashAt(text, start - 1, chunkEndingAt(text, start))) > 0;
 			n--
 		)
 			start -= length;
