@@ -118,19 +118,19 @@ function unitsOf(text: string, reading: (index: number, isEscape: boolean) => nu
  * escaped. Past 16 ways, the ways of encoders only: all `\uXXXX` chunks one way, and all %-chunks one way.
  */
 function readingsOf(secret: string): Array<(index: number, isEscape: boolean) => number> {
-	const ways: number[] = [];
+	// The number of ways to write the chunks before each chunk, then all of them.
+	const counts = [1];
 	unitsOf(secret, (_index, isEscape) => {
-		ways.push(isEscape ? 3 : 2);
+		counts.push(counts.at(-1)! * (isEscape ? 3 : 2));
 		return 0;
 	});
-	const count = ways.reduce((product, n) => product * n, 1);
+	const count = counts.at(-1)!;
 	if (count > 16)
 		return [0, 1, 2, 3, 4, 5].map(
 			(n) => (_index, isEscape) => (isEscape ? n % 3 : Math.floor(n / 3)),
 		);
 	return [...Array(count).keys()].map(
-		(n) => (index) =>
-			Math.floor(n / ways.slice(0, index).reduce((product, way) => product * way, 1)) % ways[index],
+		(n) => (index) => Math.floor((n % counts[index + 1]) / counts[index]),
 	);
 }
 
