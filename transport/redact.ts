@@ -149,8 +149,9 @@ function patternsOf(secret: string) {
 	const whole = readingsOf(secret).map((reading) => unitsOf(secret, reading));
 	let tail = CHUNK_START_AT_END.exec(secret)?.[0] ?? '';
 	let tailUnits = unitsOf(tail, () => 0);
+	// No tail when it is a whole %-chunk (`%c3%a9`; a `\u` tail holds no `%`) or has as many units as a reading.
 	if (
-		chunkAt(tail, /^\\*/.exec(tail)![0].length) >= 0 ||
+		chunkAt(tail, tail.indexOf('%')) >= 0 ||
 		whole.some((units) => units.length <= tailUnits.length)
 	)
 		tail = tailUnits = '';
