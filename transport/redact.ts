@@ -386,7 +386,7 @@ export class SecretSet {
 	/** Secrets all tail (`\u0e9`) or all backslashes: what follows changes their units, so they are also looked for as written. */
 	private allTail: string[] = [];
 
-	add(...values: Array<string | undefined>): void {
+	add(...values: Array<string | undefined>) {
 		const known = this.values.size;
 		for (const value of values)
 			if (value && value.length >= MIN_SECRET_LENGTH) this.values.add(value);
@@ -403,7 +403,7 @@ export class SecretSet {
 	}
 
 	/** Every secret, in any form, replaced in one text; where secrets overlap, all of them. */
-	redactSecrets(text: string): string {
+	redactSecrets(text: string) {
 		if (this.values.size === 0) return text;
 		if (
 			!/\\u00[3-7][\da-f]|%[3-7][\da-f]/i.test(text) &&
@@ -418,14 +418,14 @@ export class SecretSet {
 	}
 
 	/** Error texts: the secrets, and anything shaped like credentials (a bearer token, a URL's user:password@). */
-	redactText(text: string): string {
+	redactText(text: string) {
 		return this.redactSecrets(text)
 			.replace(USERINFO_IN_URL, `$1${REDACTED}@`)
 			.replace(BEARER_VALUE, `$1${REDACTED}`);
 	}
 
 	/** An error's message, description, stack, context and response body, in place, along its cause chain. */
-	redactError<E>(error: E): E {
+	redactError<E>(error: E) {
 		const seen = new Set();
 		for (
 			let link: unknown = error;
@@ -444,7 +444,7 @@ export class SecretSet {
 	}
 
 	/** An answer's data, redacted in place when its text as received holds a secret of the run in some form (outputs). */
-	redactAnswer<T>(data: T, rawText: string): T {
+	redactAnswer<T>(data: T, rawText: string) {
 		return this.redactSecrets(rawText) === rawText
 			? data
 			: redactDeep(data, (text) => this.redactSecrets(text));
@@ -452,7 +452,7 @@ export class SecretSet {
 }
 
 /** For texts written before a session exists (the credential's login): the given secrets and credential shapes. */
-export function redactText(text: string, secrets: readonly string[]): string {
+export function redactText(text: string, secrets: readonly string[]) {
 	const set = new SecretSet();
 	set.add(...secrets);
 	return set.redactText(text);
