@@ -92,10 +92,10 @@ const unitOf = (code: number) => (code < 128 ? ASCII_UNITS[code] : code);
 const ESCAPABLE_UNITS = new Set([92, 34, 47, 98, 102, 110, 114, 116]);
 
 /**
- * A text's units. `reading` says how to read each of its chunks: 0 character by character, 1 decoded, 2 decoded after
- * a backslash (a secret's own `\u0041` in JSON: `\\u0041`).
+ * A text's units. `reading` says how to read each of its chunks: 0 character by character (the default), 1 decoded,
+ * 2 decoded after a backslash (a secret's own `\u0041` in JSON: `\\u0041`).
  */
-function unitsOf(text: string, reading: (index: number, isEscape: boolean) => number) {
+function unitsOf(text: string, reading: (index: number, isEscape: boolean) => number = () => 0) {
 	const codePoints: number[] = [];
 	for (let at = 0, index = 0; at < text.length; ) {
 		const chunk = chunkAt(text, at);
@@ -148,7 +148,7 @@ const MAX_START_INSIDE = 11;
 function patternsOf(secret: string) {
 	const whole = readingsOf(secret).map((reading) => unitsOf(secret, reading));
 	let tail = CHUNK_START_AT_END.exec(secret)?.[0] ?? '';
-	let tailUnits = unitsOf(tail, () => 0);
+	let tailUnits = unitsOf(tail);
 	// No tail when it is a whole %-chunk (`%c3%a9`; a `\u` tail holds no `%`) or has as many units as a reading.
 	if (
 		chunkAt(tail, tail.indexOf('%')) >= 0 ||
@@ -159,7 +159,7 @@ function patternsOf(secret: string) {
 	const readings = new Set(whole.map((units) => units.slice(0, units.length - tailUnits.length)));
 	const tailSplits = [...tail]
 		.map((_, at): [string, string] => [
-			unitsOf(tail.slice(0, at), () => 0).replace(/\\$/, ''),
+			unitsOf(tail.slice(0, at)).replace(/\\$/, ''),
 			tail.slice(at),
 		])
 		.filter(([, rest]) => rest[0] === '%' || rest[0] === '\\');
