@@ -162,7 +162,7 @@ function patternsOf(secret: string) {
 			unitsOf(tail.slice(0, at)).replace(/\\$/, ''),
 			tail.slice(at),
 		])
-		.filter(([, rest]) => rest[0] === '%' || rest[0] === '\\');
+		.filter(([, rest]) => /^[%\\]/.test(rest));
 	const tailReach =
 		6 * (tail.length + /\\*$/.exec(secret.slice(0, secret.length - tail.length))![0].length) + 1;
 	const widenStart =
