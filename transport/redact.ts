@@ -392,8 +392,8 @@ export class SecretSet {
 			if (value && value.length >= MIN_SECRET_LENGTH) this.values.add(value);
 		if (this.values.size === known) return;
 		this.anchors = [...this.values].map((secret) =>
-			(/[\\%]/.test(secret) ? [] : (secret.match(/[a-z\d]+/gi) ?? []))
-				.reduce((longest, run) => (run.length > longest.length ? run : longest), '')
+			((/[\\%]/.test(secret) ? null : secret.match(/[a-z\d]+/gi)) ?? [''])
+				.sort((run, other) => other.length - run.length)[0]
 				.slice(0, 12),
 		);
 		this.patterns = undefined;
