@@ -158,7 +158,7 @@ export function tokenNeedsRenewal(data: ICredentialDataDecryptedObject, now = Da
 	)
 		return expiresAt - 60_000 <= now;
 	const lifetime = expiresAt - issuedAt;
-	// Received less than 2 s after iat: its life counts from iat.
+	// Received within moments of iat (the clocks agree): its life counts from iat.
 	const start = receivedAt - issuedAt >= 0 && receivedAt - issuedAt < 2_000 ? issuedAt : receivedAt;
 	return start + lifetime - Math.min(60_000, lifetime / 10) <= now;
 }

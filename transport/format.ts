@@ -18,7 +18,7 @@ export const formatMegabytes = (bytes: number) =>
 /** 100,000. */
 export const formatCount = (count: number) => count.toLocaleString('en-US');
 
-/** A value as a message or a log line shows it: cut after 80 characters, so a long one cannot flood either. */
+/** A value as a message or a log line shows it: cut short, so a long one cannot flood either. */
 export const cutShort = (text: string) => (text.length > 80 ? `${text.slice(0, 80)}...` : text);
 
 /** A service's text for a log line or a hint: quoted, on one line (control characters escaped), cut short. */

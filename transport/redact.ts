@@ -191,8 +191,8 @@ function patternsOf(secret: string) {
 			/** KMP's failure function of `reversed`. */
 			borders,
 			/**
-			 * For a state (units matched), bit k is set when the secret's units but the first k (up to 11) are
-			 * matched.
+			 * For a state (units matched), bit k is set when the secret's units but the first k (up to MAX_START_INSIDE)
+			 * are matched.
 			 */
 			restMatched,
 			/** The secret's end searched as written (CHUNK_START_AT_END), and its units when it is written otherwise. */

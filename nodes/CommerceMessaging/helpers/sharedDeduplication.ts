@@ -20,7 +20,10 @@ import { pause } from '../../../transport/request';
  * the window and less than twice the window.
  */
 
-/** The store keeps at most `maxEntries` values in the node's row (each n8n's 24-character hash as JSON): a row small enough to read and write per call. */
+/**
+ * The store keeps at most `maxEntries` values in the node's row (each n8n's hash as JSON): a row small enough to read
+ * and write per call.
+ */
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: 3_600 };
 
 /** The pause between a claim and its read-back: at least SETTLE_MS and twice the slowest of the last CALLS_KEPT calls, at most SETTLE_MAX_MS, plus up to as much again at random. */

@@ -27,8 +27,8 @@ const floorToSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
  */
 async function readOrders(ctx: IPollFunctions, from: number | undefined, now: number) {
 	const orders: Stamped[] = [];
-	// The orders that cannot be placed, by their quoted ids.
-	const unreadable: string[] = [];
+	// The orders that cannot be placed: only the first few are quoted, once the reading is done.
+	const unreadable: IDataObject[] = [];
 	const qs =
 		from !== undefined && Number.isFinite(from)
 			? { date_from: new Date(floorToSecond(from)).toISOString() }
@@ -38,10 +38,7 @@ async function readOrders(ctx: IPollFunctions, from: number | undefined, now: nu
 		for (const record of records) {
 			const order = stamp(record, record.order_id, record.created_at);
 			if (order) page.push(order);
-			else
-				unreadable.push(
-					record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id),
-				);
+			else unreadable.push(record);
 		}
 		orders.push(...page);
 		const floor = floorToSecond(
@@ -54,9 +51,15 @@ async function readOrders(ctx: IPollFunctions, from: number | undefined, now: nu
 		if (page.some((order) => order.ms < floor)) break;
 	}
 	if (unreadable.length) {
-		const more = unreadable.length > 10 ? ` and ${unreadable.length - 10} more` : '';
+		const shown = unreadable
+			.slice(0, 10)
+			.map((record) =>
+				record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id),
+			);
+		const more =
+			unreadable.length > shown.length ? ` and ${unreadable.length - shown.length} more` : '';
 		ctx.logger.warn(
-			`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${unreadable.slice(0, 10).join(', ')}${more}`,
+			`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${shown.join(', ')}${more}`,
 			{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
 		);
 	}
