@@ -24,54 +24,44 @@ export interface Route<T = unknown> {
 	alternatePath?: string;
 }
 
+/** One row of the table: method, path, the parser of its answer and, where there is one, the path's other reading. */
+const route = <T>(
+	method: IHttpRequestMethods,
+	path: string,
+	parse: (data: unknown) => T,
+	alternatePath?: string,
+): Route<T> => ({ method, path, parse, alternatePath });
+
 export const ROUTES = {
 	// The login's answer is read by auth.ts (its token may sit outside JSend's data): only its path is used.
-	login: {
-		method: 'POST',
-		path: '/api/login_check',
-		alternatePath: '/api/login_check/',
-		parse: asRecord,
-	},
+	login: route('POST', '/api/login_check', asRecord, '/api/login_check/'),
 
-	contactCreate: { method: 'POST', path: '/api/contacts/', parse: asRecord },
-	contactList: { method: 'GET', path: '/api/contacts/', parse: readListPage },
+	contactCreate: route('POST', '/api/contacts/', asRecord),
+	contactList: route('GET', '/api/contacts/', readListPage),
 
-	whatsappMessageSend: { method: 'POST', path: '/api/whatsapp/', parse: asRecord },
+	whatsappMessageSend: route('POST', '/api/whatsapp/', asRecord),
 
-	templateCreate: { method: 'POST', path: '/api/v2/whatsapp/templates', parse: asTemplate },
-	templateList: { method: 'GET', path: '/api/v2/whatsapp/templates', parse: readListPage },
-	templateGet: { method: 'GET', path: '/api/v2/whatsapp/templates/{id}', parse: asTemplate },
-	templateSubmit: {
-		method: 'POST',
-		path: '/api/v2/whatsapp/templates/{id}/submit',
-		parse: asTemplate,
-	},
-	templateSend: { method: 'POST', path: '/api/v2/whatsapp/templates/{id}/send', parse: asRecord },
-	templateDelete: { method: 'DELETE', path: '/api/v2/whatsapp/templates/{id}', parse: asTemplate },
+	templateCreate: route('POST', '/api/v2/whatsapp/templates', asTemplate),
+	templateList: route('GET', '/api/v2/whatsapp/templates', readListPage),
+	templateGet: route('GET', '/api/v2/whatsapp/templates/{id}', asTemplate),
+	templateSubmit: route('POST', '/api/v2/whatsapp/templates/{id}/submit', asTemplate),
+	templateSend: route('POST', '/api/v2/whatsapp/templates/{id}/send', asRecord),
+	templateDelete: route('DELETE', '/api/v2/whatsapp/templates/{id}', asTemplate),
 
-	mediaUpload: { method: 'POST', path: '/api/v2/whatsapp/media', parse: asMediaAnswer },
-	mediaDelete: { method: 'DELETE', path: '/api/v2/whatsapp/media/{id}', parse: asMediaAnswer },
+	mediaUpload: route('POST', '/api/v2/whatsapp/media', asMediaAnswer),
+	mediaDelete: route('DELETE', '/api/v2/whatsapp/media/{id}', asMediaAnswer),
 
-	orderEvent: { method: 'POST', path: '/api/v1/order/', parse: asOptionalRecord },
-	orderHistory: {
-		method: 'GET',
-		path: '/api/v1/order/history/',
-		alternatePath: '/api/v1/order/history',
-		parse: readListPage,
-	},
-	cartEvent: { method: 'POST', path: '/api/v1/cart/', parse: asOptionalRecord },
-	automationInstanceCreate: {
-		method: 'POST',
-		path: '/api/v1/automations/instances/',
-		parse: asRecord,
-	},
+	orderEvent: route('POST', '/api/v1/order/', asOptionalRecord),
+	orderHistory: route('GET', '/api/v1/order/history/', readListPage, '/api/v1/order/history'),
+	cartEvent: route('POST', '/api/v1/cart/', asOptionalRecord),
+	automationInstanceCreate: route('POST', '/api/v1/automations/instances/', asRecord),
 
-	productList: { method: 'GET', path: '/api/v1/products/', parse: readListPage },
-	productCreate: { method: 'POST', path: '/api/v1/products/', parse: asRecord },
-	productGet: { method: 'GET', path: '/api/v1/products/{id}/', parse: asRecord },
-	productUpdate: { method: 'PUT', path: '/api/v1/products/{id}/', parse: asRecord },
-	productDelete: { method: 'DELETE', path: '/api/v1/products/{id}/', parse: asRecord },
-} satisfies Record<string, Route>;
+	productList: route('GET', '/api/v1/products/', readListPage),
+	productCreate: route('POST', '/api/v1/products/', asRecord),
+	productGet: route('GET', '/api/v1/products/{id}/', asRecord),
+	productUpdate: route('PUT', '/api/v1/products/{id}/', asRecord),
+	productDelete: route('DELETE', '/api/v1/products/{id}/', asRecord),
+};
 
 export type RouteName = keyof typeof ROUTES;
 
