@@ -98,9 +98,7 @@ export async function exchange(
 		const response = await Promise.race([sending, aborted]);
 		const headers = response.headers ?? {};
 		const text = await Promise.race([
-			readText(response.body, headers, limits.maxAnswerBytes, (destroy) =>
-				onAbort(signal, destroy),
-			),
+			readText(response, limits.maxAnswerBytes, (destroy) => onAbort(signal, destroy)),
 			aborted,
 		]);
 		if (text === undefined) return { kind: 'tooLarge' };
@@ -153,8 +151,7 @@ function nestedDeeperThan(text: string) {
 
 /** The answer as text, or undefined when it is larger than `maxBytes` (it is then not read any further). */
 async function readText(
-	body: unknown,
-	headers: Record<string, unknown>,
+	{ body, headers }: Response,
 	maxBytes: number,
 	onAbort: (destroy: () => void) => void,
 ) {
@@ -164,7 +161,7 @@ async function readText(
 	const stream = body as AsyncIterable<Buffer> & { destroy(): void };
 	if (!stream[Symbol.asyncIterator]) return JSON.stringify(body);
 	onAbort(() => stream.destroy());
-	if (Number(headers['content-length']) > maxBytes) return void stream.destroy();
+	if (Number(headers?.['content-length']) > maxBytes) return void stream.destroy();
 	const chunks: Buffer[] = [];
 	let bytes = 0;
 	// Leaving the loop early destroys the stream: nothing more is read.
