@@ -55,7 +55,7 @@ export async function exchange(
 	const startedAt = limits.startedAt ?? (() => begun);
 	const deadline = new AbortController();
 	// Every abort listener of the exchange is removed when it ends (`ended` aborts): a signal still listened to keeps
-	// what the listener holds (the answer's stream) alive until it fires, the Timeout later.
+	// what the listener holds alive until it fires, the Timeout later.
 	const ended = new AbortController();
 	const onAbort = (target: AbortSignal, listener: () => void) =>
 		target.addEventListener('abort', listener, { once: true, signal: ended.signal });
@@ -97,15 +97,12 @@ export async function exchange(
 		}) as Promise<Response>;
 		const response = await Promise.race([sending, aborted]);
 		const headers = response.headers ?? {};
-		const text = await Promise.race([
-			readText(response, limits.maxAnswerBytes, (destroy) => onAbort(signal, destroy)),
-			aborted,
-		]);
+		const text = await Promise.race([readText(response, limits.maxAnswerBytes), aborted]);
 		if (text === undefined) return { kind: 'tooLarge' };
 		if (nestedDeeperThan(text)) return { kind: 'tooDeep' };
 		return { kind: 'answer', status: response.statusCode, headers, text };
 	} catch (error) {
-		// An answer arriving after the race was lost holds a socket until its stream is closed.
+		// An answer that lost the race (it came late, or was still being read) holds a socket until its stream is closed.
 		void sending?.then(
 			(late) => (late?.body as { destroy?: () => void } | undefined)?.destroy?.(),
 			() => {},
@@ -150,17 +147,12 @@ function nestedDeeperThan(text: string) {
 }
 
 /** The answer as text, or undefined when it is larger than `maxBytes` (it is then not read any further). */
-async function readText(
-	{ body, headers }: Response,
-	maxBytes: number,
-	onAbort: (destroy: () => void) => void,
-) {
+async function readText({ body, headers }: Response, maxBytes: number) {
 	if (body == null) return '';
 	if (typeof body === 'string' || Buffer.isBuffer(body))
 		return Buffer.byteLength(body) > maxBytes ? undefined : body.toString();
 	const stream = body as AsyncIterable<Buffer> & { destroy(): void };
 	if (!stream[Symbol.asyncIterator]) return JSON.stringify(body);
-	onAbort(() => stream.destroy());
 	if (Number(headers?.['content-length']) > maxBytes) return void stream.destroy();
 	const chunks: Buffer[] = [];
 	let bytes = 0;
