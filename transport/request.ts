@@ -95,14 +95,14 @@ interface Run {
 const runs = new WeakMap<object, Run>();
 
 /** Starts a run with its settings: the router and the trigger's poll. A context that did not start one (a picker) reads one page at a time. */
-export function startRun(ctx: ApiContext, settings: RunSettings) {
+export function startRun(ctx: object, settings: RunSettings) {
 	const run = { settings, activity: newActivity() };
 	runs.set(ctx, run);
 	return run.activity;
 }
 
 function runOf(ctx: object) {
-	if (!runs.has(ctx)) startRun(ctx as ApiContext, { ...DEFAULT_RUN_SETTINGS, concurrency: 1 });
+	if (!runs.has(ctx)) startRun(ctx, { ...DEFAULT_RUN_SETTINGS, concurrency: 1 });
 	return runs.get(ctx)!;
 }
 
