@@ -1,9 +1,7 @@
 import type {
 	IAuthenticate,
-	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
-	IHttpRequestHelper,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -128,11 +126,11 @@ export class CommerceMessagingApi implements ICredentialType {
 		},
 	];
 
-	/** Rule A1: exchange username and password for a JWT, with one request. The password is never put in an error. */
-	async preAuthentication(this: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
-		// The node's run hands its Timeout to the login on this same data object (transport/auth.ts LOGIN_LIMITS).
-		return await logIn(this, data);
-	}
+	/**
+	 * Rule A1: exchange username and password for a JWT, with one request. The password is never put in an error. The
+	 * node's run hands its Timeout to the login on this same data object (transport/auth.ts LOGIN_LIMITS).
+	 */
+	preAuthentication = logIn;
 
 	/**
 	 * Rules A2 and A5: one space after Bearer; plugin headers only when configured; no CR/LF smuggling. Rule A6, for

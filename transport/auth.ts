@@ -174,9 +174,9 @@ export const LOGIN_LIMITS = Symbol.for('n8n-nodes-commerce-messaging.loginLimits
  * Rule A1: the username and password exchanged for a JWT, with one request within the run's Timeout. A redirect is not
  * followed (a 307 would re-post the password) but to the path's other reading; API access (rule A4) is not probed: the
  * first real call reports it, so a login costs one request. Answers the credential's new token fields; throws a
- * LoginFailure.
+ * LoginFailure. It is the credential's preAuthentication: `this` is n8n's request helper.
  */
-export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
+export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
 	const credentials = readCredentials(data);
 	// Every field is checked before the password leaves n8n.
 	assertCredentialFieldsUsable(credentials);
@@ -189,7 +189,7 @@ export async function logIn(helper: IHttpRequestHelper, data: ICredentialDataDec
 	const body = JSON.stringify({ username, password });
 	for (;;) {
 		const answer = await exchange(
-			async (options) => await helper.helpers.httpRequest(options),
+			async (options) => await this.helpers.httpRequest(options),
 			{ method: 'POST', url: address.target().url, body },
 			{ ...limits, maxAnswerBytes: MAX_LOGIN_ANSWER_BYTES },
 		);
