@@ -28,14 +28,12 @@ export function readEnvelope(status: number, headers: Record<string, unknown>, b
 	// A 2xx without a status: the body is the data (e.g. a bare array).
 	if (jsendStatus === undefined)
 		return { ok: true as const, data: 'data' in envelope ? envelope.data : parsed };
-	const message =
-		typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
 	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
 	const rest = Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message');
 	return {
 		ok: true as const,
 		data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined,
-		message,
+		message: (typeof envelope.message === 'string' && envelope.message) || undefined,
 	};
 }
 
