@@ -98,11 +98,13 @@ export const pluginHeaders = (credentials: CommerceMessagingCredentials) =>
 			: [],
 	);
 
-/** The credential fields a plugin-header refusal asks for: the switch when it is off, and the fields still empty. */
+/**
+ * The credential fields a plugin-header refusal asks for: the switch when it is off, and the fields whose header is not
+ * sent (all of them while it is off).
+ */
 export function missingPluginFields(credentials: CommerceMessagingCredentials) {
-	const empty = PLUGIN_FIELDS.filter(
-		(field) => !credentials.pluginIntegration || !credentials[field.key].trim(),
-	).map((field) => field.label);
+	const sent = pluginHeaders(credentials);
+	const empty = PLUGIN_FIELDS.filter((field) => !sent[field.header]).map((field) => field.label);
 	return credentials.pluginIntegration ? empty : ['Plugin Integration (switch it on)', ...empty];
 }
 
