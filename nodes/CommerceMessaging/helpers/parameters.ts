@@ -220,7 +220,7 @@ export function readNumber<O extends Field & { min: number; whole?: boolean; fal
 	name: string,
 	itemIndex: number,
 	field: O,
-): Read<number, O> {
+) {
 	const { whole, min, label } = field;
 	const raw = valueOf(ctx, name, itemIndex, field.fallback);
 	const value = check(ctx, itemIndex, raw, field, 'a number', (given) =>
