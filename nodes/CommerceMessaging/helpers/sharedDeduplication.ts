@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { pause } from '../../../transport/request';
 
@@ -24,7 +24,7 @@ import { pause } from '../../../transport/request';
  * The store keeps at most `maxEntries` values in the node's row (each n8n's hash as JSON): a row small enough to read
  * and write per call.
  */
-const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: 3_600 };
+const OPTIONS = { mode: 'entries', maxEntries: 3_600 } as const;
 
 /** The pause between a claim and its read-back: at least SETTLE_MS and twice the slowest of the last CALLS_KEPT calls, at most SETTLE_MAX_MS, plus up to as much again at random. */
 const SETTLE_MS = 300;
