@@ -272,7 +272,7 @@ export class EventPush {
 			// Claiming across processes pauses before the first request: a session opened before it would hold an ageing token.
 			if (enabled.length)
 				push.account = accountWithoutPasswordKey(
-					acrossProcesses ? await ctx.getCredentials(CREDENTIAL_TYPE) : await credentialDataOf(ctx),
+					await (acrossProcesses ? ctx.getCredentials(CREDENTIAL_TYPE) : credentialDataOf(ctx)),
 				);
 		} catch {
 			// No readable credential: no event can be sent either, and the sends report why.
@@ -358,8 +358,7 @@ export class EventPush {
 				await shared?.release(hash);
 				throw error;
 			});
-			this.recorded =
-				memory.record(hash, nowSeconds(), nowSeconds(), windowSeconds) || this.recorded;
+			if (memory.record(hash, nowSeconds(), nowSeconds(), windowSeconds)) this.recorded = true;
 			shared?.accepted(hash);
 			if (!acrossProcesses || (shared && !shared.unavailable)) return output;
 			this.sentWithoutShared++;
