@@ -4,6 +4,7 @@ import { iteratePages, listRecords } from '../../../../transport/pagination';
 import { RETURN_ALL_PAGE_SIZE } from '../../../../transport/settings';
 import { collection, returnAllOrLimit } from '../../descriptions';
 import { compact, itemError, readDate, readListLimit, readText } from '../../helpers/parameters';
+import { timeOf } from '../../trigger/watermark';
 
 export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -36,13 +37,6 @@ export const properties: INodeProperties[] = [
 /** A whole list per item: its pages are what runs several at a time (Request Options > Concurrency). */
 export const oneItemAtATime = true;
 
-/** An order's created_at in ms, or undefined when it has none the node can read. */
-const createdMs = ({ created_at: at }: IDataObject) => {
-	const ms = typeof at === 'string' ? Date.parse(at) : at;
-	// Number.isFinite is false for anything but a finite number.
-	return Number.isFinite(ms) ? (ms as number) : undefined;
-};
-
 /** Past synced orders, newest first, one output item per order. */
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const { limit } = readListLimit(this, itemIndex);
@@ -62,7 +56,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const toMs = dateTo ? Date.parse(dateTo) : Infinity;
 	// Status compared exactly, as a service filtering by it would; an order without a readable created_at is kept.
 	const matches = (record: IDataObject) => {
-		const created = createdMs(record);
+		const created = timeOf(record.created_at);
 		return (
 			(!status || record.status === status) &&
 			(created === undefined || (created >= fromMs && created <= toMs))
@@ -83,7 +77,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		// Enough kept; or, newest first, a page reaches before Date From: no later page holds a match.
 		if (
 			kept.length >= limit ||
-			(dateFrom && page.some((record) => (createdMs(record) ?? Infinity) < fromMs))
+			(dateFrom && page.some((record) => (timeOf(record.created_at) ?? Infinity) < fromMs))
 		)
 			break;
 	}
