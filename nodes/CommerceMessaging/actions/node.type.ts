@@ -30,6 +30,6 @@ export interface Operation {
 	prepare?(this: IExecuteFunctions, itemCount: number): Promise<unknown>;
 	orderingKey?(this: IExecuteFunctions, itemIndex: number, state: unknown): string | undefined;
 	finish?(this: IExecuteFunctions, state: unknown): Promise<void>;
-	hints?(this: IExecuteFunctions, state: unknown, itemCount: number): NodeExecutionHint[];
+	hints?(this: IExecuteFunctions, state: unknown): NodeExecutionHint[];
 	oneItemAtATime?: true;
 }

@@ -59,7 +59,7 @@ export async function router(this: IExecuteFunctions) {
 						: result.value.items;
 		return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 	});
-	report(this, activity, operation.hints?.call(this, state, itemCount) ?? [], {
+	report(this, activity, operation.hints?.call(this, state) ?? [], {
 		operationName,
 		itemCount,
 		outputCount: output.length,
