@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { formatDuration } from '../../../transport/format';
-import type { RetryKind, RunActivity } from '../../../transport/request';
+import { activityOf, type RetryKind, settingsOf } from '../../../transport/request';
 import { MAX_PAGES_SIDE_BY_SIDE } from '../../../transport/settings';
 
 /**
@@ -55,10 +55,10 @@ const RETRY_KINDS: Record<Exclude<RetryKind, 'rate limit'>, string> = {
 /** The operation's own hints (duplicates skipped, waits between batches) first, then the run's. */
 export function report(
 	ctx: IExecuteFunctions,
-	activity: RunActivity,
 	hints: NodeExecutionHint[],
-	run: { operationName: string; itemCount: number; outputCount: number; concurrency: number },
+	run: { operationName: string; itemCount: number; outputCount: number },
 ) {
+	const activity = activityOf(ctx);
 	const { retriedRequests: retried, retriedThenDone: retriedDone } = activity;
 	const retryKinds = Object.entries(RETRY_KINDS).flatMap(([kind, name]) => {
 		const count = activity.retries[kind as RetryKind] ?? 0;
@@ -93,7 +93,7 @@ export function report(
 			},
 		// A list read over a few pages is worth a word.
 		activity.pagesRead > 5 && {
-			message: `Read ${activity.pagesRead} pages of the service's lists, ${Math.min(run.concurrency, MAX_PAGES_SIDE_BY_SIDE)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).`,
+			message: `Read ${activity.pagesRead} pages of the service's lists, ${Math.min(settingsOf(ctx).concurrency, MAX_PAGES_SIDE_BY_SIDE)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).`,
 		},
 	];
 	for (const hint of [...hints, ...runHints.filter((runHint) => runHint !== false)]) {

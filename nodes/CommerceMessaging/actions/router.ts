@@ -24,7 +24,7 @@ export async function router(this: IExecuteFunctions) {
 		);
 
 	const settings = readRequestOptions(this);
-	const activity = startRun(this, settings);
+	startRun(this, settings);
 	const state = await operation.prepare?.call(this, itemCount);
 	const { orderingKey } = operation;
 	// `finish` runs even when an item stops the run, so what the earlier items did (e.g. events sent) is kept.
@@ -59,11 +59,10 @@ export async function router(this: IExecuteFunctions) {
 						: result.value.items;
 		return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 	});
-	report(this, activity, operation.hints?.call(this, state) ?? [], {
+	report(this, operation.hints?.call(this, state) ?? [], {
 		operationName,
 		itemCount,
 		outputCount: output.length,
-		concurrency: settings.concurrency,
 	});
 	return [output];
 }
