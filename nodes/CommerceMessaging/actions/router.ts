@@ -89,12 +89,9 @@ export async function runInLanes<T>(
 	let next = 0;
 	let free = options.concurrency;
 	let stopped = false;
-	const runItem = async (
-		itemIndex: number,
-		key: string | undefined,
-		previousOfKey?: Promise<unknown>,
-	) => {
-		await previousOfKey;
+	const runItem = async (itemIndex: number, key: string | undefined) => {
+		// The previous item of its key, read before this one takes its place.
+		await (key === undefined ? undefined : lastOfKey.get(key));
 		if (free > 0) free--;
 		else await new Promise<void>((resolve) => waiting.push(resolve));
 		try {
@@ -112,7 +109,7 @@ export async function runInLanes<T>(
 	return await Promise.all(
 		Array.from({ length: itemCount }, (_, itemIndex) => {
 			const key = options.keyOf?.(itemIndex);
-			const task = runItem(itemIndex, key, key === undefined ? undefined : lastOfKey.get(key));
+			const task = runItem(itemIndex, key);
 			if (key !== undefined) lastOfKey.set(key, task);
 			return task;
 		}),
