@@ -15,38 +15,37 @@ const matches = (filter: string | undefined, ...texts: string[]) =>
 
 /** Templates whose name holds the typed text (or whose id it is), by name: `order_confirmation (APPROVED, en)`. */
 async function templateSearch(this: ILoadOptionsFunctions, filter?: string) {
-	const results = (await listRecords(this, 'templateList'))
-		.map(asTemplate)
-		.filter(
-			({ id, name }) =>
-				id != null && (matches(filter, String(name ?? '')) || String(id) === filter?.trim()),
-		)
-		.map(({ id, name, state, language }) => {
-			const details = [state, language].filter((part) => typeof part === 'string' && part !== '');
-			const label = name ? String(name) : `Template ${String(id)}`;
-			return {
-				name: details.length ? `${label} (${details.join(', ')})` : label,
-				value: String(id),
-			};
-		});
 	return {
-		results: results.sort((a, b) =>
-			a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
-		),
+		results: (await listRecords(this, 'templateList'))
+			.map(asTemplate)
+			.filter(
+				({ id, name }) =>
+					id != null && (matches(filter, String(name ?? '')) || String(id) === filter?.trim()),
+			)
+			.map(({ id, name, state, language }) => {
+				const details = [state, language].filter((part) => typeof part === 'string' && part !== '');
+				const label = name ? String(name) : `Template ${id}`;
+				return {
+					name: details.length ? `${label} (${details.join(', ')})` : label,
+					value: String(id),
+				};
+			})
+			.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' })),
 	};
 }
 
 /** Products whose name, id or SKU holds the typed text: `name (id)`, the value being the shop's productId. */
 async function productSearch(this: ILoadOptionsFunctions, filter?: string) {
-	const results = (await listRecords(this, 'productList')).flatMap((product) => {
-		if (product.id == null || product.id === '') return [];
-		const id = String(product.id);
-		const name = typeof product.name === 'string' ? product.name.trim() : '';
-		return matches(filter, name, id, typeof product.sku === 'string' ? product.sku : '')
-			? [{ name: name ? `${name} (${id})` : id, value: id }]
-			: [];
-	});
-	return { results };
+	return {
+		results: (await listRecords(this, 'productList')).flatMap((product) => {
+			if (product.id == null || product.id === '') return [];
+			const id = String(product.id);
+			const name = typeof product.name === 'string' ? product.name.trim() : '';
+			return matches(filter, name, id, typeof product.sku === 'string' ? product.sku : '')
+				? [{ name: name ? `${name} (${id})` : id, value: id }]
+				: [];
+		}),
+	};
 }
 
 /**
