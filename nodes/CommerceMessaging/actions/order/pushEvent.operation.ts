@@ -90,13 +90,12 @@ export async function prepare(this: IExecuteFunctions, itemCount: number) {
  */
 export const orderingKey = (itemIndex: number, push: EventPush) =>
 	push.eventOf(itemIndex).identity.parts[0];
-export const finish = async (push: EventPush) => await push.finish();
+export const finish = (push: EventPush) => push.finish();
 export const hints = (push: EventPush) => push.hints();
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, push: EventPush) {
-	const { identifiers } = push.eventOf(itemIndex);
 	const body = withCustomFields(this, itemIndex, {
-		...identifiers,
+		...push.eventOf(itemIndex).identifiers,
 		total: readNumber(this, 'additionalFields.total', itemIndex, { label: 'total', min: 0 }),
 		currency: readText(this, 'additionalFields.currency', itemIndex, { label: 'currency' }),
 		created_at: readDate(this, 'additionalFields.createdAt', itemIndex, 'created at date'),
