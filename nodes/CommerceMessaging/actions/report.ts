@@ -77,7 +77,7 @@ export function report(
 			type: 'warning',
 		},
 		retried > 0 && {
-			message: `${retried === 1 ? '1 request was' : `${retried} requests were`} retried after an error (${retryKinds.join(', ')}); ${retriedDone === retried ? 'all of them went through' : `${retriedDone} of them went through`}.`,
+			message: `${retried === 1 ? '1 request was' : `${retried} requests were`} retried after an error (${retryKinds.join(', ')}); ${retriedDone === retried ? 'all' : retriedDone} of them went through.`,
 			type: 'warning',
 		},
 		activity.listsCutAtLimit > 0 &&
