@@ -101,6 +101,13 @@ const asId = (value: unknown) =>
 			? value.trim()
 			: undefined;
 
+/** Epoch milliseconds of an ISO 8601 string or epoch number; undefined when the value is no usable time. */
+export function timeOf(value: unknown) {
+	const ms =
+		typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
+	return Number.isFinite(ms) ? ms : undefined;
+}
+
 /** A media answer: its fields and its id, whose place is not shown (rule M2): `media_id`, `id`, `mediaId`, `media.id` / `media.media_id`, or a bare id. */
 export function asMediaAnswer(data: unknown) {
 	if (!isObject(data)) return { mediaId: asId(data), fields: {} };

@@ -6,10 +6,10 @@ import {
 	oldestFirst,
 	readWindow,
 	stamp,
-	timeOf,
 	type Stamped,
 	type WindowState,
 } from '../../nodes/CommerceMessaging/trigger/watermark';
+import { timeOf } from '../../transport/answers';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

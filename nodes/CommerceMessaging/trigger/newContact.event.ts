@@ -1,10 +1,11 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { timeOf } from '../../../transport/answers';
 import { formatQuoted } from '../../../transport/format';
 import { plainApiError } from '../../../transport/messages';
 import { pagesFromTheEnd } from '../../../transport/pagination';
 import type { PollEvent } from './index';
-import { isStoredTime, timeOf } from './watermark';
+import { isStoredTime } from './watermark';
 
 /**
  * New Contact. The contact list is oldest first with a `total`, and contact ids are integers that grow with

@@ -1,6 +1,7 @@
+import { timeOf } from '../../../transport/answers';
 import { collection } from '../descriptions';
 import { readOption } from '../helpers/parameters';
-import { readList, timeOf, windowEvent } from './watermark';
+import { readList, windowEvent } from './watermark';
 
 /**
  * New or Changed Product. The product list has no filter, no order guarantee and no total, but every product

@@ -1,5 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { timeOf } from '../../../transport/answers';
 import { formatCount } from '../../../transport/format';
 import { listRecords } from '../../../transport/pagination';
 import type { ListRouteName } from '../../../transport/routes';
@@ -26,13 +27,6 @@ export interface Stamped {
 	record: IDataObject;
 	id: string;
 	ms: number;
-}
-
-/** Epoch milliseconds of an ISO 8601 string or epoch number; undefined when the value is no usable time. */
-export function timeOf(value: unknown) {
-	const ms =
-		typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
-	return Number.isFinite(ms) ? ms : undefined;
 }
 
 /** The record on the timeline, or undefined when it has no id (a number or a text) or no usable time. */

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { timeOf } from '../../../../transport/answers';
 import { iteratePages, listRecords } from '../../../../transport/pagination';
 import { RETURN_ALL_PAGE_SIZE } from '../../../../transport/settings';
 import { collection, returnAllOrLimit } from '../../descriptions';
 import { compact, itemError, readDate, readListLimit, readText } from '../../helpers/parameters';
-import { timeOf } from '../../trigger/watermark';
 
 export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
