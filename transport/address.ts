@@ -9,7 +9,7 @@ import { MAX_TABLE_ENTRIES, MAX_URL_LENGTH } from './settings';
  * Where one request goes (an API request or the login): the route's path under the Base URL with its ids, and where
  * next after a redirect or a 404. Rule A6 for redirects: requests with credentials never follow one blindly (n8n would
  * re-send the Authorization header to another host; a 307 re-posts the password). Never to another origin nor from
- * https to http; the document's other reading of a path is taken once; a read is followed once.
+ * https to http; the document's other spelling of a path is tried once; a read is followed once.
  */
 
 /** Input the transport refuses to send: a path parameter that would change the endpoint, an address too long. */
@@ -25,7 +25,7 @@ export class RequestRefused extends Error {
 }
 
 /**
- * Which reading of a contradicted path each service serves (by Base URL and route), learned once for the process, so
+ * Which spelling of a contradicted path each service serves (by Base URL and route), learned once for the process, so
  * the steady state costs no extra request: a service's paths do not change between executions. Bound: MAX_TABLE_ENTRIES.
  */
 const learnedPaths = new Map<string, string>();
@@ -34,7 +34,8 @@ export class Address {
 	private path: string;
 	/** Set once a same-origin redirect of a read was followed: the absolute address it named. */
 	private redirectedTo?: string;
-	private moved = false;
+	/** Set once the request went to another address (the path's other spelling, or a redirect): never twice. */
+	private rerouted = false;
 
 	constructor(
 		private readonly baseUrl: string,
@@ -72,14 +73,14 @@ export class Address {
 
 	/**
 	 * What an answer means for the address: true when the request goes again (a 404, or a redirect, to the path's other
-	 * reading, tried once; a same-origin redirect of a read, followed once), a refusal for a redirect not followed, false
-	 * when the answer stands. `follow` false: only the other reading (the login).
+	 * spelling, tried once; a same-origin redirect of a read, followed once), a refusal for a redirect not followed, false
+	 * when the answer stands. `follow` false: only the other spelling (the login).
 	 */
 	reroute(status: number, headers: Record<string, unknown>, follow = true) {
 		const { alternatePath, path, method } = this.route;
-		// The other reading of the path, if the route has one and it was not tried yet.
+		// The other spelling of the path, if the route has one and it was not tried yet.
 		const other =
-			alternatePath && !this.moved ? (this.path === path ? alternatePath : path) : undefined;
+			alternatePath && !this.rerouted ? (this.path === path ? alternatePath : path) : undefined;
 		if (status !== 404) {
 			if (status < 300 || status >= 400 || status === 304) return false;
 			const refuse = (where: string, why: string) => ({
@@ -109,28 +110,28 @@ export class Address {
 				);
 			}
 			if (other === undefined || target.pathname !== new URL(`${this.baseUrl}${other}`).pathname) {
-				if (follow && (method === 'GET' || method === 'HEAD') && !this.moved) {
+				if (follow && (method === 'GET' || method === 'HEAD') && !this.rerouted) {
 					this.redirectedTo = target.href;
-					this.moved = true;
+					this.rerouted = true;
 					return true;
 				}
 				return refuse(
 					`for a ${method} on the same host (${target.host})`,
-					this.moved || !follow
+					this.rerouted || !follow
 						? 'A read is followed at most once: a second redirect in a row looks like a loop.'
 						: 'Only reads are followed: repeating this request at another address could apply it twice.',
 				);
 			}
 		}
-		// A 404, or a redirect to the other reading: that reading is tried next, once.
+		// A 404, or a redirect to the other spelling: that spelling is tried next, once.
 		if (other) {
 			this.path = other;
-			this.moved = true;
+			this.rerouted = true;
 		}
 		return !!other;
 	}
 
-	/** The service answered: remember which reading of the path it serves. */
+	/** The service answered: remember which spelling of the path it serves. */
 	served() {
 		if (!this.route.alternatePath || this.redirectedTo) return;
 		learnedPaths.delete(this.key);

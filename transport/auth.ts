@@ -174,7 +174,7 @@ export const LOGIN_LIMITS = Symbol.for('n8n-nodes-commerce-messaging.loginLimits
 
 /**
  * Rule A1: the username and password exchanged for a JWT, with one request within the run's Timeout. A redirect is not
- * followed (a 307 would re-post the password) but to the path's other reading; API access (rule A4) is not probed: the
+ * followed (a 307 would re-post the password) but to the path's other spelling; API access (rule A4) is not probed: the
  * first real call reports it, so a login costs one request. Answers the credential's new token fields; throws a
  * LoginFailure. It is the credential's preAuthentication: `this` is n8n's request helper.
  */

@@ -84,7 +84,7 @@ export async function exchange(
 			},
 			// A FormData gets its multipart boundary from the HTTP library (rule M1).
 			body: formData ? formData() : body,
-			// Read by readText with a ceiling: an HTML page or broken JSON is reported, not thrown.
+			// Read by readBody with a ceiling: an HTML page or broken JSON is reported, not thrown.
 			encoding: 'stream',
 			json: false,
 			returnFullResponse: true,
@@ -97,7 +97,7 @@ export async function exchange(
 		}) as Promise<Response>;
 		const response = await Promise.race([sending, aborted]);
 		const headers = response.headers ?? {};
-		const text = await Promise.race([readText(response, limits.maxAnswerBytes), aborted]);
+		const text = await Promise.race([readBody(response, limits.maxAnswerBytes), aborted]);
 		if (text === undefined) return { kind: 'tooLarge' };
 		if (nestedDeeperThan(text)) return { kind: 'tooDeep' };
 		return { kind: 'answer', status: response.statusCode, headers, text };
@@ -147,7 +147,7 @@ function nestedDeeperThan(text: string) {
 }
 
 /** The answer as text, or undefined when it is larger than `maxBytes` (it is then not read any further). */
-async function readText({ body, headers }: Response, maxBytes: number) {
+async function readBody({ body, headers }: Response, maxBytes: number) {
 	if (body == null) return '';
 	if (typeof body === 'string' || Buffer.isBuffer(body))
 		return Buffer.byteLength(body) > maxBytes ? undefined : body.toString();

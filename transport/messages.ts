@@ -37,7 +37,7 @@ export function withContext<E extends { context: IDataObject }>(error: E, contex
 
 /** What a failed request went through, for its error's description. */
 interface RequestNotes {
-	/** Attempts sent; waits between its own attempts and before its turn for the service's rate limit (ms). */
+	/** Attempts sent; waits between its own attempts and, before sending, for the service's rate limit (ms). */
 	attempts?: number;
 	backoffMs?: number;
 	rateLimitWaitMs?: number;

@@ -92,14 +92,14 @@ const unitOf = (code: number) => (code < 128 ? ASCII_UNITS[code] : code);
 const ESCAPABLE_UNITS = new Set([92, 34, 47, 98, 102, 110, 114, 116]);
 
 /**
- * A text's units. `reading` says how to read each of its chunks: 0 character by character (the default), 1 decoded,
+ * A text's units. `spelling` says how to read each of its chunks: 0 character by character (the default), 1 decoded,
  * 2 decoded after a backslash (a secret's own `\u0041` in JSON: `\\u0041`).
  */
-function unitsOf(text: string, reading: (index: number, isEscape: boolean) => number = () => 0) {
+function unitsOf(text: string, spelling: (index: number, isEscape: boolean) => number = () => 0) {
 	const codePoints: number[] = [];
 	for (let at = 0, index = 0; at < text.length; ) {
 		const chunk = chunkAt(text, at);
-		const how = chunk >= 0 ? reading(index++, text[at] === '\\') : 0;
+		const how = chunk >= 0 ? spelling(index++, text[at] === '\\') : 0;
 		if (how === 2) codePoints.push(92);
 		codePoints.push(how ? chunk >> 4 : text.charCodeAt(at));
 		at += how ? chunk % 16 : 1;
@@ -117,7 +117,7 @@ function unitsOf(text: string, reading: (index: number, isEscape: boolean) => nu
  * The ways a secret holding chunks of its own may be written: each chunk as it is, decoded or (`\uXXXX` ones) JSON-
  * escaped. Past 16 ways, the ways of encoders only: all `\uXXXX` chunks one way, and all %-chunks one way.
  */
-function readingsOf(secret: string): Array<(index: number, isEscape: boolean) => number> {
+function spellingsOf(secret: string): Array<(index: number, isEscape: boolean) => number> {
 	// The number of ways to write the chunks before each chunk, then all of them.
 	const counts = [1];
 	unitsOf(secret, (_index, isEscape) => {
@@ -144,19 +144,19 @@ const CHUNK_START_AT_END =
 /** The longest start inside a chunk the tables look for: the tail of a 4-byte %-chunk after its first `%`. */
 const MAX_START_INSIDE = 11;
 
-/** The patterns of a secret: one per reading. */
+/** The patterns of a secret: one per spelling. */
 function patternsOf(secret: string) {
-	const whole = readingsOf(secret).map((reading) => unitsOf(secret, reading));
+	const whole = spellingsOf(secret).map((spelling) => unitsOf(secret, spelling));
 	let tail = CHUNK_START_AT_END.exec(secret)?.[0] ?? '';
 	let tailUnits = unitsOf(tail);
-	// No tail when it is a whole %-chunk (`%c3%a9`; a `\u` tail holds no `%`) or has as many units as a reading.
+	// No tail when it is a whole %-chunk (`%c3%a9`; a `\u` tail holds no `%`) or has as many units as a spelling.
 	if (
 		chunkAt(tail, tail.indexOf('%')) >= 0 ||
 		whole.some((units) => units.length <= tailUnits.length)
 	)
 		tail = tailUnits = '';
 	// The units before the tail are read with it: whether a backslash counts depends on what follows it.
-	const readings = new Set(whole.map((units) => units.slice(0, units.length - tailUnits.length)));
+	const spellings = new Set(whole.map((units) => units.slice(0, units.length - tailUnits.length)));
 	const tailSplits = [...tail]
 		.map((_, at): [string, string] => [
 			unitsOf(tail.slice(0, at)).replace(/\\$/, ''),
@@ -168,9 +168,9 @@ function patternsOf(secret: string) {
 	const widenStart =
 		2 * /^\\*/.exec(secret)![0].length + (/^\\*["/\b\f\n\r\t]/.test(secret) ? 1 : 0);
 	const widenEnd = 2 * /\\*$/.exec(secret)![0].length;
-	return [...readings].map((reading) => {
-		const backslashAfter = !tail && reading.length > 1 && reading.endsWith('\\');
-		const units = backslashAfter ? reading.slice(0, -1) : reading;
+	return [...spellings].map((spelling) => {
+		const backslashAfter = !tail && spelling.length > 1 && spelling.endsWith('\\');
+		const units = backslashAfter ? spelling.slice(0, -1) : spelling;
 		const reversed = units.split('').reverse().join('');
 		const length = reversed.length;
 		const borders = new Int32Array(length);
@@ -217,7 +217,7 @@ function patternsOf(secret: string) {
 			 */
 			backslashAfter,
 			/** A secret with few units besides its backslashes is only where the text spells it with as many characters. */
-			minSpan: reading.length + tailUnits.length < MIN_SECRET_LENGTH ? secret.length : 0,
+			minSpan: spelling.length + tailUnits.length < MIN_SECRET_LENGTH ? secret.length : 0,
 		};
 	});
 }

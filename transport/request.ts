@@ -40,8 +40,8 @@ import {
 
 /**
  * One API call, read top to bottom in `sendAndRead`: the run's session (its credential read once, its token, its
- * pacing), the address (address.ts), then attempts until one is answered or one fails for good: wait for the run's
- * turn and a usable token (n8n's helper logs in on the way when the token field is empty: auth.ts), one bounded
+ * pacing), the address (address.ts), then attempts until one is answered or one fails for good: wait until the run
+ * may send and the token is usable (n8n's helper logs in on the way when the token field is empty: auth.ts), one bounded
  * exchange (http.ts), what the answer means (answers.ts, failures.ts) and whether to try again. Every request of the
  * nodes goes through here; the only other request the package sends is the login.
  */
@@ -72,7 +72,7 @@ export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error
 /**
  * What a run did on the user's behalf, for the node's hints: counts and times only. `retriedRequests`: requests
  * retried after an error other than a rate limit, `retriedThenDone` of them answered in the end; `rateLimitHeldMs`:
- * wall time every lane was held for a Retry-After.
+ * wall time the whole run was held for a Retry-After.
  */
 const newActivity = () => ({
 	reLogins: 0,
@@ -133,12 +133,12 @@ export async function pause(ctx: Cancellable, ms: number) {
 const accounts = new Map<string, { token: string; receivedAt: number; renewal?: Promise<void> }>();
 
 /**
- * Rules E5 and L1 across the lanes of a run: after a Retry-After no lane sends until it has passed, and from then on
+ * Rules E5 and L1 across the requests a run has in flight: after a Retry-After none is sent until it has passed, and from then on
  * requests start no faster than the rate the service sustained so far, one per interval in turn, so that when its
- * bucket runs dry one request is refused, not every lane's.
+ * bucket runs dry one request is refused, not every one in flight.
  */
 export class RunPacer {
-	/** When the last Retry-After ends; 0: none came, and the lanes are not paced. */
+	/** When the last Retry-After ends; 0: none came, and requests are not paced. */
 	private pausedUntil = 0;
 	private nextStartAt = 0;
 	private accepted = 0;
@@ -146,8 +146,8 @@ export class RunPacer {
 
 	constructor(private readonly activity: { rateLimitHeldMs: number }) {}
 
-	/** Waits until this lane may send; answers how long it waited for the service's rate limit. */
-	async waitTurn(ctx: Cancellable) {
+	/** Waits until this request may be sent; answers how long it waited for the service's rate limit. */
+	async waitToSend(ctx: Cancellable) {
 		const started = Date.now();
 		for (let spaced = false; ; ) {
 			if (this.pausedUntil > Date.now()) {
@@ -168,7 +168,7 @@ export class RunPacer {
 		}
 	}
 
-	/** The service asked every lane to hold back until `at` (a Retry-After). */
+	/** The service asked every request of the run to hold back until `at` (a Retry-After). */
 	holdAllUntil(at: number) {
 		this.activity.rateLimitHeldMs += Math.max(0, at - Math.max(Date.now(), this.pausedUntil));
 		this.pausedUntil = Math.max(this.pausedUntil, at);
@@ -189,7 +189,7 @@ class Session {
 	readonly secrets = new SecretSet();
 	readonly pacer;
 	readonly account;
-	/** This run's login under way: the other lanes wait for it; `endLogin` settles it. */
+	/** This run's login under way: its other requests wait for it; `endLogin` settles it. */
 	private login?: Promise<void>;
 	private endLogin?: () => void;
 	/** A login of this run that failed for good: every later request fails with it. */
@@ -239,13 +239,13 @@ class Session {
 	}
 
 	/**
-	 * Waits for the run's turn and a usable token: another lane's login, another execution's renewal (whose token it
+	 * Waits until the request may be sent with a usable token: another request's login, another execution's renewal (whose token it
 	 * takes); the waits for the service's rate limit are added to `notes`. Answers whether the request logs in on its
 	 * way; a login of this run that failed for good answers all.
 	 */
 	async ready(ctx: ApiContext, notes: { rateLimitWaitMs: number }) {
 		while (!this.loginRefusal) {
-			notes.rateLimitWaitMs += await this.pacer.waitTurn(ctx);
+			notes.rateLimitWaitMs += await this.pacer.waitToSend(ctx);
 			const shared = accounts.get(this.account);
 			const renewal = this.login ?? shared?.renewal;
 			if (renewal) {
@@ -300,7 +300,7 @@ class Session {
 		this.login = undefined;
 	}
 
-	/** Rule A3: the service refused `token`, sent at `sentAt`; the next request logs in, unless another lane already did. */
+	/** Rule A3: the service refused `token`, sent at `sentAt`; the next request logs in, unless another request already did. */
 	tokenRefused(token: string, sentAt: number) {
 		this.replacing = token;
 		this.refusedAt = Math.max(this.refusedAt, sentAt);
@@ -383,14 +383,14 @@ export async function sendAndRead(
 		let reLoggedIn = false;
 		let retriedAfterError = false;
 		for (;;) {
-			// Before the turn: a turn that logs in must reach afterLogin, so nothing between them may throw.
+			// Built first: a request that logs in must reach afterLogin, so nothing between them may throw.
 			const request = { method: target.method, ...address.target(), body, formData: spec.formData };
-			const turn = await session.ready(ctx, notes);
+			const ready = await session.ready(ctx, notes);
 			const attemptStarted = Date.now();
-			// Taken before sending (another lane may replace it meanwhile), or after a login on the way: the token it got.
+			// Taken before sending (another request may replace it meanwhile), or after a login on the way: the token it got.
 			let tokenSent = session.token;
-			const outcome: Exchange = turn.failure
-				? { kind: 'loginFailed', failure: turn.failure }
+			const outcome: Exchange = ready.failure
+				? { kind: 'loginFailed', failure: ready.failure }
 				: await exchange(
 						async (options) =>
 							await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
@@ -407,7 +407,7 @@ export async function sendAndRead(
 							maxAnswerBytes: MAX_ANSWER_BYTES,
 							cancel: session.cancel,
 							// A login on the way has a Timeout of its own; the request's counts from the token's arrival.
-							startedAt: turn.logsIn
+							startedAt: ready.logsIn
 								? () =>
 										Number(session.data.loginReceivedAt) >= attemptStarted
 											? Number(session.data.loginReceivedAt)
@@ -415,7 +415,7 @@ export async function sendAndRead(
 								: undefined,
 						},
 					);
-			if (turn.logsIn) {
+			if (ready.logsIn) {
 				session.afterLogin(outcome);
 				tokenSent = session.token;
 			}
@@ -512,7 +512,7 @@ export async function sendAndRead(
 				activity.retriedRequests++;
 			}
 			if (failure.retryAfterMs !== undefined) {
-				// A Retry-After holds every lane of the run.
+				// A Retry-After holds every request of the run.
 				pacer.holdAllUntil(Date.now() + decision.delayMs);
 			} else {
 				await pause(ctx, decision.delayMs);

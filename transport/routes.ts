@@ -14,7 +14,7 @@ import {
  * not). Paths the API document does not show are assumptions, listed in docs/api-assumptions.md.
  *
  * `parse` reads the JSend `data` into what callers use (answers.ts). `alternatePath`: where the document contradicts
- * itself about a path (its table against its slash rule), the other reading, tried once when the first is not there
+ * itself about a path (its table against its slash rule), the other spelling, tried once when the first is not there
  * (address.ts).
  */
 export interface Route<T = unknown> {
@@ -24,7 +24,7 @@ export interface Route<T = unknown> {
 	alternatePath?: string;
 }
 
-/** One row of the table: method, path, the parser of its answer and, where there is one, the path's other reading. */
+/** One row of the table: method, path, the parser of its answer and, where there is one, the path's other spelling. */
 const route = <T>(
 	method: IHttpRequestMethods,
 	path: string,

@@ -23,14 +23,14 @@ describe('The run pacer', () => {
 	it('E5/L1: after a Retry-After has been waited out, lanes start one per interval of the sustained rate', async () => {
 		const held = { rateLimitHeldMs: 0 };
 		const pacer = new RunPacer(held);
-		await pacer.waitTurn(ctx);
+		await pacer.waitToSend(ctx);
 		// 20 requests accepted in the run's first 2 s; then the service asks every lane to wait until 2.5 s.
 		for (let i = 0; i < 20; i++) pacer.countAccepted();
 		jest.setSystemTime(T0 + 2_000);
 		pacer.holdAllUntil(T0 + 2_500);
 		const starts: number[] = [];
 		const lanes = [0, 1, 2].map(async () => {
-			await pacer.waitTurn(ctx);
+			await pacer.waitToSend(ctx);
 			starts.push(Date.now() - T0);
 		});
 		await jest.advanceTimersByTimeAsync(2_000);
@@ -44,7 +44,7 @@ describe('The run pacer', () => {
 		const pacer = new RunPacer({ rateLimitHeldMs: 0 });
 		for (let i = 0; i < 20; i++) pacer.countAccepted();
 		const starts: number[] = [];
-		await Promise.all([0, 1, 2].map(async () => starts.push(await pacer.waitTurn(ctx))));
+		await Promise.all([0, 1, 2].map(async () => starts.push(await pacer.waitToSend(ctx))));
 		expect(starts).toEqual([0, 0, 0]);
 	});
 });

@@ -28,7 +28,7 @@ export async function router(this: IExecuteFunctions) {
 	const state = await operation.prepare?.call(this, itemCount);
 	const { orderingKey } = operation;
 	// `finish` runs even when an item stops the run, so what the earlier items did (e.g. events sent) is kept.
-	const results = await runInLanes(itemCount, {
+	const results = await runConcurrently(itemCount, {
 		concurrency: operation.oneItemAtATime ? 1 : settings.concurrency,
 		keyOf:
 			orderingKey &&
@@ -74,7 +74,7 @@ export async function router(this: IExecuteFunctions) {
  * Results come back in input order: each item's value, its error, or `skipped` when an earlier failure stopped the
  * run first.
  */
-export async function runInLanes<T>(
+export async function runConcurrently<T>(
 	itemCount: number,
 	options: {
 		concurrency: number;

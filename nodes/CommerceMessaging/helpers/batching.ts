@@ -6,9 +6,10 @@ import { DEFAULT_BATCH_INTERVAL_MS, DEFAULT_BATCH_SIZE } from '../descriptions';
 import { ONE_OR_MORE, readSetting } from './parameters';
 
 /**
- * Rule L2: bulk sends are spread out, as a rate across lanes: at most Items per Batch sends per Batch Interval,
- * counted from the start of a batch (not its end), whatever the Concurrency. On by default. Read once per run from
- * the first item (as n8n's HTTP Request node reads its batching); a value that cannot work fails the run naming it.
+ * Rule L2: bulk sends are spread out, as a rate across the items in flight: at most Items per Batch sends per Batch
+ * Interval, counted from the start of a batch (not its end), whatever the Concurrency. On by default. Read once per
+ * run from the first item (as n8n's HTTP Request node reads its batching); a value that cannot work fails the run
+ * naming it.
  */
 export class BatchPacer {
 	readonly batchSize: number;
@@ -40,7 +41,7 @@ export class BatchPacer {
 	}
 
 	/** Waits until the item's batch may start: batch k starts k intervals after batch 0. */
-	async waitTurn(itemIndex: number) {
+	async waitForBatch(itemIndex: number) {
 		if (this.intervalMs <= 0) return;
 		const now = Date.now();
 		this.startedAt ??= now;

@@ -65,7 +65,7 @@ export async function execute(
 	batches: BatchPacer,
 	phone?: string,
 ) {
-	await batches.waitTurn(itemIndex);
+	await batches.waitForBatch(itemIndex);
 	const body = withCustomFields(this, itemIndex, {
 		phone: phone ?? orderingKey.call(this, itemIndex),
 		message: readText(this, 'message', itemIndex, {

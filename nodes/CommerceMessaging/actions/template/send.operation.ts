@@ -151,7 +151,7 @@ export const hints = (state: SendState) => [
 /** One recipient's messages reach the service in input order, never overlapping: the same key as a free-text send's. */
 export { orderingKey };
 
-/** Shared by the lanes (taken before any await); a failure is not: each item then tries, and fails, on its own. */
+/** Shared by the items in flight (taken before any await); a failure is not: each item then tries, and fails, on its own. */
 function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>) {
 	const fresh = () => {
 		const made = make();
@@ -183,7 +183,7 @@ export async function execute(
 	phone?: string,
 ) {
 	// Rule L2: a bulk send is spread out in batches with a pause between them, even without the option.
-	await state.batches.waitTurn(itemIndex);
+	await state.batches.waitForBatch(itemIndex);
 	const recipient = phone ?? orderingKey.call(this, itemIndex);
 	const id = readTemplateId(this, itemIndex);
 

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, not inside n8n */
-import { runInLanes } from '../../nodes/CommerceMessaging/actions/router';
+import { runConcurrently } from '../../nodes/CommerceMessaging/actions/router';
 
 /** A task that takes a (deterministic, varied) while, recording when it ran. */
 function recorder(durations: number[]) {
@@ -20,7 +20,7 @@ function recorder(durations: number[]) {
 describe('lanes: many items in flight, in order where it matters', () => {
 	it('Throughput: results come back in input order, with at most `concurrency` in flight', async () => {
 		const r = recorder([30, 5, 20, 1, 12]);
-		const results = await runInLanes(40, { concurrency: 8, run: r.run, stopOnError: true });
+		const results = await runConcurrently(40, { concurrency: 8, run: r.run, stopOnError: true });
 		expect(results.map((x) => (x.status === 'done' ? x.value : -1))).toEqual(
 			Array.from({ length: 40 }, (_, i) => i * 10),
 		);
@@ -29,7 +29,7 @@ describe('lanes: many items in flight, in order where it matters', () => {
 
 	it('Throughput: concurrency 1 is a plain loop over the items', async () => {
 		const r = recorder([5, 1, 3]);
-		await runInLanes(6, { concurrency: 1, run: r.run, stopOnError: true });
+		await runConcurrently(6, { concurrency: 1, run: r.run, stopOnError: true });
 		expect(r.log.map((e) => `${e.event}${e.item}`)).toEqual([
 			'start0',
 			'end0',
@@ -49,7 +49,7 @@ describe('lanes: many items in flight, in order where it matters', () => {
 	it('V1: items sharing a key never overlap and start in input order; other keys run beside them', async () => {
 		const keys = ['A', 'B', 'A', 'C', 'A', 'B', 'C', 'A'];
 		const r = recorder([25, 3, 9, 14]);
-		await runInLanes(keys.length, {
+		await runConcurrently(keys.length, {
 			concurrency: 8,
 			keyOf: (i) => keys[i],
 			run: r.run,
@@ -65,7 +65,7 @@ describe('lanes: many items in flight, in order where it matters', () => {
 
 	it('Throughput: after a failure with stopOnError, no further item starts; running ones finish; each item answered once', async () => {
 		let started = 0;
-		const results = await runInLanes(20, {
+		const results = await runConcurrently(20, {
 			concurrency: 4,
 			stopOnError: true,
 			run: async (i) => {
@@ -82,7 +82,7 @@ describe('lanes: many items in flight, in order where it matters', () => {
 	});
 
 	it('Throughput: without stopOnError (Continue On Fail), every item runs and failures stay paired to their item', async () => {
-		const results = await runInLanes(10, {
+		const results = await runConcurrently(10, {
 			concurrency: 3,
 			stopOnError: false,
 			run: async (i) => {
