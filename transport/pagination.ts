@@ -22,7 +22,7 @@ import {
 /** Rule L3: both page names carry the same 1-based number (the document names both, and not which one is read). */
 export const pageQuery = (page: number, limit: number) => ({ currentPage: page, page, limit });
 
-export interface ListOptions extends Pick<RequestSpec, 'qs' | 'itemIndex'> {
+interface ListOptions extends Pick<RequestSpec, 'qs' | 'itemIndex'> {
 	/** Stop after this many records; undefined: the whole list. */
 	limit?: number;
 	pageSize?: number;

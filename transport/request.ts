@@ -83,7 +83,7 @@ const newActivity = () => ({
 	rateLimitHeldMs: 0,
 	pagesRead: 0,
 });
-export type RunActivity = ReturnType<typeof newActivity>;
+type RunActivity = ReturnType<typeof newActivity>;
 
 /** One run of a node (an execution of the action node, a poll, a picker's load), keyed by its n8n context. */
 interface Run {
