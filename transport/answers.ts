@@ -8,10 +8,15 @@ import { readFailure } from './failures';
  * answer shapes (docs/api-assumptions.md), so each parser accepts the likely variants and none throws.
  */
 
-export function readEnvelope(status: number, headers: Record<string, unknown>, body: string) {
+export function readEnvelope(
+	status: number,
+	headers: Record<string, unknown>,
+	body: string,
+	redact: (text: string) => string,
+) {
 	const failed = (envelope?: IDataObject) => ({
 		ok: false as const,
-		failure: readFailure(status, envelope, body, header(headers, 'retry-after')),
+		failure: readFailure(status, envelope, body, header(headers, 'retry-after'), redact),
 	});
 	let parsed: unknown;
 	try {
@@ -101,11 +106,14 @@ const asId = (value: unknown) =>
 			? value.trim()
 			: undefined;
 
-/** Epoch milliseconds of an ISO 8601 string or epoch number; undefined when the value is no usable time. */
+/**
+ * Epoch milliseconds of an ISO 8601 string or epoch number; undefined when the value is no usable time (not one, or
+ * past the range of a date, such as epoch nanoseconds).
+ */
 export function timeOf(value: unknown) {
 	const ms =
 		typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
-	return Number.isFinite(ms) ? ms : undefined;
+	return Number.isNaN(new Date(ms).getTime()) ? undefined : ms;
 }
 
 /** A media answer: its fields and its id, whose place is not shown (rule M2): `media_id`, `id`, `mediaId`, `media.id` / `media.media_id`, or a bare id. */

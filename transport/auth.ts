@@ -216,18 +216,19 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 							?.message;
 			throw new LoginFailure(
 				`the service could not be reached (${redact(reason ?? 'network error')})`,
-				true,
+				'connection',
 			);
 		}
 		const rerouted = address.reroute(answer.status, answer.headers, false);
 		if (rerouted === true) continue;
 		if (rerouted) throw new LoginFailure(`${rerouted.message}. ${rerouted.description}`);
-		const envelope = readEnvelope(answer.status, answer.headers, answer.text);
+		const envelope = readEnvelope(answer.status, answer.headers, answer.text, redact);
 		if (!envelope.ok) {
-			const { message, code, httpStatus } = envelope.failure;
+			const { message, code, httpStatus, retryAfterMs } = envelope.failure;
 			throw new LoginFailure(
 				redact(`${message} (${code ? `code ${code}, ` : ''}HTTP ${httpStatus})`),
-				httpStatus >= 500 || httpStatus === 429,
+				httpStatus === 429 ? 'rate limit' : httpStatus >= 500 ? 'service error' : undefined,
+				retryAfterMs,
 			);
 		}
 		address.served();

@@ -37,18 +37,38 @@ const nonEmptyText = (value: unknown) =>
 	typeof value === 'string' && value.length > 0 ? value : undefined;
 const stateOf = (data: unknown) => nonEmptyText((data as IDataObject | undefined)?.state);
 
+const NAMED_REFERENCES: Record<string, string> = {
+	amp: '&',
+	lt: '<',
+	gt: '>',
+	quot: '"',
+	apos: "'",
+	nbsp: ' ',
+};
+
+/** HTML's character references (`&amp;`, `&#39;`, `&#x27;`) as the characters they stand for; unknown ones are kept. */
+const decodeCharacterReferences = (text: string) =>
+	text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (reference, name: string) => {
+		const code = name.startsWith('#') ? Number(name.slice(1).replace(/^x/i, '0x')) : NaN;
+		return code <= 0x10ffff
+			? String.fromCodePoint(code)
+			: (NAMED_REFERENCES[name.toLowerCase()] ?? reference);
+	});
+
 /** An answer that is not a success; `envelope` is its parsed body, undefined when the body is not JSON. */
 export function readFailure(
 	httpStatus: number,
 	envelope: IDataObject | undefined,
 	body: string,
 	retryAfter: string | undefined,
+	redact: (text: string) => string,
 ): ServiceFailure {
 	const retryAfterMs = parseRetryAfter(retryAfter);
 	const ok = httpStatus >= 200 && httpStatus < 300;
 	if (!envelope) {
-		const plain = body
-			.replace(/<[^>]*>/g, ' ')
+		// Rule A6: the secrets go before the text is cut or its spaces joined (either would leave part of one), and again
+		// once HTML's character references are read (a debug page writes a password's `&` as `&amp;`).
+		const plain = redact(decodeCharacterReferences(redact(body.replace(/<[^>]*>/g, ' '))))
 			.replace(/\s+/g, ' ')
 			.trim();
 		return {
@@ -137,18 +157,26 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()) {
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** Why a request is tried again, as the run's hints count it. */
+export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error';
+
 /**
- * A failed login; its message is worded for the user and never holds the password (rule A6). `isTransient`: no
- * connection, or a busy service, so a later item of the run tries again; any other failure answers them all.
+ * A failed login; its message is worded for the user and never holds the password (rule A6). `retry`: why it may be
+ * tried again (no connection, a rate limit, a failing service; `retryAfterMs` the service's Retry-After), so the
+ * request tries again and a later item of the run too; any other failure answers them all.
  */
 export class LoginFailure extends Error {
 	name = 'LoginFailure';
+	/** Its own field, so that findLoginFailure knows it by shape. */
+	readonly isTransient: boolean;
 
 	constructor(
 		reason: string,
-		readonly isTransient = false,
+		readonly retry?: RetryKind,
+		readonly retryAfterMs?: number,
 	) {
 		super(`Login to the Commerce Messaging service failed: ${reason}`);
+		this.isTransient = retry !== undefined;
 	}
 }
 

@@ -68,6 +68,9 @@ function raiseHint(names: SettingNames | undefined, ...keys: Array<keyof Setting
 	return named.length ? ` To wait longer, raise ${named.join(' or ')}.` : '';
 }
 
+/** A service's text as a sentence of a description: ended with one period. */
+const sentence = (text: string) => text.replace(/\.?\s*$/, '.');
+
 const describeData = (data: unknown) =>
 	data == null ? undefined : typeof data === 'string' ? data : `Details: ${JSON.stringify(data)}`;
 
@@ -99,9 +102,10 @@ function explain(failure: ServiceFailure, notes: RequestNotes) {
 			};
 		case 'templateNotApproved': {
 			const reason = (data as IDataObject | undefined)?.reason;
+			// A rejected template cannot be submitted again (rule T1): a corrected one is created instead.
 			return {
 				message: `The template cannot be sent: it is ${failure.state ?? 'not APPROVED'}, and only APPROVED templates can be sent`,
-				description: `Service message: ${message}.${typeof reason === 'string' ? ` Rejection reason: ${reason}.` : ''} Submit the template for review and send it once it is APPROVED.`,
+				description: `Service message: ${sentence(message)}${typeof reason === 'string' ? ` Rejection reason: ${sentence(reason)}` : ''} ${failure.state === 'REJECTED' ? 'Create a corrected template, submit it for review' : 'Submit the template for review'} and send it once it is APPROVED.`,
 			};
 		}
 		case 'rateLimit':
@@ -206,11 +210,12 @@ export const plainApiError = (
 		{ message, description, itemIndex, httpCode },
 	);
 
-/** An exchange that brought no answer and is not tried again. */
+/** An exchange that brought no answer and is not tried again; `notes`: what a login the service could not serve went through. */
 export function exchangeError(
 	node: INode,
 	outcome: Exclude<Exchange, { kind: 'answer' | 'network' }>,
 	itemIndex?: number,
+	notes: RequestNotes = {},
 ) {
 	switch (outcome.kind) {
 		case 'tooLarge':
@@ -237,7 +242,9 @@ export function exchangeError(
 			return plainApiError(
 				node,
 				outcome.failure.message,
-				'Check the username, password and Base URL of the Commerce Messaging credential.',
+				outcome.failure.isTransient
+					? `The service could not serve the login now (no connection, a rate limit or a failing service), not a problem of the credential. ${historyNote(notes)}${raiseHint(notes.names, 'retryBudget', 'maxAttempts')}`.trim()
+					: 'Check the username, password and Base URL of the Commerce Messaging credential.',
 				itemIndex,
 			);
 		default:

@@ -463,7 +463,12 @@ export function redactText(text: string, secrets: readonly string[]) {
  * tolerated). Only plain objects and arrays are walked: an HTTP library's sockets and buffers are left alone.
  */
 function redactDeep<T>(value: T, redact: (text: string) => string) {
-	if (typeof value === 'string') return redact(value) as T;
+	// A secret of digits may come back as a JSON number: it is then replaced by the redacted text.
+	const redactLeaf = (leaf: string | number) => {
+		const redacted = redact(String(leaf));
+		return redacted === String(leaf) ? leaf : redacted;
+	};
+	if (typeof value === 'string' || typeof value === 'number') return redactLeaf(value) as T;
 	const seen = new WeakSet();
 	for (const stack: unknown[] = [value]; stack.length > 0; ) {
 		const container = stack.pop();
@@ -476,8 +481,10 @@ function redactDeep<T>(value: T, redact: (text: string) => string) {
 		seen.add(container);
 		const record = container as Record<string, unknown>;
 		for (const key of Object.keys(record)) {
-			if (typeof record[key] === 'string') assign(record, key, redact(record[key]));
-			else stack.push(record[key]);
+			const leaf = record[key];
+			if (typeof leaf === 'string' || typeof leaf === 'number')
+				assign(record, key, redactLeaf(leaf));
+			else stack.push(leaf);
 			const redactedKey = Array.isArray(record) ? key : redact(key);
 			if (redactedKey === key) continue;
 			assign(record, redactedKey, record[key]);

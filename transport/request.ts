@@ -22,7 +22,7 @@ import {
 	sealFor,
 	tokenNeedsRenewal,
 } from './auth';
-import { decideRetry, type LoginFailure } from './failures';
+import { decideRetry, type LoginFailure, type RetryKind } from './failures';
 import { formatMegabytes } from './format';
 import { exchange, type Exchange } from './http';
 import { exchangeError, networkError, plainApiError, serviceError } from './messages';
@@ -65,9 +65,6 @@ export interface RequestSpec {
 /** A call to any method and path under the Base URL, with the same handling; `data` as it is unless `parse` reads it. */
 export type CustomRoute<T = unknown> = Pick<Route<T>, 'method' | 'path'> &
 	Partial<Pick<Route<T>, 'parse'>>;
-
-/** Why a request was tried again, as the run's hints count it. */
-export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error';
 
 /**
  * What a run did on the user's behalf, for the node's hints: counts and times only. `retriedRequests`: requests
@@ -342,11 +339,17 @@ export async function apiRequest<R extends RouteName | CustomRoute>(
 			: never;
 }
 
-/** How long the next attempt may take: its Timeout, cut to the budget left (at least a second); a budget of 0: no retries. */
+/**
+ * How long the next attempt may take: its Timeout, cut to the budget left (to a second at least, or the Timeout if it
+ * is shorter); a budget of 0: no retries.
+ */
 export const attemptTimeoutMs = (settings: RetrySettings, elapsedMs: number) =>
 	settings.maxTotalWaitMs === 0
 		? settings.timeoutMs
-		: Math.max(1_000, Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs));
+		: Math.max(
+				Math.min(1_000, settings.timeoutMs),
+				Math.min(settings.timeoutMs, settings.maxTotalWaitMs - elapsedMs),
+			);
 
 /**
  * apiRequest, with the size of the answer's text in bytes (a whole-list read counts them): attempts until one is
@@ -382,6 +385,8 @@ export async function sendAndRead(
 		let failures = 0;
 		let reLoggedIn = false;
 		let retriedAfterError = false;
+		// An attempt that got no answer, or a 5xx, after the request left: the service may have applied it.
+		let mayHaveApplied = false;
 		for (;;) {
 			// Built first: a request that logs in must reach afterLogin, so nothing between them may throw.
 			const request = { method: target.method, ...address.target(), body, formData: spec.formData };
@@ -449,7 +454,9 @@ export async function sendAndRead(
 						itemIndex,
 						String(status),
 					);
-				const envelope = readEnvelope(outcome.status, headers, text);
+				const envelope = readEnvelope(outcome.status, headers, text, (quoted) =>
+					session.secrets.redactText(quoted),
+				);
 				if (envelope.ok) {
 					pacer.countAccepted();
 					if (retriedAfterError) activity.retriedThenDone++;
@@ -472,6 +479,9 @@ export async function sendAndRead(
 					session.tokenRefused(tokenSent, attemptStarted);
 					continue;
 				}
+				// A DELETE that an earlier attempt may have applied finds nothing now: it is done, not an error.
+				if (refused.httpStatus === 404 && mayHaveApplied && target.method === 'DELETE')
+					return { value: target.parse(undefined), bytes: Buffer.byteLength(text) };
 				// A rate limit is always tried again (the service did nothing), a 5xx only when that is safe; any other
 				// refusal never (the message of a plugin-header refusal names the credential fields still empty).
 				if (
@@ -481,6 +491,7 @@ export async function sendAndRead(
 					throw serviceError(node, refused, itemIndex, {
 						missingPluginFields: missingPluginFields(session.credentials),
 					});
+				mayHaveApplied ||= refused.kind === 'unavailable';
 				failure = {
 					retry: refused.kind === 'rateLimit' ? 'rate limit' : 'service error',
 					retryAfterMs: refused.retryAfterMs,
@@ -489,12 +500,20 @@ export async function sendAndRead(
 			} else if (outcome.kind === 'network') {
 				// A request that never left is always safe to send again.
 				const maybeApplied = !outcome.notSent && !isRetrySafe(target);
+				mayHaveApplied ||= !outcome.notSent;
 				failure = {
 					retry: outcome.timedOut ? 'timeout' : 'connection',
 					error: (gaveUp) =>
 						networkError(node, outcome, { ...notes, gaveUp, itemIndex, maybeApplied }),
 				};
 				if (maybeApplied) throw failure.error();
+			} else if (outcome.kind === 'loginFailed' && outcome.failure.retry) {
+				// A login the service could not serve now is tried again like any request: a login applies nothing.
+				failure = {
+					retry: outcome.failure.retry,
+					retryAfterMs: outcome.failure.retryAfterMs,
+					error: (gaveUp) => exchangeError(node, outcome, itemIndex, { ...notes, gaveUp }),
+				};
 			} else {
 				throw exchangeError(node, outcome, itemIndex);
 			}

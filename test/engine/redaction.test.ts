@@ -112,6 +112,77 @@ describe('A6: what the service echoes never leaves the node', () => {
 });
 
 /**
+ * A page that is not JSON (a proxy's or a framework's debug page) is quoted in the error, cut short and on one line:
+ * the secrets go before it is cut or its spaces joined, and again once HTML's character references are read.
+ */
+describe('A6: a secret in a page that is not JSON never leaves the node', () => {
+	async function runAgainst(
+		password: string,
+		answer: (request: IncomingMessage, token: string) => { type: string; text: string },
+		loginToo = false,
+	) {
+		const token = 'tok-0123456789abcdefghij-tok';
+		const server = await startHostile((request: IncomingMessage, response: ServerResponse) => {
+			request.resume();
+			if (isLoginRequest(request) && !loginToo) {
+				response.writeHead(200, { 'content-type': 'application/json' });
+				response.end(JSON.stringify({ token }));
+			} else {
+				const { type, text } = answer(request, token);
+				response.writeHead(400, { 'content-type': type });
+				response.end(text);
+			}
+			return true;
+		});
+		try {
+			const result = await new Engine({ ...credentials(server), password }).run({
+				parameters: listContacts,
+			});
+			expect(result.error?.message).toMatch(/HTTP 400 with (an HTML page|a body that is not JSON)/);
+			return JSON.stringify({
+				visible: visibleText(result),
+				error: JSON.stringify(result.error),
+				run: result.run,
+			});
+		} finally {
+			await server.close();
+		}
+	}
+
+	it('A6: a token that straddles the cut of the quote leaves none of itself behind', async () => {
+		const seen = await runAgainst(PASSWORD, (_request, token) => ({
+			type: 'text/plain',
+			text: `${'B'.repeat(105)} token=${token}`,
+		}));
+		expect(seen).not.toContain('tok-0123');
+	});
+
+	it('A6: a login page quoting the password in HTML character references, or with its spaces doubled, quotes none of it', async () => {
+		const withReferences = 'Tr0ub&dor"3<x>';
+		const referenced = 'Tr0ub&amp;dor&quot;3&lt;x&gt;';
+		const seenReferenced = await runAgainst(
+			withReferences,
+			() => ({
+				type: 'text/html',
+				text: `<html><body><p>password=${referenced}</p></body></html>`,
+			}),
+			true,
+		);
+		expect(seenReferenced).not.toContain('Tr0ub');
+		const spaced = 'correct horse  battery staple';
+		const seenSpaced = await runAgainst(
+			spaced,
+			() => ({
+				type: 'text/html',
+				text: `<html><body><p>${'C'.repeat(95)} password: ${spaced}</p></body></html>`,
+			}),
+			true,
+		);
+		expect(seenSpaced).not.toContain('correct horse');
+	});
+});
+
+/**
  * Every form a service may write a secret in: PHP's json_encode (`\/`), JSON `\u` escapes of every character, the
  * Full Envelope's `message`, an object key (in an output, and in the stored error of a failed run), URL encoding
  * (`%XX`, and `+` for a space). For the password, the plugin API key and the session token, each with characters

@@ -60,6 +60,28 @@ describe("Template > Send, run by n8n's engine against the emulator", () => {
 		},
 	);
 
+	it('T1/T2/E4: a REJECTED template is not to be submitted again: the error says to create a corrected one', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const template = addTemplate('was_rejected', 'REJECTED');
+		const result = await engine.run({
+			parameters: sendParameters(template.id),
+			items: [{ json: { phone: '+33612345678' } }],
+		});
+		expect(result.error?.context?.state).toBe('REJECTED');
+		expect(result.error?.description).toMatch(
+			/ Create a corrected template, submit it for review and send it once it is APPROVED\.$/,
+		);
+		expect(result.error?.description).not.toMatch(/\.\./);
+		const pending = addTemplate('still_pending', 'PENDING');
+		const waiting = await engine.run({
+			parameters: sendParameters(pending.id),
+			items: [{ json: { phone: '+33612345678' } }],
+		});
+		expect(waiting.error?.description).toMatch(
+			/ Submit the template for review and send it once it is APPROVED\.$/,
+		);
+	});
+
 	it('T2/E4: with Continue On Fail each item is answered: a message, the state error (code, state), the phone error', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const approved = addTemplate('cof_approved', 'APPROVED');

@@ -138,7 +138,7 @@ describe('Throughput: many items in flight, in order where it matters (Request O
 		expect(logins).toBe(1);
 	});
 
-	it('A1: a login that failed for a passing reason (service busy) is tried again by the next item', async () => {
+	it('A1/L1: a login that failed for a passing reason (service busy) is tried again, and no item fails for it', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		sandbox.faults.inject({ method: 'POST', path: '/api/login_check', kind: '503', times: 1 });
 		const result = await engine.run({
@@ -146,9 +146,18 @@ describe('Throughput: many items in flight, in order where it matters (Request O
 			items: orderEvents('LOGIN503', 1),
 			continueOnFail: true,
 		});
-		expect(result.items[0].json.error).toMatch(/Login to the Commerce Messaging service failed/);
-		expect(result.items[1].json.error).toBeUndefined();
-		expect(received('LOGIN503').map((e) => e.body.status)).toEqual(['shipped']);
+		expect(result.items.map((item) => item.json.error)).toEqual([undefined, undefined]);
+		expect(received('LOGIN503').map((e) => e.body.status)).toEqual(['paid', 'shipped']);
+		// With no retry allowed, the item fails; the login failure does not answer the next item, which logs in again.
+		sandbox.faults.inject({ method: 'POST', path: '/api/login_check', kind: '503', times: 1 });
+		const unretried = await new Engine(credentialsFor(sandbox)).run({
+			parameters: { ...pushOrder, requestOptions: { concurrency: 1, maxAttempts: 1 } },
+			items: orderEvents('LOGIN503B', 1),
+			continueOnFail: true,
+		});
+		expect(unretried.items[0].json.error).toMatch(/Login to the Commerce Messaging service failed/);
+		expect(unretried.items[1].json.error).toBeUndefined();
+		expect(received('LOGIN503B').map((e) => e.body.status)).toEqual(['shipped']);
 	});
 
 	it('E5/L1: a 429 with Retry-After holds every lane: nothing lost, nothing sent twice, no request before Retry-After', async () => {

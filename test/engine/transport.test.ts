@@ -18,6 +18,9 @@ const create = (phone: string, requestOptions: Record<string, unknown> = {}) => 
 
 type Logged = { method: string; path: string; status: number; at: number; url?: string };
 
+/** The login route, in either spelling the document gives it. */
+const LOGIN = /^\/api\/login_check\/?$/;
+
 /**
  * Rule E6, from the API document (/work/shared/api/service-api.md, "Endpoints" and "Rules per endpoint"), not
  * from the node's route table. v1 and unversioned routes end with a slash, v2 WhatsApp routes do not. The document
@@ -220,6 +223,72 @@ describe("Transport rules (JSend, errors, retries, pagination), through n8n's en
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(2);
 		expect(calls('/api/contacts/').map((r) => r.status)).toEqual([503, 0, 504, 200]);
+	});
+
+	it('L1/A1: a login answered 429 (Retry-After) or 503 is tried again like any request, and the item is answered', async () => {
+		for (const kind of ['429', '503'] as const) {
+			const calls = since();
+			sandbox.faults.inject({ method: 'POST', path: LOGIN, kind, retryAfter: 1 });
+			const result = await new Engine(credentialsFor(sandbox)).run({ parameters: list(2) });
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(2);
+			expect(
+				calls()
+					.filter((r) => LOGIN.test(r.path))
+					.map((r) => r.status),
+			).toEqual([Number(kind), 200]);
+		}
+	});
+
+	it('L1/A1: a login the service keeps rate limiting fails as a rate limit, not as a credential to check', async () => {
+		sandbox.faults.inject({ method: 'POST', path: LOGIN, kind: '429-no-retry-after', times: 5 });
+		const result = await new Engine(credentialsFor(sandbox)).run({
+			parameters: { ...list(2), requestOptions: { maxAttempts: 2 } },
+		});
+		expect(result.error?.message).toMatch(
+			/^Login to the Commerce Messaging service failed: .*HTTP 429/,
+		);
+		expect(result.error?.description).toMatch(
+			/not a problem of the credential\. It was sent 2 times/,
+		);
+		expect(result.error?.description).not.toMatch(/Check the username/);
+	});
+
+	it('L1: a DELETE whose first attempt the service applied without answering in time is done when its retry finds nothing', async () => {
+		const userId = sandbox.state.userByName('demo@shop.test').id;
+		const template = sandbox.state.addTemplate(
+			userId,
+			{ name: 'deleted_while_slow', language: 'en', body: 'Hi' },
+			'DRAFT',
+			new Date().toISOString(),
+		);
+		const path = `/api/v2/whatsapp/templates/${template.id}`;
+		const calls = since();
+		sandbox.faults.inject({ method: 'DELETE', path, kind: 'slow', delayMs: 1_300 });
+		const result = await engine.run({
+			parameters: {
+				resource: 'template',
+				operation: 'delete',
+				templateId: { __rl: true, mode: 'id', value: String(template.id) },
+				requestOptions: { timeoutSeconds: 1 },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json)).toEqual([
+			{ id: String(template.id), deleted: true },
+		]);
+		// The first answer came after the Timeout (the emulator logs it unanswered): the template was deleted all the same.
+		expect(calls(path).map((r) => r.status)).toEqual([0, 404]);
+		expect(sandbox.state.templates.has(template.id)).toBe(false);
+		// Without an earlier attempt that may have applied it, a DELETE that finds nothing is an error.
+		const again = await engine.run({
+			parameters: {
+				resource: 'template',
+				operation: 'delete',
+				templateId: { __rl: true, mode: 'id', value: String(template.id) },
+			},
+		});
+		expect(again.error?.httpCode).toBe('404');
 	});
 
 	it('L1: a POST is not repeated after a reset or a 503, since the service may have processed it', async () => {

@@ -5,7 +5,7 @@ const readEnvelope = (answer: {
 	statusCode: number;
 	headers: Record<string, unknown>;
 	body: string;
-}) => readAnswer(answer.statusCode, answer.headers, answer.body);
+}) => readAnswer(answer.statusCode, answer.headers, answer.body, (text) => text);
 
 const response = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({
 	statusCode,

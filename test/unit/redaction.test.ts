@@ -325,6 +325,20 @@ describe('A6: redacting answers, errors and texts', () => {
 		expect(data.n).toBe(1);
 	});
 
+	it('A6: a secret of digits that comes back as a JSON number is redacted too, in answers and errors', () => {
+		const set = new SecretSet();
+		set.add('20242024');
+		const data = { pin: 20242024, list: [20242024, 7], other: 2024 };
+		expect(set.redactAnswer(data, JSON.stringify(data))).toEqual({
+			pin: REDACTED,
+			list: [REDACTED, 7],
+			other: 2024,
+		});
+		expect(set.redactAnswer(20242024, '20242024')).toBe(REDACTED);
+		const error = { message: 'refused', errorResponse: { data: { key: 20242024 } } };
+		expect(set.redactError(error).errorResponse.data.key).toBe(REDACTED);
+	});
+
 	it('A6: redactAnswer leaves the data untouched when the raw text holds no secret in any form', () => {
 		const data = { echo: TOKEN };
 		expect(session().redactAnswer(data, '{"echo":"something else \\/ %41"}')).toBe(data);

@@ -77,5 +77,8 @@ describe('retry policy', () => {
 		expect(attemptTimeoutMs(DEFAULT_RETRY, 0)).toBe(30_000);
 		expect(attemptTimeoutMs(DEFAULT_RETRY, 110_000)).toBe(10_000);
 		expect(attemptTimeoutMs(DEFAULT_RETRY, 200_000)).toBe(1_000);
+		// A Timeout under a second is kept as it is, never raised to the second the budget leaves at least.
+		expect(attemptTimeoutMs({ ...DEFAULT_RETRY, timeoutMs: 200 }, 0)).toBe(200);
+		expect(attemptTimeoutMs({ ...DEFAULT_RETRY, timeoutMs: 200 }, 200_000)).toBe(200);
 	});
 });

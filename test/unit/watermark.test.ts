@@ -214,6 +214,10 @@ describe("The trigger's window (pure logic of New Order, New or Changed Product,
 		expect(stamp({}, 7, iso(0))?.id).toBe('7');
 		expect(timeOf(0)).toBe(0);
 		expect(timeOf(null)).toBeUndefined();
+		// Past the range of a date (epoch nanoseconds, say): no time, rather than a poll failing on "Invalid time value".
+		expect(timeOf(1e20)).toBeUndefined();
+		expect(timeOf(Infinity)).toBeUndefined();
+		expect(stamp({}, 'a', 1_700_000_000_000_000_000)).toBeUndefined();
 	});
 
 	it('V1/V5/T3: a stored state of another form or another event is none, so the trigger starts anew', () => {

@@ -8,7 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { formatDuration } from '../../../transport/format';
-import { activityOf, type RetryKind, settingsOf } from '../../../transport/request';
+import type { RetryKind } from '../../../transport/failures';
+import { activityOf, settingsOf } from '../../../transport/request';
 import { MAX_PAGES_SIDE_BY_SIDE } from '../../../transport/settings';
 
 /**
