@@ -61,10 +61,11 @@ async function templateVariables(this: ILoadOptionsFunctions) {
 	} catch {
 		// An expression the editor cannot resolve: no template to read.
 	}
-	const template =
-		(typeof id === 'string' && id.trim()) || typeof id === 'number'
-			? await apiRequest(this, 'templateGet', { pathParams: { id } })
-			: {};
+	// Read as an item's ID is (helpers/parameters.ts): a number as its digits, text trimmed.
+	const templateId = typeof id === 'number' ? String(id) : typeof id === 'string' ? id.trim() : '';
+	const template = templateId
+		? await apiRequest(this, 'templateGet', { pathParams: { id: templateId } })
+		: {};
 	return {
 		fields: (placeholdersOf(template) ?? []).map(({ id: field, label }) => ({
 			id: field,

@@ -41,6 +41,12 @@ describe("Input checks, run by n8n's engine against the emulator", () => {
 				'={{ Number("x") }}',
 				'Item 0: the Limit NaN is not a whole number',
 			],
+			['1e21 from an expression', '={{ 1e21 }}', 'Item 0: the Limit 1e+21 is too large'],
+			[
+				'20 digits from an expression',
+				'={{ "99999999999999999999" }}',
+				'Item 0: the Limit "99999999999999999999" is too large',
+			],
 		])('L3: a Limit of %s fails the item before any request', async (_label, limit, message) => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await runCounting(engine, {
@@ -253,6 +259,80 @@ describe("Input checks, run by n8n's engine against the emulator", () => {
 				'Item 1: the message text is 5,000 characters long, over the limit of 4,096',
 			);
 			expect(result.items[2].json.status).toBe('queued');
+		});
+	});
+
+	describe('Dates', () => {
+		it('V1: a date from an expression may be the date itself ({{ $now }}, {{ new Date() }}), not only its text', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const history = await engine.run({
+				parameters: {
+					resource: 'order',
+					operation: 'getHistory',
+					returnAll: true,
+					filters: { dateFrom: '={{ $now.minus({ days: 7 }) }}' },
+				},
+			});
+			expect(history.error).toBeUndefined();
+			const weekAgo = Date.now() - 7 * 86_400_000;
+			const asked = sandbox.state.requests
+				.filter((r: { path: string }) => r.path.startsWith('/api/v1/order/history'))
+				.at(-1) as { url: string };
+			const dateFrom = new URL(asked.url, 'http://x').searchParams.get('date_from');
+			expect(Math.abs(Date.parse(String(dateFrom)) - weekAgo)).toBeLessThan(60_000);
+			const pushed = await engine.run({
+				parameters: {
+					resource: 'order',
+					operation: 'pushEvent',
+					orderId: 'DATE-OBJECT-1',
+					status: 'paid',
+					additionalFields: { createdAt: '={{ new Date(Date.UTC(2026, 0, 2, 3, 4, 5)) }}' },
+				},
+			});
+			expect(pushed.error).toBeUndefined();
+			const event = sandbox.state.orderEvents.find(
+				(e: { body: { order_id: string } }) => e.body.order_id === 'DATE-OBJECT-1',
+			) as { body: { created_at: string } };
+			expect(event.body.created_at).toBe('2026-01-02T03:04:05.000Z');
+		});
+	});
+
+	describe('Run-wide settings', () => {
+		it('Input: with Continue On Fail a bad Request Option fails every item as an error item paired to it; nothing is sent', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const result = await runCounting(engine, {
+				parameters: {
+					resource: 'message',
+					operation: 'send',
+					phone: '={{ $json.phone }}',
+					message: 'hi',
+					requestOptions: { concurrency: 0 },
+				},
+				items: [{ json: { phone: '+4915100000031' } }, { json: { phone: '+4915100000032' } }],
+				continueOnFail: true,
+			});
+			expect(result.items.map((item) => item.json.error)).toEqual([
+				'Request Options > Concurrency must be 1 or more (got 0)',
+				'Request Options > Concurrency must be 1 or more (got 0)',
+			]);
+			expect(pairedInputs(result)).toEqual([0, 1]);
+			expect(result.requests).toBe(0);
+		});
+
+		it('Input: a setting that is not a finite number names what it got', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const result = await engine.run({
+				parameters: {
+					resource: 'contact',
+					operation: 'getAll',
+					returnAll: false,
+					limit: 1,
+					requestOptions: { concurrency: '={{ Infinity }}' },
+				},
+			});
+			expect(result.error?.message).toBe(
+				'Request Options > Concurrency must be a number, not Infinity',
+			);
 		});
 	});
 

@@ -93,6 +93,13 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 				['body:1', 'Hello {{1}}, your'],
 				['body:2', 'your order {{2}} is'],
 			]);
+			// An ID typed with spaces is read as a run reads it.
+			const spaced = await resourceMapping(engine, 'templateVariables', {
+				resource: 'template',
+				operation: 'send',
+				templateId: byId(' 1 '),
+			});
+			expect(spaced.fields).toEqual(positional.fields);
 			// A template given by an expression cannot be read in the editor: no fields, the manual list and JSON remain.
 			const unresolved = await resourceMapping(engine, 'templateVariables', {
 				resource: 'template',
@@ -184,8 +191,35 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 				`Item 0: the variables do not fit ${title}: no value for {{order_id}}`,
 			);
 			expect((await run({ ...full, 'header:1': '={{ "  " }}' })).items[0].json.error).toBe(
-				'Item 0: the variable {{1}} is empty',
+				'Item 0: the variable Header {{1}} is empty',
 			);
+			// Saved as the editor saves the mapper (with its schema), an empty value gets the same message, not n8n's own
+			// check naming the field's internal id.
+			const schema = Object.keys(full).map((id) => ({
+				id,
+				displayName: id,
+				required: true,
+				defaultMatch: false,
+				canBeUsedToMatch: false,
+				display: true,
+				type: 'string',
+				removed: false,
+			}));
+			const saved = await engine.run({
+				parameters: {
+					resource: 'template',
+					operation: 'send',
+					templateId: byId(shipping.id),
+					phone: '+4915123456789',
+					variables: {
+						...mapped({ ...full, 'body:order_id': '={{ $json.missing }}' }),
+						matchingColumns: [],
+						schema,
+					},
+				},
+				continueOnFail: true,
+			});
+			expect(saved.items[0].json.error).toBe('Item 0: the variable {{order_id}} is empty');
 			expect((await run({ ...full, 'body:coupon': 'SPRING' })).items[0].json.error).toBe(
 				`Item 0: the variables do not fit ${title}: a value for {{coupon}} (body), which it does not have`,
 			);
@@ -354,6 +388,50 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 		expect(result.items[1].json.error).toMatch(
 			/^Item 1: the header media could not be downloaded from http:\/\/127\.0\.0\.1:\d+\/never/,
 		);
+	});
+
+	it('M1: an upload that fails once is tried once more for the items that were waiting for it, which share its media id', async () => {
+		sandbox.faults.inject({ method: 'POST', path: '/api/v2/whatsapp/media', kind: '500' });
+		const file = {
+			data: {
+				base64: Buffer.from('shared after a failure').toString('base64'),
+				fileName: 'shared.png',
+				mimeType: 'image/png',
+			},
+		};
+		const before = uploads();
+		const result = await new Engine(credentialsFor(sandbox)).run({
+			parameters: send({ headerMedia: 'binary' }),
+			items: [0, 1, 2, 3, 4].map((n) => ({ json: { phone: `+491512345630${n}` }, binary: file })),
+			continueOnFail: true,
+		});
+		expect(uploads() - before).toBe(2);
+		expect(pairedInputs(result)).toEqual([0, 1, 2, 3, 4]);
+		expect(result.items[0].json).toMatchObject({ httpCode: '500' });
+		const mediaIds = result.items.slice(1).map((item) => item.json.header_media_id);
+		expect(new Set(mediaIds).size).toBe(1);
+		expect(mediaIds[0]).toEqual(expect.any(String));
+	});
+
+	it('M1: Header Media "Media ID" with an empty value fails its item before any send, naming the field', async () => {
+		const sends = () =>
+			(sandbox.state.requests as Array<{ method: string; path: string }>).filter(
+				(r) => r.method === 'POST' && r.path.endsWith('/send'),
+			).length;
+		const before = sends();
+		const result = await new Engine(credentialsFor(sandbox)).run({
+			parameters: send({ headerMedia: 'mediaId', headerMediaId: '={{ $json.media_id }}' }),
+			items: [
+				{ json: { phone: '+4915123456501' } },
+				{ json: { phone: '+4915123456502', media_id: ' ' } },
+			],
+			continueOnFail: true,
+		});
+		expect(result.items.map((item) => item.json.error)).toEqual([
+			'Item 0: the Header Media ID is empty',
+			'Item 1: the Header Media ID is empty',
+		]);
+		expect(sends()).toBe(before);
 	});
 
 	it("M1: an upload the service refuses fails each item that needed it with the service's own message", async () => {

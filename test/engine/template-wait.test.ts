@@ -129,6 +129,19 @@ describe("Template > Wait for Approval, run by n8n's engine against the emulator
 		expect(pairedInputs(result)).toEqual([0]);
 	});
 
+	it('T3: an Initial Interval under the panel minimum fails before any check: the waits are never a tight loop', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const template = addTemplate('wait_interval_too_short', 'PENDING');
+		const before = sandbox.state.requests.length;
+		const result = await engine.run({
+			parameters: waitParameters(template.id, { initialInterval: '={{ 0.000001 }}' }),
+		});
+		expect(result.error?.message).toBe(
+			'Item 0: the Initial Interval 0.000001 is below the minimum of 0.01',
+		);
+		expect(pollsOf(template.id, before)).toHaveLength(0);
+	});
+
 	it('T3: a review that does not end in time gives an error with the last state and how long it waited', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		// No review clock: it stays PENDING.

@@ -282,6 +282,24 @@ describe("Template (v2), run by n8n's engine against the emulator", () => {
 		}
 	});
 
+	it('T1: a State filter that is not one of the states fails naming the states, before any call', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const before = sandbox.state.requests.length;
+		const result = await engine.run({
+			parameters: {
+				resource: 'template',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { state: '={{ "approved" }}' },
+			},
+		});
+		expect(result.error?.message).toBe(
+			'Item 0: the state filter "approved" is not one of APPROVED, DRAFT, PENDING, REJECTED',
+		);
+		expect(result.error?.description).toBe('Choose one of APPROVED, DRAFT, PENDING, REJECTED.');
+		expect(requestsSince(before)).toHaveLength(0);
+	});
+
 	it('L3: Get Many with a Limit stops at the limit', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const result = await engine.run({

@@ -127,6 +127,22 @@ describe('Commerce Messaging Trigger, New Order, polled by n8n against the emula
 		expect(stored.status).toBe('paid');
 	});
 
+	it('V1: a poll that starts while the previous one still runs emits nothing: each order is emitted once', async () => {
+		const harness = newHarness();
+		await harness.activate();
+		data.pushOrders(['OVERLAP-1', 'OVERLAP-2', 'OVERLAP-3'], 'paid', later());
+		// The history answers slowly, so the second poll starts while the first is still reading.
+		sandbox.faults.inject({ method: 'GET', path: HISTORY, kind: 'slow', delayMs: 300 });
+		const emitted = await harness.pollTwiceAtOnce();
+		expect(emitted.map((item) => item.json.order_id)).toEqual([
+			'OVERLAP-1',
+			'OVERLAP-2',
+			'OVERLAP-3',
+		]);
+		sandbox.faults.clear();
+		expect((await harness.poll()).emitted).toBe(false);
+	});
+
 	it('V1: the Status filter emits only orders with that status, and the others are not emitted later either', async () => {
 		const harness = newHarness({ status: 'paid' });
 		await harness.activate();

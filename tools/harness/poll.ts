@@ -92,6 +92,9 @@ export class PollHarness {
 
 	private emittedError?: Error;
 
+	/** Every emission of the active workflow, in order: polls running at the same time each add theirs. */
+	private readonly emissions: Array<Promise<INodeExecutionData[]>> = [];
+
 	constructor(credentials: ICredentialDataDecryptedObject, parameters: IDataObject) {
 		const credentialTypes: Record<string, ICredentialType> = {
 			[CREDENTIAL_TYPE]: new CommerceMessagingApi(),
@@ -139,6 +142,7 @@ export class PollHarness {
 			'activate',
 			(data) => {
 				this.emitted = this.runWorkflow(this.workflow as Workflow, 'trigger', data);
+				this.emissions.push(this.emitted);
 			},
 			(error) => {
 				this.emittedError = error;
@@ -168,6 +172,17 @@ export class PollHarness {
 		if (mode === 'manual') return await this.fetchTestEvent();
 		if (!this.tick) return await this.activate();
 		return await this.runTick(false);
+	}
+
+	/**
+	 * Two scheduled polls started together, as n8n starts the next Poll Time while a slow poll still runs: the items
+	 * either of them emitted. The workflow must be active.
+	 */
+	async pollTwiceAtOnce(): Promise<INodeExecutionData[]> {
+		const tick = this.tick as (testingTrigger?: boolean) => Promise<void>;
+		const before = this.emissions.length;
+		await Promise.all([tick(false), tick(false)]);
+		return (await Promise.all(this.emissions.slice(before))).flat();
 	}
 
 	/** The editor's "Fetch Test Event": a manual execution of the trigger node, sharing the workflow's static data. */

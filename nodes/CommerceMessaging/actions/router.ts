@@ -1,6 +1,7 @@
 import { type IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
 import { startRun } from '../../../transport/request';
+import type { RunSettings } from '../../../transport/settings';
 import { readRequestOptions, readText } from '../helpers/parameters';
 import { errorJson, report, withItemIndex } from './report';
 import { operations } from './resources';
@@ -23,9 +24,22 @@ export async function router(this: IExecuteFunctions) {
 			`The operation "${operationName}" of "${resource}" is not supported`,
 		);
 
-	const settings = readRequestOptions(this);
-	startRun(this, settings);
-	const state = await operation.prepare?.call(this, itemCount);
+	let settings: RunSettings;
+	let state: unknown;
+	try {
+		settings = readRequestOptions(this);
+		startRun(this, settings);
+		state = await operation.prepare?.call(this, itemCount);
+	} catch (error) {
+		// A run-wide setting (Request Options, Batching) fails every item: with Continue On Fail, each says so.
+		if (!this.continueOnFail()) throw new NodeOperationError(this.getNode(), error as Error);
+		return [
+			Array.from({ length: itemCount }, (_, item) => ({
+				json: errorJson(error),
+				pairedItem: { item },
+			})),
+		];
+	}
 	const { orderingKey } = operation;
 	// `finish` runs even when an item stops the run, so what the earlier items did (e.g. events sent) is kept.
 	const results = await runConcurrently(itemCount, {

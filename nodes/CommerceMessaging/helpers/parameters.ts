@@ -231,10 +231,12 @@ export function readNumber<O extends Field & { min: number; whole?: boolean; fal
 		((whole ? Number.isSafeInteger : Number.isFinite)(value) && value >= min)
 	)
 		return value as Read<number, O>;
-	// A number of the right kind (an integer is finite) that is still refused is too small.
-	const problem = (whole ? Number.isInteger : Number.isFinite)(value)
-		? `is below the minimum of ${min}`
-		: `is not ${whole ? 'a whole' : 'a decimal'} number`;
+	// A number of the right kind (an integer is finite) that is still refused is too small, or past exact integers.
+	const problem = !(whole ? Number.isInteger : Number.isFinite)(value)
+		? `is not ${whole ? 'a whole' : 'a decimal'} number`
+		: value < min
+			? `is below the minimum of ${min}`
+			: 'is too large';
 	throw itemError(
 		ctx,
 		itemIndex,
@@ -302,10 +304,18 @@ export function readOption<T extends string>(
 	);
 }
 
-/** A date and time from the picker or an expression, as ISO 8601 in UTC (no zone: the workflow's); empty is undefined. */
+/**
+ * A date and time from the picker or an expression (text, epoch ms, or the date itself: `{{ $now }}` gives a Luxon
+ * DateTime, `{{ new Date() }}` a JavaScript Date), as ISO 8601 in UTC (no zone: the workflow's); empty is undefined.
+ */
 export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string) {
 	const raw = check(ctx, itemIndex, valueOf(ctx, name, itemIndex), { label }, 'a date', (given) =>
-		typeof given === 'string' || typeof given === 'number' ? given : undefined,
+		typeof given === 'string' ||
+		typeof given === 'number' ||
+		given instanceof Date ||
+		(isObject(given) && given.isLuxonDateTime === true)
+			? given
+			: undefined,
 	);
 	if (raw === undefined) return undefined;
 	try {
@@ -448,7 +458,7 @@ export function readSetting(
 	const value = toNumber(raw) ?? NaN;
 	if (!Number.isFinite(value))
 		throw fail(
-			`${label} must be a number, not ${kindOf(raw)} (${shown(raw)})`,
+			`${label} must be a number, not ${typeof raw === 'number' ? raw : `${kindOf(raw)} (${shown(raw)})`}`,
 			`Set ${label} to a number`,
 		);
 	if (value < min) throw fail(`${label} must be ${rule} (got ${value})`, `Set ${label} to ${rule}`);

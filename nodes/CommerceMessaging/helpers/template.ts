@@ -84,10 +84,19 @@ export function placeholdersOf(template: TemplateRecord) {
 		}
 		return (inNumberOrder([...found]) ?? [...found]).map(([name, words]) => ({
 			id: `${part}:${name}`,
-			title: `${where}${part.startsWith('button') ? ' URL' : ''} {{${name}}}`.trim(),
+			title: placeholderTitle(`${part}:${name}`),
 			label: where ? `${where}: ${words}` : words,
 		}));
 	});
+}
+
+/** How messages name the placeholder of an id: `header:1` is `Header {{1}}`, `body:1` `{{1}}`, `button0:1` `Button 1 URL {{1}}`. */
+export function placeholderTitle(id: string) {
+	const [part, name] = id.split(':');
+	const button = /^button(\d+)$/.exec(part);
+	const where =
+		part === 'header' ? 'Header ' : button ? `Button ${Number(button[1]) + 1} URL ` : '';
+	return `${where}{{${name}}}`;
 }
 
 /**

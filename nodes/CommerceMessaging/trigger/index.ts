@@ -88,11 +88,29 @@ export const eventProperties: INodeProperties[] = [
 ];
 
 /**
+ * The polls still running, by their context (n8n keeps one per active trigger). n8n starts a scheduled poll even while
+ * the previous one runs (a slow service, two Poll Times in the same minute); both would read the same state and emit
+ * the same records.
+ */
+const pollsUnderWay = new WeakSet<IPollFunctions>();
+
+/**
  * One poll. Manual mode (Fetch Test Event) returns the most recent record and leaves the state alone. A scheduled
  * poll without a state for this event records where "now" is and emits nothing; otherwise it emits what is new
- * and only then, once everything was read, stores the new state: a poll that throws changes nothing.
+ * and only then, once everything was read, stores the new state: a poll that throws changes nothing. A poll that
+ * starts while the previous one still runs emits nothing: the next one carries on from where that one ends.
  */
 export async function pollEvents(this: IPollFunctions) {
+	if (pollsUnderWay.has(this)) return null;
+	pollsUnderWay.add(this);
+	try {
+		return await poll.call(this);
+	} finally {
+		pollsUnderWay.delete(this);
+	}
+}
+
+async function poll(this: IPollFunctions) {
 	// n8n keeps this context while the workflow is active: every poll is a run of its own, with the credential as
 	// it is now.
 	startRun(this, readRequestOptions(this));

@@ -40,7 +40,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		qs: compact({
 			state: readOption(this, 'filters.state', itemIndex, {
 				label: 'state filter',
-				values: ['', 'APPROVED', 'DRAFT', 'PENDING', 'REJECTED'],
+				values: ['APPROVED', 'DRAFT', 'PENDING', 'REJECTED'],
 				fallback: '',
 			}),
 		}),

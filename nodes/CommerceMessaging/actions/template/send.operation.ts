@@ -18,6 +18,7 @@ import {
 } from '../../helpers/parameters';
 import {
 	placeholdersOf,
+	placeholderTitle,
 	readTemplateId,
 	rejectionReason,
 	sendFields,
@@ -151,14 +152,17 @@ export const hints = (state: SendState) => [
 /** One recipient's messages reach the service in input order, never overlapping: the same key as a free-text send's. */
 export { orderingKey };
 
-/** Shared by the items in flight (taken before any await); a failure is not: each item then tries, and fails, on its own. */
+/**
+ * Shared by the items in flight (taken before any await). After a failure, the items that were waiting for it share
+ * one more try, made by the first of them: a file is never uploaded once per waiting item.
+ */
 function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>) {
-	const fresh = () => {
-		const made = make();
-		cache.set(key, made);
-		return made;
+	const cached = cache.get(key);
+	const tryOnce = () => {
+		if (cache.get(key) === cached) cache.set(key, make());
+		return cache.get(key)!;
 	};
-	return cache.get(key)?.catch(fresh) ?? fresh();
+	return cached?.catch(tryOnce) ?? tryOnce();
 }
 
 /** A file name from a URL's path, %-decoded; one that is not valid %-encoding is kept as written. */
@@ -189,7 +193,9 @@ export async function execute(
 
 	// The item's values: mapped per placeholder (Variables), or for the body from the list or JSON (a template the
 	// editor could not read), as placeholder ids (`body:1`) -> text. Given twice, empty, or not as text, fails the item.
-	const mapped = this.getNodeParameter('variables.value', itemIndex, null);
+	// The mapper read whole: n8n's own check of its fields (read as `variables.value`) would fail an empty one with the
+	// field's internal id, before the message below that names the placeholder.
+	const mapped = (this.getNodeParameter('variables', itemIndex, null) as IDataObject | null)?.value;
 	const list = readEntries(
 		this,
 		'options.templateVariables',
@@ -224,7 +230,7 @@ export async function execute(
 		(sources[0] ?? []).map(([key, value]) => [
 			key,
 			textValue(this, value, itemIndex, {
-				label: `variable {{${key.split(':')[1]}}}`,
+				label: `variable ${placeholderTitle(key)}`,
 				keepSpaces: true,
 				required: true,
 				description:
@@ -244,7 +250,7 @@ export async function execute(
 	});
 	let headerMediaId =
 		source === 'mediaId'
-			? readText(this, 'headerMediaId', itemIndex, { label: 'Header Media ID' })
+			? readText(this, 'headerMediaId', itemIndex, { label: 'Header Media ID', required: true })
 			: undefined;
 	const binary =
 		source === 'binary'

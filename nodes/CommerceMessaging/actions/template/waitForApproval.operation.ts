@@ -9,13 +9,16 @@ import { readTemplateId, rejectionReason, templateTitle } from '../../helpers/te
 /** The wait after `intervalMs`: each is 1.5 times longer than the one before, up to a minute (review takes minutes to hours). */
 export const nextInterval = (intervalMs: number) => Math.min(intervalMs * 1.5, 60_000);
 
+/** The shortest wait between two checks, for the panel and the reader alike: never a tight loop of checks. */
+const MIN_INTERVAL_SECONDS = 0.01;
+
 export const properties: INodeProperties[] = [
 	{ ...templateLocator, description: 'The submitted (PENDING) template to wait for' },
 	{
 		displayName: 'Initial Interval (Seconds)',
 		name: 'initialInterval',
 		type: 'number',
-		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		typeOptions: { minValue: MIN_INTERVAL_SECONDS, numberPrecision: 2 },
 		default: 2,
 		description:
 			'Wait before the second check; each later wait is 1.5 times longer, up to 60 seconds',
@@ -56,10 +59,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		1000 *
 		readNumber(this, 'initialInterval', itemIndex, {
 			label: 'Initial Interval',
-			min: 0,
+			min: MIN_INTERVAL_SECONDS,
 			fallback: 2,
 			required: true,
-			description: 'Use a number of seconds above 0, e.g. 2.',
+			description: `Wait at least ${MIN_INTERVAL_SECONDS} seconds between checks, e.g. 2.`,
 		});
 	const timeoutMs =
 		60_000 *
@@ -75,15 +78,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		values: ['error', 'outputItem'],
 		fallback: 'error',
 	});
-	if (intervalMs === 0) {
-		throw itemError(
-			this,
-			itemIndex,
-			'the Initial Interval must be above 0',
-			'Wait at least a moment between checks, e.g. 2 seconds.',
-		);
-	}
-
 	const startedAt = Date.now();
 	for (;;) {
 		const template = await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex });
