@@ -479,8 +479,14 @@ export async function sendAndRead(
 					session.tokenRefused(tokenSent, attemptStarted);
 					continue;
 				}
-				// A DELETE that an earlier attempt may have applied finds nothing now: it is done, not an error.
-				if (refused.httpStatus === 404 && mayHaveApplied && target.method === 'DELETE')
+				// A DELETE of the table that an earlier attempt may have applied finds nothing now: it is done, not an
+				// error (Other Endpoint shows the service's answer as it is).
+				if (
+					refused.httpStatus === 404 &&
+					mayHaveApplied &&
+					target.method === 'DELETE' &&
+					routeName !== 'custom'
+				)
 					return { value: target.parse(undefined), bytes: Buffer.byteLength(text) };
 				// A rate limit is always tried again (the service did nothing), a 5xx only when that is safe; any other
 				// refusal never (the message of a plugin-header refusal names the credential fields still empty).
