@@ -30,15 +30,16 @@ export function readEnvelope(
 	// Rule E1: the body's status decides with the HTTP status; servers write "success", "ok" or nothing at all.
 	if (status < 200 || status >= 300 || /^(error|fail)/.test(jsendStatus ?? ''))
 		return failed(envelope);
-	// A 2xx without a status: the body is the data (e.g. a bare array).
+	// `body`: the answer as it came (Other Endpoint's Full Envelope). A 2xx without a status: the body is the data (e.g.
+	// a bare array).
 	if (jsendStatus === undefined)
-		return { ok: true as const, data: 'data' in envelope ? envelope.data : parsed };
+		return { ok: true as const, data: 'data' in envelope ? envelope.data : parsed, body: parsed };
 	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
 	const rest = Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message');
 	return {
 		ok: true as const,
 		data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined,
-		message: (typeof envelope.message === 'string' && envelope.message) || undefined,
+		body: parsed,
 	};
 }
 
@@ -66,6 +67,8 @@ export const asRecords = (data: unknown): IDataObject[] =>
 export interface ListPage {
 	records: IDataObject[];
 	total?: number;
+	/** The answer holds something, but no list: not a page at all (no data is an empty page). */
+	notAList?: boolean;
 }
 
 function readTotal(object: unknown) {
@@ -80,12 +83,17 @@ function readTotal(object: unknown) {
  * optional total on the list object itself or under `pagination` or `meta`.
  */
 export function readListPage(data: unknown): ListPage {
-	if (Array.isArray(data)) return { records: data };
+	// Entries that are no object (a list of keys, a null) become records too, as asRecords makes them.
+	if (Array.isArray(data)) return { records: asRecords(data) };
 	const list = isObject(data) ? data : {};
 	const key = ['items', 'results', 'data', 'records'].find((name) => Array.isArray(list[name]));
-	if (!key) return { records: [] };
+	if (!key)
+		return {
+			records: [],
+			notAList: data != null && !(isObject(data) && !Object.keys(data).length),
+		};
 	return {
-		records: list[key] as IDataObject[],
+		records: asRecords(list[key]),
 		total: readTotal(list) ?? readTotal(list.pagination) ?? readTotal(list.meta),
 	};
 }

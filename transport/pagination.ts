@@ -40,7 +40,7 @@ export async function readPage(
 ) {
 	const { value, bytes } = await sendAndRead(
 		ctx,
-		typeof route === 'string' ? route : { ...route, parse: readListPage },
+		typeof route === 'string' ? route : { parse: readListPage, ...route },
 		{ ...options, qs: { ...options.qs, ...pageQuery(page, pageSize) } },
 	);
 	activityOf(ctx).pagesRead++;

@@ -52,7 +52,7 @@ export type ApiContext =
 	| IPollFunctions
 	| IHookFunctions;
 
-/** `formData`: built anew for every attempt; `fullEnvelope`: the whole success envelope, not `data`. */
+/** `formData`: built anew for every attempt; `fullEnvelope`: the whole answer as it came, not `data`. */
 export interface RequestSpec {
 	pathParams?: Record<string, string | number>;
 	qs?: IDataObject;
@@ -461,10 +461,7 @@ export async function sendAndRead(
 					pacer.countAccepted();
 					if (retriedAfterError) activity.retriedThenDone++;
 					address.served();
-					const { data, message } = envelope;
-					const value = spec.fullEnvelope
-						? { status: 'success', ...(message ? { message } : {}), data: data ?? null }
-						: data;
+					const value = spec.fullEnvelope ? envelope.body : envelope.data;
 					// Rule A6 for outputs: an answer that echoes a secret of this session, in any form, has it redacted.
 					return {
 						value: target.parse(session.secrets.redactAnswer(value, text)),

@@ -1,4 +1,8 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, not inside n8n */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { Engine, pairedInputs } from '../../tools/harness/engine';
+import { isLoginRequest, startHostile } from '../../tools/harness/hostile';
 import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
 type LoggedRequest = {
@@ -286,6 +290,25 @@ describe("Custom API Call, run by n8n's engine against the emulator", () => {
 		expect(requestsSince(start)).toEqual([]);
 	});
 
+	it('X1: a query parameter given twice is refused before any request: one of its values would be lost', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const start = sandbox.state.requests.length;
+		const result = await engine.run({
+			parameters: call({
+				method: 'GET',
+				path: '/api/contacts/',
+				queryParameters: {
+					parameter: [
+						{ name: 'tag', value: 'a' },
+						{ name: 'tag', value: 'b' },
+					],
+				},
+			}),
+		});
+		expect(result.error?.message).toBe('Item 0: the query parameter "tag" is given twice');
+		expect(requestsSince(start)).toHaveLength(0);
+	});
+
 	it('X1/E2: with Continue On Fail each item gets its own answer or error item, paired to it', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const start = sandbox.state.requests.length;
@@ -306,5 +329,67 @@ describe("Custom API Call, run by n8n's engine against the emulator", () => {
 		);
 		expect(result.items[2].json).toMatchObject({ code: 'NOT_FOUND', httpCode: '404' });
 		expect(requestsSince(start).some((r) => r.url.includes('evil'))).toBe(false);
+	});
+});
+
+/** Answers the API document does not show, from a service of its own: what Other Endpoint makes of them. */
+describe('Other Endpoint and answers of other shapes', () => {
+	const ANSWERS: Record<string, unknown> = {
+		'/odd/profile': { status: 'success', data: { id: 1, name: 'Ada' } },
+		'/odd/keys': { status: 'success', data: ['key_a', 'key_b', null] },
+		'/odd/meta': { status: 'ok', data: { id: 1 }, meta: { next: null, x: 1 } },
+	};
+	async function withService(body: (engine: Engine) => Promise<void>) {
+		const server = await startHostile((request: IncomingMessage, response: ServerResponse) => {
+			if (isLoginRequest(request)) return false;
+			request.resume();
+			response.writeHead(200, { 'content-type': 'application/json' });
+			response.end(JSON.stringify(ANSWERS[(request.url ?? '').split('?')[0]] ?? {}));
+			return true;
+		});
+		try {
+			await body(
+				new Engine({ baseUrl: server.url, username: 'alice@shop.test', password: 'pw-odd-1' }),
+			);
+		} finally {
+			await server.close();
+		}
+	}
+	const paged = (path: string) => call({ method: 'GET', path, paginate: true, returnAll: true });
+
+	it('X1/L3: Paginate on an answer that holds no list fails each item, saying so, instead of outputting nothing', async () => {
+		await withService(async (engine) => {
+			const result = await engine.run({
+				parameters: paged('/odd/profile'),
+				items: [{ json: {} }, { json: {} }],
+				continueOnFail: true,
+			});
+			expect(result.items.map((item) => item.json.error)).toEqual([
+				'Item 0: the answer is not a list, so it cannot be read page by page',
+				'Item 1: the answer is not a list, so it cannot be read page by page',
+			]);
+			expect(pairedInputs(result)).toEqual([0, 1]);
+		});
+	});
+
+	it('X1/L3: Paginate over a list of plain values gives each as a record, a null one too', async () => {
+		await withService(async (engine) => {
+			const result = await engine.run({ parameters: paged('/odd/keys') });
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json)).toEqual([
+				{ value: 'key_a' },
+				{ value: 'key_b' },
+				{ value: null },
+			]);
+		});
+	});
+
+	it('X1: Full Envelope outputs the answer as it came, its status and fields beside data included', async () => {
+		await withService(async (engine) => {
+			const result = await engine.run({
+				parameters: call({ method: 'GET', path: '/odd/meta', options: { response: 'envelope' } }),
+			});
+			expect(result.items.map((item) => item.json)).toEqual([ANSWERS['/odd/meta']]);
+		});
 	});
 });

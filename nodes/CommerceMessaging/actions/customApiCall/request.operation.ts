@@ -5,7 +5,7 @@ import {
 	updateDisplayOptions,
 } from 'n8n-workflow';
 
-import { asRecord, asRecords } from '../../../../transport/answers';
+import { asRecord, asRecords, readListPage } from '../../../../transport/answers';
 import { listRecords } from '../../../../transport/pagination';
 import { apiRequest, type CustomRoute } from '../../../../transport/request';
 import { collection, returnAllOrLimit } from '../../descriptions';
@@ -170,6 +170,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		'parameter',
 	)) {
 		const name = textValue(this, pair.name, itemIndex, { label: 'query parameter name' });
+		// A name given twice would keep only its last value.
+		if (name && name in qs)
+			throw itemError(
+				this,
+				itemIndex,
+				`the query parameter "${name}" is given twice`,
+				'Give each query parameter once; for several values, write them as the service reads them (e.g. a,b).',
+			);
 		if (name)
 			qs[name] =
 				textValue(this, pair.value, itemIndex, {
@@ -190,7 +198,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		method === 'GET' &&
 		readBoolean(this, 'paginate', itemIndex, { label: 'Paginate', fallback: false })
 	) {
-		return await listRecords(this, route, {
+		const pages = {
+			...route,
+			// An answer that holds no list is not an empty one: the path is no list, or not one the node can read.
+			parse: (data: unknown) => {
+				const page = readListPage(data);
+				if (!page.notAList) return page;
+				throw itemError(
+					this,
+					itemIndex,
+					'the answer is not a list, so it cannot be read page by page',
+					'Turn off Paginate to get the answer as it is, or check the path.',
+				);
+			},
+		};
+		return await listRecords(this, pages, {
 			qs: query,
 			...readListLimit(this, itemIndex),
 			itemIndex,
