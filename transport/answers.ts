@@ -30,8 +30,8 @@ export function readEnvelope(
 	// Rule E1: the body's status decides with the HTTP status; servers write "success", "ok" or nothing at all.
 	if (status < 200 || status >= 300 || /^(error|fail)/.test(jsendStatus ?? ''))
 		return failed(envelope);
-	// `body`: the answer as it came (Other Endpoint's Full Envelope). A 2xx without a status: the body is the data (e.g.
-	// a bare array).
+	// `body`: the answer as it came, for a caller that wants it whole. A 2xx without a status: the body is the data
+	// (e.g. a bare array).
 	if (jsendStatus === undefined)
 		return { ok: true as const, data: 'data' in envelope ? envelope.data : parsed, body: parsed };
 	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.

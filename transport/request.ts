@@ -476,8 +476,8 @@ export async function sendAndRead(
 					session.tokenRefused(tokenSent, attemptStarted);
 					continue;
 				}
-				// A DELETE of the table that an earlier attempt may have applied finds nothing now: it is done, not an
-				// error (Other Endpoint shows the service's answer as it is).
+				// A DELETE of the route table that an earlier attempt may have applied finds nothing now: it is done, not
+				// an error (a call to any path gets the service's answer as it is).
 				if (
 					refused.httpStatus === 404 &&
 					mayHaveApplied &&
