@@ -311,6 +311,25 @@ describe("Deduplication across processes through n8n's shared deduplication stor
 		expect(removals[0].at).toBeLessThanOrEqual(lateAnswer?.at ?? 0);
 	});
 
+	it('V4: a failed send makes no duplicate of its event: the next item with it in the run sends it', async () => {
+		sandbox.faults.inject({ method: 'POST', path: ORDER_PATH, kind: '503', times: 1 });
+		const run = await new Engine(credentialsFor(sandbox)).run({
+			parameters: pushOrder,
+			items: orders('AGAIN-1', 'AGAIN-1'),
+			continueOnFail: true,
+		});
+		expect(run.items[0].json.error).toMatch(/HTTP 503/);
+		expect(run.items[1].json.skipped).toBeUndefined();
+		expect(sentTo('AGAIN-1')).toEqual(['AGAIN-1']);
+		// Sent once, and recorded: another process finds it and skips it.
+		forgetProcessState();
+		const again = await new Engine(credentialsFor(sandbox)).run({
+			parameters: pushOrder,
+			items: orders('AGAIN-1'),
+		});
+		expect(again.items[0].json).toMatchObject({ skipped: true });
+	});
+
 	it("V4: when n8n's shared store cannot be reached, the events still go out and each such item says the cross-worker check was skipped", async () => {
 		store.failing = true;
 		try {

@@ -332,6 +332,40 @@ describe("Order, run by n8n's engine against the emulator", () => {
 			expect(eventsFor('V4-WIN-1')).toHaveLength(2);
 		});
 
+		it('V4: a run whose items have a shorter window never forgets an event a longer window still holds, across a restart too', async () => {
+			const parameters = push({ options: { deduplicationWindowHours: '={{ $json.window }}' } });
+
+			const realNow = Date.now.bind(Date);
+			const hoursLater = async <T>(hours: number, run: () => Promise<T>) => {
+				const clock = jest
+					.spyOn(Date, 'now')
+					.mockImplementation(() => realNow() + hours * 3_600_000);
+				try {
+					return await run();
+				} finally {
+					clock.mockRestore();
+				}
+			};
+			for (const restart of [false, true]) {
+				const orderId = `V4-LONG-${restart ? 'RESTART' : 'PROCESS'}`;
+				const items = [{ json: { orderId, status: 'paid', window: 24 } }];
+				const engine = new Engine(credentialsFor(sandbox));
+				await engine.run({ parameters, items });
+				if (restart) forgetProcessState();
+				// Two hours later, another event whose window is one hour: the run saves its memory.
+				await hoursLater(2, async () => {
+					await engine.run({
+						parameters,
+						items: [{ json: { orderId: `${orderId}-SHORT`, status: 'paid', window: 1 } }],
+					});
+				});
+				if (restart) forgetProcessState();
+				const repeat = await hoursLater(3, async () => await engine.run({ parameters, items }));
+				expect(repeat.items[0].json.skipped).toBe(true);
+				expect(eventsFor(orderId)).toHaveLength(1);
+			}
+		});
+
 		it('V4: a window that is not a positive number fails the item before any call', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({

@@ -84,6 +84,11 @@ export class NodeMemory {
 	readonly copyId = randomBytes(6).toString('base64url');
 	/** Events the size cap dropped while still inside the window they were judged by: they could go out twice. */
 	droppedInWindow = 0;
+	/**
+	 * The longest window a run of the node asked for (seconds), saved with the copy: events are kept that long, so a
+	 * run with a shorter window (set per item) never forgets an event another run's longer window still holds.
+	 */
+	longestWindow = 0;
 	/** Deduplicate Across Workers: this process's part of n8n's shared row for the node (sharedDeduplication.ts). */
 	readonly shared: SharedHistory = { writeBack: new Map(), removeAgain: new Map(), callTimes: [] };
 
@@ -234,7 +239,6 @@ export class EventPush {
 	private dropsBefore = 0;
 	/** When another process saved this node's copy while this one was running (epoch seconds), if it did. */
 	private otherProcessSavedAt?: number;
-	private longestWindow = 0;
 	private memory?: NodeMemory;
 	private shared?: SharedClaims;
 	private account = '';
@@ -283,13 +287,13 @@ export class EventPush {
 			JSON.stringify([ctx.getWorkflow().id ?? '', node.id ?? node.name]),
 		));
 		push.dropsBefore = memory.droppedInWindow;
-		push.longestWindow = enabled.reduce(
-			(longest, event) => Math.max(longest, event.windowSeconds),
-			0,
-		);
 		const saved = ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] as IDataObject | undefined;
+		memory.longestWindow = enabled.reduce(
+			(longest, event) => Math.max(longest, event.windowSeconds),
+			Math.max(memory.longestWindow, Number(saved?.window) || 0),
+		);
 		if (saved?.copy !== undefined && saved.copy !== memory.copyId) {
-			memory.merge(decodeEvents(saved.events) ?? [], nowSeconds(), push.longestWindow);
+			memory.merge(decodeEvents(saved.events) ?? [], nowSeconds(), memory.longestWindow);
 			if (saved.process !== PROCESS.id && Number(saved.at) >= PROCESS.startedAt)
 				push.otherProcessSavedAt = Number(saved.at);
 		}
@@ -373,11 +377,12 @@ export class EventPush {
 	async finish() {
 		if (this.memory && this.recorded) {
 			const now = nowSeconds();
-			this.memory.prune(now, this.longestWindow);
+			this.memory.prune(now, this.memory.longestWindow);
 			this.ctx.getWorkflowStaticData('node')[SAVED_PROPERTY] = {
 				process: PROCESS.id,
 				copy: this.memory.copyId,
 				at: now,
+				window: this.memory.longestWindow,
 				events: encodeEvents(this.memory.sent),
 			};
 		}

@@ -72,8 +72,8 @@ export function sharedValues(hash: string, windowSeconds: number, nowSeconds: nu
 }
 
 export class SharedClaims {
-	/** Events this run holds and has not sent or released yet: their records, by event hash. */
-	private readonly owned = new Map<string, string>();
+	/** Events this run holds and has not sent or released yet: their record and probe, by event hash. */
+	private readonly owned = new Map<string, ReturnType<typeof sharedValues>>();
 	/**
 	 * Values that hold no send: this run's tokens, and what its claims wrote beside a send found. Removed at the end.
 	 * Empty until a call reached the store: the first call that does leaves its token here.
@@ -107,26 +107,29 @@ export class SharedClaims {
 		if (batch.size === 0 || this.unavailable) return;
 		// A token of this claim alone: a later claim's read-back must not find an earlier one's.
 		const token = `#${randomBytes(6).toString('base64url')}`;
+		// Values this run wrote that hold no send (a probe, a claim beside a send found): found again, they are no send.
+		const ownJunk = new Set(this.toRemove);
 		// Probes first: where a batch is larger than the row, n8n keeps the newest values, the records and the token.
 		const claims = [...batch.values()];
-		const first = await this.call([
+		const written = await this.call([
 			...claims.map((claim) => claim.probe),
 			...claims.map((claim) => claim.record),
 			token,
 		]);
 		// Claims that could not be read back are taken as held: the store failing must not lose events.
-		if (!first) return void batch.forEach((claim, hash) => this.owned.set(hash, claim.record));
+		if (!written) return void batch.forEach((claim, hash) => this.owned.set(hash, claim));
+		const first = new Set([...written].filter((value) => !ownJunk.has(value)));
 		this.toRemove.add(token);
 		this.removeAgain.add(token);
-		// The records of the claims not decided yet, by event hash.
-		const pending = new Map<string, string>();
+		// The claims not decided yet, by event hash.
+		const pending = new Map<string, ReturnType<typeof sharedValues>>();
 		for (const [hash, claim] of batch) {
 			const found = first.has(claim.record) || first.has(claim.probe);
 			// Values this call wrote that hold no send: for an event found, what it did not find; else the probe.
 			for (const value of found ? [claim.record, claim.probe] : [claim.probe])
 				if (!first.has(value)) this.toRemove.add(value);
 			if (!found) {
-				pending.set(hash, claim.record);
+				pending.set(hash, claim);
 				this.removeAgain.add(claim.probe);
 			}
 		}
@@ -144,11 +147,14 @@ export class SharedClaims {
 					slowestCallMs,
 				});
 				await pause(this.ctx, ms);
-				const present = await this.call([token, ...pending.values()]);
+				const present = await this.call([
+					token,
+					...[...pending.values()].map((claim) => claim.record),
+				]);
 				const survived = !present || present.has(token);
-				for (const [hash, record] of pending) {
+				for (const [hash, claim] of pending) {
 					// Its record there without this run's token: another execution's claim overwrote this one, which yields.
-					if (!survived && present.has(record)) pending.delete(hash);
+					if (!survived && present.has(claim.record)) pending.delete(hash);
 					// Its token there: the claim is this run's. Neither there: this read-back wrote the claim again, so it is
 					// read back again, and after MAX_ROUNDS taken unconfirmed.
 					else if (survived || round >= MAX_ROUNDS) {
@@ -160,14 +166,14 @@ export class SharedClaims {
 									round,
 								},
 							);
-						this.owned.set(hash, record);
+						this.owned.set(hash, claim);
 						pending.delete(hash);
 					}
 				}
 			}
 		} finally {
 			// Cancelled during the pause: claims not decided yet are removed at the end.
-			for (const record of pending.values()) this.toRemove.add(record);
+			for (const claim of pending.values()) this.toRemove.add(claim.record);
 		}
 	}
 
@@ -179,21 +185,24 @@ export class SharedClaims {
 
 	/** The event was sent: its claim is its record, written back with this process's next calls. */
 	accepted(hash: string) {
-		const record = this.take(hash);
-		if (record) remember(this.history.writeBack, [record]);
+		const claim = this.take(hash);
+		if (claim) remember(this.history.writeBack, [claim.record]);
 	}
 
-	/** At once, so another execution (or a retry) may send the event. */
+	/**
+	 * At once, so another execution (or a retry) may send the event: its record, and its probe, which a claim of the
+	 * event would otherwise take for a send of the period before.
+	 */
 	async release(hash: string) {
-		const record = this.take(hash);
-		if (record) await this.remove([record]);
+		const claim = this.take(hash);
+		if (claim) await this.remove([claim.record, claim.probe]);
 	}
 
-	/** The record of the claim this run holds for the event, which it no longer holds. */
+	/** The claim this run holds for the event, which it no longer holds. */
 	private take(hash: string) {
-		const record = this.owned.get(hash);
+		const claim = this.owned.get(hash);
 		this.owned.delete(hash);
-		return record;
+		return claim;
 	}
 
 	/**
@@ -202,7 +211,9 @@ export class SharedClaims {
 	 */
 	async finish() {
 		if (this.toRemove.size > 0)
-			await this.remove([...new Set([...this.toRemove, ...this.owned.values()])]);
+			await this.remove([
+				...new Set([...this.toRemove, ...[...this.owned.values()].map((claim) => claim.record)]),
+			]);
 		remember(this.history.removeAgain, this.removeAgain);
 	}
 
