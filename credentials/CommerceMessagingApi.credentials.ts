@@ -179,7 +179,8 @@ export class CommerceMessagingApi implements ICredentialType {
 	/** Proves login (preAuthentication runs first) and API access (rule A4, probed only here): the contact list needs both. */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			// As the nodes read it (normalizeBaseUrl): trimmed, without trailing slashes.
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
 			url: ROUTES.contactList.path,
 			method: ROUTES.contactList.method,
 			disableFollowRedirect: true,

@@ -88,10 +88,9 @@ export function readListPage(data: unknown): ListPage {
 	const list = isObject(data) ? data : {};
 	const key = ['items', 'results', 'data', 'records'].find((name) => Array.isArray(list[name]));
 	if (!key)
-		return {
-			records: [],
-			notAList: data != null && !(isObject(data) && !Object.keys(data).length),
-		};
+		return data == null || (isObject(data) && !Object.keys(data).length)
+			? { records: [] }
+			: { records: [], notAList: true };
 	return {
 		records: asRecords(list[key]),
 		total: readTotal(list) ?? readTotal(list.pagination) ?? readTotal(list.meta),

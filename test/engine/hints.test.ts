@@ -80,6 +80,23 @@ describe('What the node tells the user: execution hints and log lines', () => {
 		]);
 	});
 
+	it('E5/L1: a rate limit without Retry-After is told too, with how often it was hit', async () => {
+		sandbox.faults.inject({
+			method: 'POST',
+			path: '/api/v1/order/',
+			kind: '429-no-retry-after',
+			times: 2,
+		});
+		const result = await new Engine(credentialsFor(sandbox)).run({
+			parameters: pushOrder,
+			items: orders('RATE-NO-AFTER-1'),
+		});
+		expect(result.error).toBeUndefined();
+		expect(hintsOf(result)).toEqual([
+			"The service's rate limit was hit 2 times (without a Retry-After): each time the request waited a growing backoff and was tried again.",
+		]);
+	});
+
 	it("E5: the time waited for the service's rate limit", async () => {
 		sandbox.faults.inject({
 			method: 'POST',

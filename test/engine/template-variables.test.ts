@@ -308,6 +308,33 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 		]);
 	});
 
+	it('T5: that hint quotes the name on one line, and is not given for a send the service refused (its error says why)', async () => {
+		const demoUserId = sandbox.state.userByName(DEMO.username).id;
+		const twoLines = sandbox.state.addTemplate(
+			demoUserId,
+			{ name: 'two\nlines', language: 'en', body: 'Hi {{1}}, order {{2}}' },
+			'APPROVED',
+			new Date().toISOString(),
+		) as { id: number };
+		const quoted = await new Engine(credentialsFor(sandbox)).run({
+			parameters: send({ templateId: byId(twoLines.id) }),
+			items: [{ json: { phone: '+4915123456789' } }],
+		});
+		expect(hintsOf(quoted)).toEqual([
+			expect.stringMatching(
+				/^The variables sent with template "two\\nlines" \(ID \d+\) were not checked/,
+			),
+		]);
+		// One value for a body of two placeholders: the service refuses it.
+		const refused = await new Engine(credentialsFor(sandbox)).run({
+			parameters: send({ options: { templateVariables: { variable: [{ value: 'Ada' }] } } }),
+			items: [{ json: { phone: '+4915123456789' } }],
+			continueOnFail: true,
+		});
+		expect(refused.items[0].json.httpCode).toBe('400');
+		expect(hintsOf(refused)).toEqual([]);
+	});
+
 	it('T5: a template that cannot be read costs one request per run, and fails every item that sends it', async () => {
 		const reads = () =>
 			(sandbox.state.requests as Array<{ method: string; path: string }>).filter(

@@ -67,11 +67,17 @@ export function report(
 	});
 	// n8n's editor says "Limit reached" itself when the output count equals a typed Limit, and "runs once for each input
 	// item" for operations named getAll: those are not repeated.
+	const rateLimited = activity.retries['rate limit'] ?? 0;
 	const runHints: Array<NodeExecutionHint | false> = [
-		activity.rateLimitHeldMs > 0 && {
-			message: `Waited ${formatDuration(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`,
-			type: 'warning',
-		},
+		activity.rateLimitHeldMs > 0
+			? {
+					message: `Waited ${formatDuration(activity.rateLimitHeldMs)} in all for the service's rate limit (it asked to wait with Retry-After).`,
+					type: 'warning',
+				}
+			: rateLimited > 0 && {
+					message: `The service's rate limit was hit ${rateLimited === 1 ? 'once' : `${rateLimited} times`} (without a Retry-After): each time the request waited a growing backoff and was tried again.`,
+					type: 'warning',
+				},
 		activity.reLogins > 0 && {
 			message:
 				'Logged in again after the service refused the session token (once for the run), then went on.',

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { isObject, type TemplateRecord } from '../../../transport/answers';
+import { formatQuoted } from '../../../transport/format';
 import { readLocatorId } from './parameters';
 
 /** The chosen template's id, checked before any API call. */
@@ -10,10 +11,10 @@ export const readTemplateId = (ctx: IExecuteFunctions, itemIndex: number) =>
 		description: 'Pick a template from the list, or give its ID (e.g. 42 or {{ $json.id }}).',
 	});
 
-/** `"order_confirmation" (ID 42)`, for messages. */
+/** `"order_confirmation" (ID 42)`, for messages and hints: the service's name quoted on one line, cut short. */
 export const templateTitle = (template: TemplateRecord, fallbackId: string) =>
 	template.name
-		? `"${template.name}" (ID ${template.id ?? fallbackId})`
+		? `${formatQuoted(template.name)} (ID ${template.id ?? fallbackId})`
 		: `ID ${template.id ?? fallbackId}`;
 
 /** Why a REJECTED template was rejected: the document puts it in `data`; the assumptions name it `reason`. */

@@ -353,6 +353,11 @@ function defineN8nSuite(major) {
         expect(probes.every((r) => r.status === 200 && r.userId === demoUserId)).toBe(true);
       });
 
+      it('passes with spaces around the Base URL and a trailing slash, read as the nodes read it', async () => {
+        const result = await check({ baseUrl: ` ${sandbox.url}/ ` });
+        expect({ status: result.status, message: result.message }).toEqual({ status: 'OK', message: 'Connection successful!' });
+      });
+
       it('fails for a wrong password with the service message, never showing the password', async () => {
         const result = await check({ password: 'wrong-password-123' });
         // Same text in n8n 2.x and 1.x: the credential's preAuthentication error, passed through by n8n.

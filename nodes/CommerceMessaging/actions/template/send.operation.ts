@@ -305,8 +305,7 @@ export async function execute(
 	// value, or a value for a placeholder the template does not have, fails the item, naming them. A template without
 	// text is sent unchecked (the run's hint says so).
 	const placeholders = placeholdersOf(template);
-	if (!placeholders) state.unchecked.add(title);
-	else {
+	if (placeholders) {
 		const titles = new Map(placeholders.map((placeholder) => [placeholder.id, placeholder.title]));
 		const named = (ids: string[]) =>
 			ids
@@ -368,6 +367,8 @@ export async function execute(
 		body: compact({ phone: recipient, ...sendFields(values), header_media_id: headerMediaId }),
 		itemIndex,
 	});
+	// Said of the sends that went out: one the service refused has its error.
+	if (!placeholders) state.unchecked.add(title);
 	return [headerMediaId ? { ...sent, header_media_id: headerMediaId } : sent];
 }
 
