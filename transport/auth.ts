@@ -229,6 +229,7 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 				redact(`${message} (${code ? `code ${code}, ` : ''}HTTP ${httpStatus})`),
 				httpStatus === 429 ? 'rate limit' : httpStatus >= 500 ? 'service error' : undefined,
 				retryAfterMs,
+				{ httpStatus, code, message: redact(message) },
 			);
 		}
 		address.served();

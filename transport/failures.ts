@@ -163,7 +163,8 @@ export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error
 /**
  * A failed login; its message is worded for the user and never holds the password (rule A6). `retry`: why it may be
  * tried again (no connection, a rate limit, a failing service; `retryAfterMs` the service's Retry-After), so the
- * request tries again and a later item of the run too; any other failure answers them all.
+ * request tries again and a later item of the run too; any other failure answers them all. `refusal`: the service's
+ * own answer, when it refused (rule E2).
  */
 export class LoginFailure extends Error {
 	name = 'LoginFailure';
@@ -174,6 +175,7 @@ export class LoginFailure extends Error {
 		reason: string,
 		readonly retry?: RetryKind,
 		readonly retryAfterMs?: number,
+		readonly refusal?: Pick<ServiceFailure, 'httpStatus' | 'code' | 'message'>,
 	) {
 		super(`Login to the Commerce Messaging service failed: ${reason}`);
 		this.isTransient = retry !== undefined;

@@ -238,15 +238,21 @@ export function exchangeError(
 				'The execution was cancelled while a request was under way',
 				{ itemIndex },
 			);
-		case 'loginFailed':
-			return plainApiError(
-				node,
-				outcome.failure.message,
-				outcome.failure.isTransient
-					? `The service could not serve the login now (no connection, a rate limit or a failing service), not a problem of the credential. ${historyNote(notes)}${raiseHint(notes.names, 'retryBudget', 'maxAttempts')}`.trim()
-					: 'Check the username, password and Base URL of the Commerce Messaging credential.',
-				itemIndex,
+		case 'loginFailed': {
+			const { refusal } = outcome.failure;
+			return withContext(
+				plainApiError(
+					node,
+					outcome.failure.message,
+					outcome.failure.isTransient
+						? `The service could not serve the login now (no connection, a rate limit or a failing service), not a problem of the credential. ${historyNote(notes)}${raiseHint(notes.names, 'retryBudget', 'maxAttempts')}`.trim()
+						: 'Check the username, password and Base URL of the Commerce Messaging credential.',
+					itemIndex,
+					refusal && String(refusal.httpStatus),
+				),
+				{ serviceMessage: refusal?.message, serviceCode: refusal?.code },
 			);
+		}
 		default:
 			return networkError(
 				node,

@@ -52,6 +52,15 @@ describe("Authentication rules, through n8n's engine against the emulator", () =
 		);
 		expect(result.error?.message).toMatch(/INVALID_CREDENTIALS/);
 		expect(visibleText(result)).not.toContain(password);
+		// Rule E2 on the error item too: the service's code, message and HTTP status, as any refusal has them.
+		const item = await engine.run({ parameters: listContacts, continueOnFail: true });
+		expect(item.items[0].json).toMatchObject({
+			error:
+				'Login to the Commerce Messaging service failed: Invalid credentials. (code INVALID_CREDENTIALS, HTTP 401)',
+			code: 'INVALID_CREDENTIALS',
+			serviceMessage: 'Invalid credentials.',
+			httpCode: '401',
+		});
 	});
 
 	it('A2: every request carries "Bearer <token>" with one space (the emulator refuses any other form)', async () => {
