@@ -210,7 +210,10 @@ export const plainApiError = (
 		{ message, description, itemIndex, httpCode },
 	);
 
-/** An exchange that brought no answer and is not tried again; `notes`: what a login the service could not serve went through. */
+/**
+ * An exchange that brought no answer and is not tried again; `notes`: what a login the service could not serve went
+ * through.
+ */
 export function exchangeError(
 	node: INode,
 	outcome: Exclude<Exchange, { kind: 'answer' | 'network' }>,

@@ -41,9 +41,9 @@ import {
 /**
  * One API call, read top to bottom in `sendAndRead`: the run's session (its credential read once, its token, its
  * pacing), the address (address.ts), then attempts until one is answered or one fails for good: wait until the run
- * may send and the token is usable (n8n's helper logs in on the way when the token field is empty: auth.ts), one bounded
- * exchange (http.ts), what the answer means (answers.ts, failures.ts) and whether to try again. Every request of the
- * nodes goes through here; the only other request the package sends is the login.
+ * may send and the token is usable (n8n's helper logs in on the way when the token field is empty: auth.ts), one
+ * bounded exchange (http.ts), what the answer means (answers.ts, failures.ts) and whether to try again. Every request
+ * of the nodes goes through here; the only other request the package sends is the login.
  */
 
 export type ApiContext =
@@ -130,9 +130,9 @@ export async function pause(ctx: Cancellable, ms: number) {
 const accounts = new Map<string, { token: string; receivedAt: number; renewal?: Promise<void> }>();
 
 /**
- * Rules E5 and L1 across the requests a run has in flight: after a Retry-After none is sent until it has passed, and from then on
- * requests start no faster than the rate the service sustained so far, one per interval in turn, so that when its
- * bucket runs dry one request is refused, not every one in flight.
+ * Rules E5 and L1 across the requests a run has in flight: after a Retry-After none is sent until it has passed, and
+ * from then on requests start no faster than the rate the service sustained so far, one per interval in turn, so that
+ * when its bucket runs dry one request is refused, not every one in flight.
  */
 export class RunPacer {
 	/** When the last Retry-After ends; 0: none came, and requests are not paced. */
@@ -236,9 +236,9 @@ class Session {
 	}
 
 	/**
-	 * Waits until the request may be sent with a usable token: another request's login, another execution's renewal (whose token it
-	 * takes); the waits for the service's rate limit are added to `notes`. Answers whether the request logs in on its
-	 * way; a login of this run that failed for good answers all.
+	 * Waits until the request may be sent with a usable token: another request's login, another execution's renewal
+	 * (whose token it takes); the waits for the service's rate limit are added to `notes`. Answers whether the request
+	 * logs in on its way; a login of this run that failed for good answers all.
 	 */
 	async ready(ctx: ApiContext, notes: { rateLimitWaitMs: number }) {
 		while (!this.loginRefusal) {
@@ -297,7 +297,10 @@ class Session {
 		this.login = undefined;
 	}
 
-	/** Rule A3: the service refused `token`, sent at `sentAt`; the next request logs in, unless another request already did. */
+	/**
+	 * Rule A3: the service refused `token`, sent at `sentAt`; the next request logs in, unless another request already
+	 * did.
+	 */
 	tokenRefused(token: string, sentAt: number) {
 		this.replacing = token;
 		this.refusedAt = Math.max(this.refusedAt, sentAt);

@@ -91,7 +91,10 @@ export function placeholdersOf(template: TemplateRecord) {
 	});
 }
 
-/** How messages name the placeholder of an id: `header:1` is `Header {{1}}`, `body:1` `{{1}}`, `button0:1` `Button 1 URL {{1}}`. */
+/**
+ * How messages name the placeholder of an id: `header:1` is `Header {{1}}`, `body:1` `{{1}}`, `button0:1`
+ * `Button 1 URL {{1}}`.
+ */
 export function placeholderTitle(id: string) {
 	const [part, name] = id.split(':');
 	const button = /^button(\d+)$/.exec(part);
