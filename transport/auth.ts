@@ -224,10 +224,10 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 		if (rerouted) throw new LoginFailure(`${rerouted.message}. ${rerouted.description}`);
 		const envelope = readEnvelope(answer.status, answer.headers, answer.text, redact);
 		if (!envelope.ok) {
-			const { message, code, httpStatus, retryAfterMs } = envelope.failure;
+			const { message, code, httpStatus, retryAfterMs, kind } = envelope.failure;
 			throw new LoginFailure(
 				redact(`${message} (${code ? `code ${code}, ` : ''}HTTP ${httpStatus})`),
-				httpStatus === 429 ? 'rate limit' : httpStatus >= 500 ? 'service error' : undefined,
+				kind === 'rateLimit' ? 'rate limit' : kind === 'unavailable' ? 'service error' : undefined,
 				retryAfterMs,
 				{ httpStatus, code, message: redact(message) },
 			);

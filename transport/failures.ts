@@ -66,9 +66,9 @@ export function readFailure(
 	const retryAfterMs = parseRetryAfter(retryAfter);
 	const ok = httpStatus >= 200 && httpStatus < 300;
 	if (!envelope) {
-		// Rule A6: the secrets go before the text is cut or its spaces joined (either would leave part of one), and again
-		// once HTML's character references are read (a debug page writes a password's `&` as `&amp;`).
-		const plain = redact(decodeCharacterReferences(redact(body.replace(/<[^>]*>/g, ' '))))
+		// Rule A6: the secrets go before the text loses its tags, is cut or has its spaces joined (each could leave part
+		// of one), and again once HTML's character references are read (a debug page writes a password's `&` as `&amp;`).
+		const plain = redact(decodeCharacterReferences(redact(body).replace(/<[^>]*>/g, ' ')))
 			.replace(/\s+/g, ' ')
 			.trim();
 		return {

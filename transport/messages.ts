@@ -46,7 +46,12 @@ interface RequestNotes {
 	gaveUp?: string;
 	/** For a plugin-header refusal: the credential fields still empty. */
 	missingPluginFields?: string[];
+	/** A write that reached the service and failed is not sent again: it may have been applied. */
+	maybeApplied?: boolean;
 }
+
+const NOT_RETRIED =
+	'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.';
 
 /** "It was sent 3 times, with 3 s of backoff between attempts; gave up after 3 attempts." */
 function historyNote(notes: RequestNotes) {
@@ -126,7 +131,7 @@ function explain(failure: ServiceFailure, notes: RequestNotes) {
 				message: [502, 503, 504].includes(httpStatus)
 					? `The service is unavailable (HTTP ${httpStatus}): ${message}`
 					: `The service failed with HTTP ${httpStatus}: ${message}`,
-				description: note || undefined,
+				description: note || (notes.maybeApplied ? NOT_RETRIED : undefined),
 			};
 		default:
 			return { message, description: describeData(data) };
@@ -171,7 +176,7 @@ export function serviceError(
 export function networkError(
 	node: INode,
 	failure: { code: string; reason: string; timedOut: boolean; waitedMs: number },
-	notes: RequestNotes & { itemIndex?: number; maybeApplied: boolean },
+	notes: RequestNotes & { itemIndex?: number },
 ) {
 	const note = historyNote(notes);
 	// The message is set after construction: n8n rewrites messages that mention a network error code into generic text.
@@ -181,7 +186,7 @@ export function networkError(
 			{ message: failure.reason, networkErrorCode: failure.code },
 			{
 				description: notes.maybeApplied
-					? 'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.'
+					? NOT_RETRIED
 					: failure.timedOut
 						? `An attempt may take as long as the Timeout${notes.names?.timeout ? ` (${notes.names.timeout})` : ''}, from connecting to the last byte of the answer.${note ? ` ${note}` : ''}${raiseHint(notes.names, 'timeout')}`
 						: `Check the Base URL and that the service is reachable.${note ? ` ${note}` : ''}`,
@@ -249,7 +254,9 @@ export function exchangeError(
 					outcome.failure.message,
 					outcome.failure.isTransient
 						? `The service could not serve the login now (no connection, a rate limit or a failing service), not a problem of the credential. ${historyNote(notes)}${raiseHint(notes.names, 'retryBudget', 'maxAttempts')}`.trim()
-						: 'Check the username, password and Base URL of the Commerce Messaging credential.',
+						: refusal
+							? 'Check the username, password and Base URL of the Commerce Messaging credential.'
+							: 'The login gave this run no usable token; the message says why.',
 					itemIndex,
 					refusal && String(refusal.httpStatus),
 				),

@@ -22,7 +22,7 @@ import {
 	sealFor,
 	tokenNeedsRenewal,
 } from './auth';
-import { decideRetry, type LoginFailure, type RetryKind } from './failures';
+import { decideRetry, LoginFailure, type RetryKind } from './failures';
 import { formatMegabytes } from './format';
 import { exchange, type Exchange } from './http';
 import { exchangeError, networkError, plainApiError, serviceError } from './messages';
@@ -276,10 +276,34 @@ class Session {
 					renewal: this.login,
 				});
 				if (accounts.size > MAX_TABLE_ENTRIES) accounts.delete(accounts.keys().next().value!);
+				// n8n stores the whole object a login is handed: a renewal with this run's copy would undo an edit of the
+				// credential saved meanwhile. The run stops instead, and the next one uses the edit.
+				if (this.replacing !== undefined && (await this.editedMeanwhile(ctx))) {
+					this.afterLogin({
+						kind: 'loginFailed',
+						failure: new LoginFailure(
+							'the credential was edited while this run was under way; logging in again with the fields it started with would undo the edit. Run the workflow again to use the edited credential',
+						),
+					});
+					break;
+				}
 				return { logsIn: true };
 			}
 		}
 		return { failure: this.loginRefusal };
+	}
+
+	/** Whether the stored credential's fields (the token aside) differ from those this run started with. */
+	private async editedMeanwhile(ctx: ApiContext) {
+		const fields = (credentials: ReturnType<typeof readCredentials>) =>
+			JSON.stringify({ ...credentials, sessionToken: '' });
+		try {
+			const stored = readCredentials(await ctx.getCredentials(CREDENTIAL_TYPE));
+			return fields(stored) !== fields(this.credentials);
+		} catch {
+			// Unreadable now: the run goes on with its copy, as it would have.
+			return false;
+		}
 	}
 
 	/** After a request that logged in on its way: its new token, or the failure that answers the rest of the run. */
@@ -486,8 +510,10 @@ export async function sendAndRead(
 					mayHaveApplied &&
 					target.method === 'DELETE' &&
 					routeName !== 'custom'
-				)
+				) {
+					if (retriedAfterError) activity.retriedThenDone++;
 					return { value: target.parse(undefined), bytes: Buffer.byteLength(text) };
+				}
 				// A rate limit is always tried again (the service did nothing), a 5xx only when that is safe; any other
 				// refusal never (the message of a plugin-header refusal names the credential fields still empty).
 				if (
@@ -496,6 +522,7 @@ export async function sendAndRead(
 				)
 					throw serviceError(node, refused, itemIndex, {
 						missingPluginFields: missingPluginFields(session.credentials),
+						maybeApplied: refused.kind === 'unavailable',
 					});
 				mayHaveApplied ||= refused.kind === 'unavailable';
 				failure = {

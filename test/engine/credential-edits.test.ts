@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { CREDENTIAL_TYPE, Engine } from '../../tools/harness/engine';
 import { PollHarness } from '../../tools/harness/poll';
 import {
@@ -61,6 +63,43 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 		expect(served.map((r) => r.userId)).toEqual([userIdOf(OTHER.username)]);
 		expect(sandbox.state.logins.at(-1)).toMatchObject({ username: OTHER.username });
 		expect(engine.logins).toBe(2);
+	});
+
+	it('A3: a run under way when the credential is edited stops at its next login rather than store its old fields over the edit', async () => {
+		const engine = await loggedIn();
+		const start = sandbox.state.requests.length;
+		// The first item's answer comes late; the second item's token is refused, so that item logs in again.
+		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'slow', delayMs: 500 });
+		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'jwt-invalid' });
+		try {
+			const running = engine.run({
+				parameters: listContacts,
+				items: [{ json: {} }, { json: {} }],
+				continueOnFail: true,
+			});
+			// While the first item's request is under way, the user saves the credential for another account.
+			while (!requestsSince(start).some((r) => r.path === '/api/contacts/')) await sleep(5);
+			editStoredCredential(engine, {
+				username: OTHER.username,
+				password: OTHER.password,
+				pluginApiKey: OTHER.pluginKey,
+			});
+			const result = await running;
+			expect(result.items[0].json.error).toBeUndefined();
+			expect(result.items[1].json.error).toMatch(
+				/^Login to the Commerce Messaging service failed: the credential was edited while this run was under way/,
+			);
+		} finally {
+			sandbox.faults.clear();
+		}
+		expect(engine.credentialsHelper.stored[CREDENTIAL_TYPE].username).toBe(OTHER.username);
+		const next = sandbox.state.requests.length;
+		expect((await engine.run({ parameters: listContacts })).error).toBeUndefined();
+		expect(
+			requestsSince(next)
+				.filter((r) => r.path === '/api/contacts/')
+				.map((r) => r.userId),
+		).toEqual([userIdOf(OTHER.username)]);
 	});
 
 	it('A3: after the password is changed, the old token is not used: the new password logs in (a wrong one fails the run)', async () => {

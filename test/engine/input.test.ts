@@ -319,6 +319,33 @@ describe("Input checks, run by n8n's engine against the emulator", () => {
 			expect(result.requests).toBe(0);
 		});
 
+		it('Input: without Continue On Fail, the error that stops the run names the items that went through meanwhile', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const phones = [
+				'+4915100000041',
+				'bad',
+				'+4915100000043',
+				'+4915100000044',
+				'+4915100000045',
+			];
+			const result = await engine.run({
+				parameters: {
+					resource: 'message',
+					operation: 'send',
+					phone: '={{ $json.phone }}',
+					message: 'hi',
+				},
+				items: phones.map((phone) => ({ json: { phone } })),
+			});
+			expect(result.error?.message).toBe('Item 1: "bad" is not an international phone number');
+			expect(result.error?.description).toMatch(
+				/ Items 0, 2, 3, 4 went through before the run stopped; the run outputs none of them\.$/,
+			);
+			expect(
+				sandbox.state.messages.filter((m: { phone: string }) => phones.includes(m.phone)),
+			).toHaveLength(4);
+		});
+
 		it('Input: a setting that is not a finite number names what it got', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const result = await engine.run({

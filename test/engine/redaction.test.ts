@@ -179,6 +179,17 @@ describe('A6: a secret in a page that is not JSON never leaves the node', () => 
 			true,
 		);
 		expect(seenSpaced).not.toContain('correct horse');
+		// A password that looks like a tag is found before the page loses its tags.
+		const tagged = 'Pa<ss>word-2024!';
+		const seenTagged = await runAgainst(
+			tagged,
+			() => ({
+				type: 'text/html',
+				text: `<html><body><p>{"password":"${tagged}"}</p></body></html>`,
+			}),
+			true,
+		);
+		expect(seenTagged).not.toContain('word-2024');
 	});
 });
 

@@ -440,6 +440,23 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 		expect(mediaIds[0]).toEqual(expect.any(String));
 	});
 
+	it('M1: a download every try of which fails gives each waiting item its own error, naming its own index', async () => {
+		const result = await new Engine(credentialsFor(sandbox)).run({
+			parameters: send({
+				headerMedia: 'url',
+				headerMediaUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}/gone.png`,
+			}),
+			items: [0, 1, 2, 3].map((n) => ({ json: { phone: `+491512345640${n}` } })),
+			continueOnFail: true,
+		});
+		expect(pairedInputs(result)).toEqual([0, 1, 2, 3]);
+		result.items.forEach((item, n) =>
+			expect(item.json.error).toMatch(
+				new RegExp(`^Item ${n}: the header media could not be downloaded`),
+			),
+		);
+	});
+
 	it('M1: Header Media "Media ID" with an empty value fails its item before any send, naming the field', async () => {
 		const sends = () =>
 			(sandbox.state.requests as Array<{ method: string; path: string }>).filter(

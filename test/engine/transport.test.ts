@@ -240,6 +240,14 @@ describe("Transport rules (JSend, errors, retries, pagination), through n8n's en
 		}
 	});
 
+	it("L1/A1/E5: a login refused with the service's rate-limit code in an HTTP 200 is tried again too", async () => {
+		const calls = since();
+		sandbox.faults.inject({ method: 'POST', path: LOGIN, kind: 'rate-limit-200' });
+		const result = await new Engine(credentialsFor(sandbox)).run({ parameters: list(2) });
+		expect(result.error).toBeUndefined();
+		expect(calls().filter((r) => LOGIN.test(r.path))).toHaveLength(2);
+	});
+
 	it('L1/A1: a login the service keeps rate limiting fails as a rate limit, not as a credential to check', async () => {
 		sandbox.faults.inject({ method: 'POST', path: LOGIN, kind: '429-no-retry-after', times: 5 });
 		const result = await new Engine(credentialsFor(sandbox)).run({
@@ -289,6 +297,20 @@ describe("Transport rules (JSend, errors, retries, pagination), through n8n's en
 			},
 		});
 		expect(again.error?.httpCode).toBe('404');
+		// A product's delete says which product is gone, whatever the answer holds; the retry counts as done.
+		sandbox.state.productsOf(userId).set('DEL-RETRY-1', { id: 'DEL-RETRY-1', name: 'Gone twice' });
+		const productPath = '/api/v1/products/DEL-RETRY-1/';
+		sandbox.faults.inject({ method: 'DELETE', path: productPath, kind: 'slow', delayMs: 1_300 });
+		const product = await engine.run({
+			parameters: {
+				resource: 'product',
+				operation: 'delete',
+				productId: { __rl: true, mode: 'id', value: 'DEL-RETRY-1' },
+				requestOptions: { timeoutSeconds: 1 },
+			},
+		});
+		expect(product.items.map((item) => item.json)).toEqual([{ id: 'DEL-RETRY-1', deleted: true }]);
+		expect(calls(productPath).map((r) => r.status)).toEqual([0, 404]);
 	});
 
 	it('L1: a POST is not repeated after a reset or a 503, since the service may have processed it', async () => {
@@ -305,6 +327,9 @@ describe("Transport rules (JSend, errors, retries, pagination), through n8n's en
 		expect(unavailable.items[0].json).toMatchObject({
 			code: 'SERVICE_UNAVAILABLE',
 			httpCode: '503',
+			description: expect.stringMatching(
+				/^Not retried automatically: the service may already have processed/,
+			),
 		});
 		expect(calls('/api/contacts/')).toHaveLength(2);
 	});

@@ -38,12 +38,26 @@ export function errorJson(error: unknown): IDataObject {
 	return Object.fromEntries(Object.entries(json).filter(([, value]) => value !== undefined));
 }
 
-/** The error that stops the run, naming its item. */
-export function withItemIndex(node: INode, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof NodeApiError || error instanceof NodeOperationError))
-		return new NodeOperationError(node, error as Error, { itemIndex });
-	error.context.itemIndex ??= itemIndex;
-	return error;
+/**
+ * The error that stops the run, naming its item, and the items that went through meanwhile (items run side by side,
+ * so some after it may have): the run outputs none of them, and running it again repeats them.
+ */
+export function withItemIndex(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+	done: number[] = [],
+): Error {
+	const stopping =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(node, error as Error, { itemIndex });
+	stopping.context.itemIndex ??= itemIndex;
+	if (done.length) {
+		const items = `${done.length === 1 ? 'Item' : 'Items'} ${done.slice(0, 10).join(', ')}${done.length > 10 ? ` and ${done.length - 10} more` : ''}`;
+		stopping.description = `${stopping.description ? `${stopping.description} ` : ''}${items} went through before the run stopped; the run outputs none of them.`;
+	}
+	return stopping;
 }
 
 /** How a hint names one retry of each kind; several take an s. */

@@ -62,7 +62,12 @@ export async function router(this: IExecuteFunctions) {
 	// is, a failure becomes an error item; all paired to their input.
 	const output = results.flatMap((result, itemIndex) => {
 		if (result.status === 'failed' && !this.continueOnFail())
-			throw withItemIndex(this.getNode(), result.error, itemIndex);
+			throw withItemIndex(
+				this.getNode(),
+				result.error,
+				itemIndex,
+				results.flatMap((other, index) => (other.status === 'done' ? [index] : [])),
+			);
 		const items =
 			result.status === 'failed'
 				? [{ json: errorJson(result.error) }]

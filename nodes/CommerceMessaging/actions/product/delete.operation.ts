@@ -16,7 +16,9 @@ export async function execute(
 	productId?: string,
 ) {
 	const id = productId ?? readProductId.call(this, itemIndex);
-	return [await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex })];
+	// The answer's payload is not shown: whatever it holds, the item says which product is gone.
+	const answer = await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex });
+	return [{ ...answer, id: answer.id ?? id, deleted: true }];
 }
 
 export const option = {

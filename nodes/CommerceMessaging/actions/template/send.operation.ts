@@ -156,13 +156,33 @@ export { orderingKey };
  * Shared by the items in flight (taken before any await). After a failure, the items that were waiting for it share
  * one more try, made by the first of them: a file is never uploaded once per waiting item.
  */
-function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>) {
+function once<T>(
+	cache: Map<string, Promise<T>>,
+	key: string,
+	make: () => Promise<T>,
+	itemIndex: number,
+) {
 	const cached = cache.get(key);
 	const tryOnce = () => {
 		if (cache.get(key) === cached) cache.set(key, make());
 		return cache.get(key)!;
 	};
-	return cached?.catch(tryOnce) ?? tryOnce();
+	return (cached?.catch(tryOnce) ?? tryOnce()).catch((error: unknown) => {
+		throw forItem(error, itemIndex);
+	});
+}
+
+/** An error another item's try raised, as this item's: a copy with its index in the message and the context. */
+function forItem(error: unknown, itemIndex: number) {
+	const { context } = error as { context?: IDataObject };
+	if (!context || context.itemIndex === itemIndex) return error;
+	const copy = Object.create(
+		Object.getPrototypeOf(error),
+		Object.getOwnPropertyDescriptors(error),
+	) as { context: IDataObject; message: string };
+	copy.context = { ...context, itemIndex };
+	copy.message = copy.message.replace(/^Item \d+: /, `Item ${itemIndex}: `);
+	return copy;
 }
 
 /** A file name from a URL's path, %-decoded; one that is not valid %-encoding is kept as written. */
@@ -334,34 +354,40 @@ export async function execute(
 			state.media,
 			createHash('sha256').update(file.mimeType).update(file.bytes).digest('base64url'),
 			async () => (await uploadMedia(this, itemIndex, file)).mediaId,
+			itemIndex,
 		);
 	if (binary) headerMediaId = await upload(binary);
 	if (url)
-		headerMediaId = await once(state.media, url, async () => {
-			const response: { body: ArrayBuffer; headers: IDataObject } = await this.helpers
-				.httpRequest({
-					url,
-					encoding: 'arraybuffer',
-					returnFullResponse: true,
-					timeout: settingsOf(this).retry.timeoutMs,
-					abortSignal: this.getExecutionCancelSignal?.(),
-				})
-				.catch((error: Error) => {
-					throw itemError(
-						this,
-						itemIndex,
-						`the header media could not be downloaded from ${url}: ${error.message}`,
-						'Check that n8n can reach the address and that it serves the file.',
-					);
+		headerMediaId = await once(
+			state.media,
+			url,
+			async () => {
+				const response: { body: ArrayBuffer; headers: IDataObject } = await this.helpers
+					.httpRequest({
+						url,
+						encoding: 'arraybuffer',
+						returnFullResponse: true,
+						timeout: settingsOf(this).retry.timeoutMs,
+						abortSignal: this.getExecutionCancelSignal?.(),
+					})
+					.catch((error: Error) => {
+						throw itemError(
+							this,
+							itemIndex,
+							`the header media could not be downloaded from ${url}: ${error.message}`,
+							'Check that n8n can reach the address and that it serves the file.',
+						);
+					});
+				return await upload({
+					bytes: Buffer.from(response.body),
+					mimeType: String(response.headers['content-type'] ?? 'application/octet-stream').split(
+						';',
+					)[0],
+					fileName: fileNameOf(url),
 				});
-			return await upload({
-				bytes: Buffer.from(response.body),
-				mimeType: String(response.headers['content-type'] ?? 'application/octet-stream').split(
-					';',
-				)[0],
-				fileName: fileNameOf(url),
-			});
-		});
+			},
+			itemIndex,
+		);
 	const sent = await apiRequest(this, 'templateSend', {
 		pathParams: { id },
 		body: compact({ phone: recipient, ...sendFields(values), header_media_id: headerMediaId }),
