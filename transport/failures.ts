@@ -168,8 +168,6 @@ export type RetryKind = 'rate limit' | 'timeout' | 'connection' | 'service error
  */
 export class LoginFailure extends Error {
 	name = 'LoginFailure';
-	/** Its own field, so that findLoginFailure knows it by shape. */
-	readonly isTransient: boolean;
 
 	constructor(
 		reason: string,
@@ -178,7 +176,6 @@ export class LoginFailure extends Error {
 		readonly refusal?: Pick<ServiceFailure, 'httpStatus' | 'code' | 'message'>,
 	) {
 		super(`Login to the Commerce Messaging service failed: ${reason}`);
-		this.isTransient = retry !== undefined;
 	}
 }
 
@@ -196,9 +193,9 @@ function causes(error: unknown) {
 
 /** The login failure behind an error n8n's helper threw; by shape too, as a credential may load its own copy of the class. */
 export const findLoginFailure = (error: unknown) =>
-	causes(error).find(
-		(link) => link.name === 'LoginFailure' && typeof link.isTransient === 'boolean',
-	) as LoginFailure | undefined;
+	causes(error).find((link) => link.name === 'LoginFailure' && 'retry' in link) as
+		| LoginFailure
+		| undefined;
 
 /**
  * A network failure: its system code wherever n8n or the HTTP library put it; `timedOut`; `notSent`: no connection was

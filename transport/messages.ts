@@ -252,7 +252,7 @@ export function exchangeError(
 				plainApiError(
 					node,
 					outcome.failure.message,
-					outcome.failure.isTransient
+					outcome.failure.retry
 						? `The service could not serve the login now (no connection, a rate limit or a failing service), not a problem of the credential. ${historyNote(notes)}${raiseHint(notes.names, 'retryBudget', 'maxAttempts')}`.trim()
 						: refusal
 							? 'Check the username, password and Base URL of the Commerce Messaging credential.'

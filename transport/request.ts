@@ -308,7 +308,7 @@ class Session {
 
 	/** After a request that logged in on its way: its new token, or the failure that answers the rest of the run. */
 	afterLogin(outcome: Exchange) {
-		if (outcome.kind === 'loginFailed' && !outcome.failure.isTransient)
+		if (outcome.kind === 'loginFailed' && !outcome.failure.retry)
 			this.loginRefusal = outcome.failure;
 		accounts.set(
 			this.account,

@@ -69,7 +69,7 @@ describe('A3/A6: the session token is bound to the account that obtained it', ()
 		const engine = await loggedIn();
 		const start = sandbox.state.requests.length;
 		// The first item's answer comes late; the second item's token is refused, so that item logs in again.
-		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'slow', delayMs: 500 });
+		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'slow', delayMs: 2_000 });
 		sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'jwt-invalid' });
 		try {
 			const running = engine.run({

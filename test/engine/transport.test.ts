@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { Engine, pairedInputs } from '../../tools/harness/engine';
 import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
 
@@ -264,53 +266,57 @@ describe("Transport rules (JSend, errors, retries, pagination), through n8n's en
 
 	it('L1: a DELETE whose first attempt the service applied without answering in time is done when its retry finds nothing', async () => {
 		const userId = sandbox.state.userByName('demo@shop.test').id;
+		/** Runs a delete whose first attempt the service applies (`apply`) but never answers: the retry finds nothing. */
+		const deleteApplied = async (path: string, apply: () => void, parameters: object) => {
+			sandbox.faults.inject({ method: 'DELETE', path, kind: 'hang' });
+			const calls = since();
+			const running = engine.run({
+				parameters: { ...parameters, requestOptions: { timeoutSeconds: 1 } },
+			});
+			while (calls(path).length === 0) await sleep(5);
+			apply();
+			const result = await running;
+			return { result, statuses: calls(path).map((r) => r.status) };
+		};
 		const template = sandbox.state.addTemplate(
 			userId,
-			{ name: 'deleted_while_slow', language: 'en', body: 'Hi' },
+			{ name: 'deleted_unanswered', language: 'en', body: 'Hi' },
 			'DRAFT',
 			new Date().toISOString(),
 		);
-		const path = `/api/v2/whatsapp/templates/${template.id}`;
-		const calls = since();
-		sandbox.faults.inject({ method: 'DELETE', path, kind: 'slow', delayMs: 1_300 });
-		const result = await engine.run({
-			parameters: {
-				resource: 'template',
-				operation: 'delete',
-				templateId: { __rl: true, mode: 'id', value: String(template.id) },
-				requestOptions: { timeoutSeconds: 1 },
-			},
-		});
+		const templateId = { __rl: true, mode: 'id', value: String(template.id) };
+		const { result, statuses } = await deleteApplied(
+			`/api/v2/whatsapp/templates/${template.id}`,
+			() => sandbox.state.templates.delete(template.id),
+			{ resource: 'template', operation: 'delete', templateId },
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json)).toEqual([
 			{ id: String(template.id), deleted: true },
 		]);
-		// The first answer came after the Timeout (the emulator logs it unanswered): the template was deleted all the same.
-		expect(calls(path).map((r) => r.status)).toEqual([0, 404]);
-		expect(sandbox.state.templates.has(template.id)).toBe(false);
+		// The first attempt got no answer (the emulator logs it unanswered); the retry found the template gone.
+		expect(statuses).toEqual([0, 404]);
 		// Without an earlier attempt that may have applied it, a DELETE that finds nothing is an error.
 		const again = await engine.run({
-			parameters: {
-				resource: 'template',
-				operation: 'delete',
-				templateId: { __rl: true, mode: 'id', value: String(template.id) },
-			},
+			parameters: { resource: 'template', operation: 'delete', templateId },
 		});
 		expect(again.error?.httpCode).toBe('404');
 		// A product's delete says which product is gone, whatever the answer holds; the retry counts as done.
-		sandbox.state.productsOf(userId).set('DEL-RETRY-1', { id: 'DEL-RETRY-1', name: 'Gone twice' });
-		const productPath = '/api/v1/products/DEL-RETRY-1/';
-		sandbox.faults.inject({ method: 'DELETE', path: productPath, kind: 'slow', delayMs: 1_300 });
-		const product = await engine.run({
-			parameters: {
+		const products = sandbox.state.productsOf(userId);
+		products.set('DEL-RETRY-1', { id: 'DEL-RETRY-1', name: 'Gone twice' });
+		const product = await deleteApplied(
+			'/api/v1/products/DEL-RETRY-1/',
+			() => products.delete('DEL-RETRY-1'),
+			{
 				resource: 'product',
 				operation: 'delete',
 				productId: { __rl: true, mode: 'id', value: 'DEL-RETRY-1' },
-				requestOptions: { timeoutSeconds: 1 },
 			},
-		});
-		expect(product.items.map((item) => item.json)).toEqual([{ id: 'DEL-RETRY-1', deleted: true }]);
-		expect(calls(productPath).map((r) => r.status)).toEqual([0, 404]);
+		);
+		expect(product.result.items.map((item) => item.json)).toEqual([
+			{ id: 'DEL-RETRY-1', deleted: true },
+		]);
+		expect(product.statuses).toEqual([0, 404]);
 	});
 
 	it('L1: a POST is not repeated after a reset or a 503, since the service may have processed it', async () => {
