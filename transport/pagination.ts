@@ -172,7 +172,8 @@ export async function* iteratePages(
 			if (total !== undefined ? list.served >= total : size < longest) return;
 			longest = Math.max(longest, size);
 			if (wanted <= 0) {
-				activityOf(ctx).listsCutAtLimit++;
+				// Without a total, a list cut at the Limit may have ended there.
+				activityOf(ctx)[total === undefined ? 'listsStoppedAtLimit' : 'listsCutAtLimit']++;
 				return;
 			}
 		}

@@ -68,8 +68,9 @@ export type CustomRoute<T = unknown> = Pick<Route<T>, 'method' | 'path'> &
 
 /**
  * What a run did on the user's behalf, for the node's hints: counts and times only. `retriedRequests`: requests
- * retried after an error other than a rate limit, `retriedThenDone` of them answered in the end; `rateLimitHeldMs`:
- * wall time the whole run was held for a Retry-After.
+ * retried after an error other than a rate limit, `retriedThenDone` of them answered in the end; lists the Limit cut
+ * short (`listsStoppedAtLimit`: without a total, so they may have ended there); `rateLimitHeldMs`: wall time the whole
+ * run was held for a Retry-After.
  */
 const newActivity = () => ({
 	reLogins: 0,
@@ -77,6 +78,7 @@ const newActivity = () => ({
 	retriedRequests: 0,
 	retriedThenDone: 0,
 	listsCutAtLimit: 0,
+	listsStoppedAtLimit: 0,
 	rateLimitHeldMs: 0,
 	pagesRead: 0,
 });

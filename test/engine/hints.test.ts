@@ -58,7 +58,7 @@ describe('What the node tells the user: execution hints and log lines', () => {
 	beforeEach(() => forgetProcessState());
 	afterEach(() => {
 		sandbox.faults.clear();
-		sandbox.setConfig({ maxPageSize: 1000 });
+		sandbox.setConfig({ maxPageSize: 1000, paging: 'standard' });
 	});
 
 	it('no hint on a plain success', async () => {
@@ -151,7 +151,7 @@ describe('What the node tells the user: execution hints and log lines', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(hintsOf(result)).toEqual([
-			'Logged in again after the service refused the session token (once for the run), then went on.',
+			'Logged in again after the service refused the session token (once for the run).',
 		]);
 	});
 
@@ -212,6 +212,20 @@ describe('What the node tells the user: execution hints and log lines', () => {
 			},
 		});
 		expect(hintsOf(wholeList)).toEqual([]);
+		// Without a total, a list cut at the Limit may have ended there: the hint does not claim more.
+		sandbox.setConfig({ paging: 'no-total' });
+		const noTotal = await engine.run({
+			parameters: {
+				resource: 'contact',
+				operation: 'getAll',
+				returnAll: false,
+				limit: '={{ 45 }}',
+			},
+		});
+		expect(noTotal.items).toHaveLength(45);
+		expect(hintsOf(noTotal)).toEqual([
+			'Limit reached: the list may have more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.',
+		]);
 	});
 
 	it("L3: a list read once per input item points to Execute Once (n8n's editor says it for operations named getAll)", async () => {

@@ -93,18 +93,16 @@ export function report(
 					type: 'warning',
 				},
 		activity.reLogins > 0 && {
-			message:
-				'Logged in again after the service refused the session token (once for the run), then went on.',
+			message: 'Logged in again after the service refused the session token (once for the run).',
 			type: 'warning',
 		},
 		retried > 0 && {
 			message: `${retried === 1 ? '1 request was' : `${retried} requests were`} retried after an error (${retryKinds.join(', ')}); ${retriedDone === retried ? 'all' : retriedDone} of them went through.`,
 			type: 'warning',
 		},
-		activity.listsCutAtLimit > 0 &&
+		activity.listsCutAtLimit + activity.listsStoppedAtLimit > 0 &&
 			!(run.itemCount === 1 && run.outputCount === ctx.getNode().parameters.limit) && {
-				message:
-					'Limit reached: the list has more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.',
+				message: `Limit reached: the list ${activity.listsCutAtLimit ? 'has' : 'may have'} more records than the Limit let through. Raise Limit, or turn on Return All, to get them all.`,
 			},
 		// With Execute Once set, n8n hands the node its first item only.
 		activity.pagesRead > 0 &&
