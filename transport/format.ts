@@ -11,9 +11,9 @@ export function formatDuration(ms: number) {
 	return `${Math.floor(seconds / unit)} ${largeUnit}${rest ? ` ${rest} ${smallUnit}` : ''}`;
 }
 
-/** 5 MB, 1.5 MB, 1,024 MB. */
+/** 5 MB, 1.5 MB, 1,024 MB; under 1 MB to the thousandth (0.004 MB), so a small ceiling never reads 0 MB. */
 export const formatMegabytes = (bytes: number) =>
-	`${formatCount(Number((bytes / (1024 * 1024)).toFixed(1)))} MB`;
+	`${formatCount(Number((bytes / (1024 * 1024)).toFixed(bytes < 1024 * 1024 ? 3 : 1)))} MB`;
 
 /** 100,000. */
 export const formatCount = (count: number) => count.toLocaleString('en-US');

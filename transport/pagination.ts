@@ -28,6 +28,8 @@ interface ListOptions extends Pick<RequestSpec, 'qs' | 'itemIndex'> {
 	pageSize?: number;
 	/** Pages asked at once once the total is known; 1: one by one. */
 	concurrency?: number;
+	/** The field that tells records apart (default `id`; order history: `order_id`). */
+	recordKey?: string;
 }
 
 /** One page of a list by its number, and the bytes of its answer. */
@@ -47,12 +49,14 @@ export async function readPage(
 	return { ...(value as ListPage), bytes };
 }
 
-/** A record's id with its type, so 1 and "1" stay two records; undefined when it has none. */
-const typedId = (record: IDataObject) =>
-	record?.id == null || record.id === '' ? undefined : `${typeof record.id}:${String(record.id)}`;
+/** A record's id with its type, so 1 and "1" stay two records (an object id as its JSON); undefined when it has none. */
+const typedId = (record: IDataObject, key = 'id') =>
+	record?.[key] == null || record[key] === ''
+		? undefined
+		: `${typeof record[key]}:${JSON.stringify(record[key])}`;
 
 /**
- * The guards of one list read, page by page in whatever order the pages come: each record once (by `id`, when
+ * The guards of one list read, page by page in whatever order the pages come: each record once (by its id, when
  * records have one), Max List Size, and Max Records (none under a Limit, which bounds the list itself). `take` answers
  * a page's records not read before, or none when the page only repeats others: an error when the total says more
  * remain (the service ignores the page number), or whenever `repeatFails`. `recordId` tells records apart.
@@ -60,8 +64,8 @@ const typedId = (record: IDataObject) =>
 function guardList(
 	ctx: ApiContext,
 	{ limit, itemIndex }: ListOptions,
-	repeatFails = false,
-	recordId = typedId,
+	repeatFails: boolean,
+	recordId: (record: IDataObject) => string | undefined,
 ) {
 	const { maxRecords, maxListBytes, names } = settingsOf(ctx);
 	const pageOfId = new Map<string, number>();
@@ -141,7 +145,7 @@ export async function* iteratePages(
 	const { limit, concurrency = 1 } = options;
 	let wanted = limit ?? Infinity;
 	const pageSize = Math.max(1, Math.floor(Math.min(options.pageSize ?? PAGE_SIZE, wanted)));
-	const list = guardList(ctx, options);
+	const list = guardList(ctx, options, false, (record) => typedId(record, options.recordKey));
 	let longest = 0;
 	let total: number | undefined;
 	for (let page = 1; ; ) {

@@ -653,6 +653,11 @@ describe('Lists have a ceiling in bytes too (Request Options > Max List Size (MB
 			expect(result.items).toHaveLength(0);
 			// About 1 MB a page: the sixth passes the ceiling, far below Max Records.
 			expect(server.calls()).toHaveLength(6);
+			// A ceiling under 1 MB is named as set, never as 0 MB.
+			const small = await engine.run({
+				parameters: { ...allContacts, requestOptions: { maxListMegabytes: 0.004, concurrency: 1 } },
+			});
+			expect(small.error?.message).toMatch(/^The list goes on beyond 0\.004 MB of answers/);
 		});
 	});
 

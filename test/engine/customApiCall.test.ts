@@ -309,6 +309,35 @@ describe("Custom API Call, run by n8n's engine against the emulator", () => {
 		expect(requestsSince(start)).toHaveLength(0);
 	});
 
+	it('X1/L3: with Paginate, a page, currentPage or limit query parameter is refused before any request: Paginate sets them', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const start = sandbox.state.requests.length;
+		for (const name of ['page', 'currentPage', 'limit']) {
+			const result = await engine.run({
+				parameters: call({
+					method: 'GET',
+					path: '/api/contacts/',
+					paginate: true,
+					returnAll: true,
+					queryParameters: { parameter: [{ name, value: '3' }] },
+				}),
+			});
+			expect(result.error?.message).toBe(
+				`Item 0: the query parameter "${name}" is set by Paginate`,
+			);
+		}
+		expect(requestsSince(start)).toEqual([]);
+		// Without Paginate, the page is the user's to ask.
+		const onePage = await engine.run({
+			parameters: call({
+				method: 'GET',
+				path: '/api/contacts/',
+				queryParameters: { parameter: [{ name: 'limit', value: '3' }] },
+			}),
+		});
+		expect(onePage.items[0].json.items).toHaveLength(3);
+	});
+
 	it('X1/E2: with Continue On Fail each item gets its own answer or error item, paired to it', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const start = sandbox.state.requests.length;

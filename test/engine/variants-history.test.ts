@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { EmulatorData, PollHarness } from '../../tools/harness/poll';
 import { Engine } from '../../tools/harness/engine';
 import {
@@ -107,8 +109,61 @@ describe("Order history that ignores its filters (emulator orderHistoryFilters),
 					await getHistory({ status: 'pending', dateFrom: new Date(from).toISOString() }, 12),
 				).toEqual(expected);
 			});
+
+			it('V1/L3: a Limit is not bounded by Max Records, and no Limit hint when fewer orders match than asked', async () => {
+				const [from, to] = [BASE + 100 * HOUR, BASE + 104 * HOUR];
+				const result = await engine.run({
+					parameters: {
+						resource: 'order',
+						operation: 'getHistory',
+						returnAll: false,
+						limit: 8,
+						filters: { dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString() },
+						requestOptions: { maxRecords: 10 },
+					},
+				});
+				expect(result.error).toBeUndefined();
+				expect(result.items.map((item) => item.json.order_id)).toEqual([
+					'HIST-104',
+					'HIST-103',
+					'HIST-102',
+					'HIST-101',
+					'HIST-100',
+				]);
+				const hints = (
+					result.run.data.resultData.runData['Commerce Messaging']?.[0] as {
+						hints?: Array<{ message: string }>;
+					}
+				).hints;
+				expect((hints ?? []).filter((hint) => hint.message.startsWith('Limit reached'))).toEqual(
+					[],
+				);
+			});
 		},
 	);
+
+	it('L3: an order that moves to the next page while the history is read (a new order arrived) is output once', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const from = sandbox.state.requests.length;
+		// Page 2 waits before it is answered: the new order lands between pages 1 and 2, moving every order down one.
+		sandbox.faults.inject({ method: 'GET', path: HISTORY, kind: 'slow', delayMs: 1_500, times: 2 });
+		const running = engine.run({
+			parameters: { resource: 'order', operation: 'getHistory', returnAll: true },
+		});
+		while (historyPages(from).length < 2) await sleep(20);
+		data.pushOrders(['MOVED-BY'], 'paid', later());
+		const result = await running;
+		sandbox.faults.clear();
+		expect(result.error).toBeUndefined();
+		const ids = result.items.map((item) => item.json.order_id);
+		expect(new Set(ids).size).toBe(ids.length);
+		// Every order held before the read, each once (the new one may or may not be read).
+		expect(ids.filter((id) => id !== 'MOVED-BY')).toEqual(
+			newestFirst()
+				.map((order) => order.order_id)
+				.filter((id) => id !== 'MOVED-BY'),
+		);
+	}, 30_000);
 
 	describe('New Order trigger, the service ignoring date_from and status', () => {
 		beforeAll(() => sandbox.setConfig({ orderHistoryFilters: 'ignored' }));

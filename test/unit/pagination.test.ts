@@ -227,6 +227,27 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 		expect(pagesAsked()).toEqual([1, 2, 3]);
 	});
 
+	it('L3: ids that are objects or lists tell records apart by their JSON; `recordKey` names another id field', async () => {
+		const rows = records(25).map((record) => ({
+			...record,
+			id: { $oid: `oid-${String(record.id)}` },
+		}));
+		serve({ records: rows, maxPageSize: 10 });
+		expect(await listRecords(ctx as never, 'contactList')).toEqual(rows);
+		serve({ records: rows, paging: 'no-total', maxPageSize: 10 });
+		expect(await listRecords(ctx as never, 'contactList')).toEqual(rows);
+		// Order history's records carry `order_id`: a page shifted by one (a new order arrived) keeps each order once.
+		const orders = records(15).map(({ id }) => ({ order_id: `O-${String(id)}` }));
+		const pages = [orders.slice(0, 10), orders.slice(9, 15)];
+		serve({ records: orders });
+		mocked.mockImplementation(async (_ctx, _route, spec = {}) => ({
+			items: pages[Number(spec.qs?.currentPage) - 1] ?? [],
+		}));
+		expect(await listRecords(ctx as never, 'orderHistory', { recordKey: 'order_id' })).toEqual(
+			orders,
+		);
+	});
+
 	it('L3: iteratePages hands over each page as it comes, so a caller can stop early', async () => {
 		serve({ records: records(45), maxPageSize: 10 });
 		const seen: unknown[] = [];

@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { asRecord, asRecords, readListPage } from '../../../../transport/answers';
-import { listRecords } from '../../../../transport/pagination';
+import { listRecords, pageQuery } from '../../../../transport/pagination';
 import { apiRequest, type CustomRoute } from '../../../../transport/request';
 import { collection, returnAllOrLimit } from '../../descriptions';
 import {
@@ -198,6 +198,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		method === 'GET' &&
 		readBoolean(this, 'paginate', itemIndex, { label: 'Paginate', fallback: false })
 	) {
+		// Paginate sets the page parameters of every request: a value of the user's would be lost without a word.
+		const paging = Object.keys(pageQuery(1, 1)).find((name) => name in qs);
+		if (paging)
+			throw itemError(
+				this,
+				itemIndex,
+				`the query parameter "${paging}" is set by Paginate`,
+				'Remove it to read the whole list, or turn off Paginate to ask for one page yourself.',
+			);
 		const pages = {
 			...route,
 			// An answer that holds no list is not an empty one: the path is no list, or not one the node can read.

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { timeOf } from '../../../../transport/answers';
 import { iteratePages, listRecords } from '../../../../transport/pagination';
+import { activityOf } from '../../../../transport/request';
 import { RETURN_ALL_PAGE_SIZE } from '../../../../transport/settings';
 import { collection, returnAllOrLimit } from '../../descriptions';
 import { compact, itemError, readDate, readListLimit, readText } from '../../helpers/parameters';
@@ -62,16 +63,25 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			(created === undefined || (created >= fromMs && created <= toMs))
 		);
 	};
-	const records = await listRecords(this, 'orderHistory', { qs, limit, itemIndex });
+	// An order is one record (`order_id`): one that moves to the next page as a new order arrives is read once.
+	const { listsCutAtLimit, listsStoppedAtLimit } = activityOf(this);
+	const records = await listRecords(this, 'orderHistory', {
+		qs,
+		limit,
+		itemIndex,
+		recordKey: 'order_id',
+	});
 	// The service may list orders its filters exclude: it does not read them (the document shows none), so they are
 	// applied here. A Return All already holds the whole history, and a Limit filled with matches is done; otherwise
-	// a Limit reads on until it is reached.
+	// a Limit reads on until it is reached (Max Records bounds Return All only: an endless Limit here).
 	if (limit === undefined || records.every(matches)) return records.filter(matches);
 	const kept: IDataObject[] = [];
 	for await (const page of iteratePages(this, 'orderHistory', {
 		qs,
 		itemIndex,
 		pageSize: RETURN_ALL_PAGE_SIZE,
+		limit: Infinity,
+		recordKey: 'order_id',
 	})) {
 		kept.push(...page.filter(matches));
 		// Enough kept; or, newest first, a page reaches before Date From: no later page holds a match.
@@ -81,6 +91,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		)
 			break;
 	}
+	// The Limit hint is about what this read outputs, not the first one.
+	Object.assign(activityOf(this), {
+		listsCutAtLimit,
+		listsStoppedAtLimit: listsStoppedAtLimit + Number(kept.length >= limit),
+	});
 	return kept.slice(0, limit);
 }
 
