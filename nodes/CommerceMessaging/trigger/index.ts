@@ -104,39 +104,35 @@ export async function pollEvents(this: IPollFunctions) {
 	if (pollsUnderWay.has(this)) return null;
 	pollsUnderWay.add(this);
 	try {
-		return await poll.call(this);
+		// n8n keeps this context while the workflow is active: every poll is a run of its own, with the credential
+		// as it is now.
+		startRun(this, readRequestOptions(this));
+		const now = Date.now();
+		const eventName = readOption(this, 'event', 0, {
+			label: 'event',
+			values: Object.keys(EVENTS),
+			fallback: 'newContact',
+		});
+		const event = EVENTS[eventName];
+		const filters = event.readFilters?.(this) ?? {};
+
+		if (this.getMode() === 'manual') {
+			const record = await event.latest(this, filters);
+			return record ? [this.helpers.returnJsonArray(record)] : null;
+		}
+
+		// The workflow's static data keeps the event it belongs to and that event's state.
+		const staticData = this.getWorkflowStaticData('node');
+		const cursor = staticData.cursor as IDataObject | undefined;
+		// A state of another event (the event was changed on an active workflow) is not ours: start anew.
+		const state = cursor?.event === eventName ? event.readState(cursor.state) : undefined;
+		const { records, state: nextState } =
+			state === undefined
+				? { records: [], state: await event.start(this, now) }
+				: await event.next(this, state, filters, now);
+		staticData.cursor = { event: eventName, state: nextState };
+		return records.length ? [this.helpers.returnJsonArray(records)] : null;
 	} finally {
 		pollsUnderWay.delete(this);
 	}
-}
-
-async function poll(this: IPollFunctions) {
-	// n8n keeps this context while the workflow is active: every poll is a run of its own, with the credential as
-	// it is now.
-	startRun(this, readRequestOptions(this));
-	const now = Date.now();
-	const eventName = readOption(this, 'event', 0, {
-		label: 'event',
-		values: Object.keys(EVENTS),
-		fallback: 'newContact',
-	});
-	const event = EVENTS[eventName];
-	const filters = event.readFilters?.(this) ?? {};
-
-	if (this.getMode() === 'manual') {
-		const record = await event.latest(this, filters);
-		return record ? [this.helpers.returnJsonArray(record)] : null;
-	}
-
-	// The workflow's static data keeps the event it belongs to and that event's state.
-	const staticData = this.getWorkflowStaticData('node');
-	const cursor = staticData.cursor as IDataObject | undefined;
-	// A state of another event (the event was changed on an active workflow) is not ours: start anew.
-	const state = cursor?.event === eventName ? event.readState(cursor.state) : undefined;
-	const { records, state: nextState } =
-		state === undefined
-			? { records: [], state: await event.start(this, now) }
-			: await event.next(this, state, filters, now);
-	staticData.cursor = { event: eventName, state: nextState };
-	return records.length ? [this.helpers.returnJsonArray(records)] : null;
 }
