@@ -46,7 +46,7 @@ export function withItemIndex(
 	node: INode,
 	error: unknown,
 	itemIndex: number,
-	done: number[] = [],
+	done: number[],
 ): Error {
 	const stopping =
 		error instanceof NodeApiError || error instanceof NodeOperationError

@@ -1,7 +1,6 @@
 import { type IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { startRun } from '../../../transport/request';
-import type { RunSettings } from '../../../transport/settings';
+import { settingsOf, startRun } from '../../../transport/request';
 import { readRequestOptions, readText } from '../helpers/parameters';
 import { errorJson, report, withItemIndex } from './report';
 import { operations } from './resources';
@@ -24,11 +23,9 @@ export async function router(this: IExecuteFunctions) {
 			`The operation "${operationName}" of "${resource}" is not supported`,
 		);
 
-	let settings: RunSettings;
 	let state: unknown;
 	try {
-		settings = readRequestOptions(this);
-		startRun(this, settings);
+		startRun(this, readRequestOptions(this));
 		state = await operation.prepare?.call(this, itemCount);
 	} catch (error) {
 		// A run-wide setting (Request Options, Batching) fails every item: with Continue On Fail, each says so.
@@ -43,7 +40,7 @@ export async function router(this: IExecuteFunctions) {
 	const { orderingKey } = operation;
 	// `finish` runs even when an item stops the run, so what the earlier items did (e.g. events sent) is kept.
 	const results = await runConcurrently(itemCount, {
-		concurrency: operation.oneItemAtATime ? 1 : settings.concurrency,
+		concurrency: operation.oneItemAtATime ? 1 : settingsOf(this).concurrency,
 		keyOf:
 			orderingKey &&
 			((itemIndex) => {
