@@ -121,17 +121,15 @@ export class SharedClaims {
 		const first = new Set([...written].filter((value) => !ownJunk.has(value)));
 		this.toRemove.add(token);
 		this.removeAgain.add(token);
-		// The claims not decided yet, by event hash.
-		const pending = new Map<string, ReturnType<typeof sharedValues>>();
+		// The claims not decided yet, by event hash: those of events found already are decided (another holds them).
+		const pending = new Map(batch);
 		for (const [hash, claim] of batch) {
 			const found = first.has(claim.record) || first.has(claim.probe);
 			// Values this call wrote that hold no send: for an event found, what it did not find; else the probe.
 			for (const value of found ? [claim.record, claim.probe] : [claim.probe])
 				if (!first.has(value)) this.toRemove.add(value);
-			if (!found) {
-				pending.set(hash, claim);
-				this.removeAgain.add(claim.probe);
-			}
+			if (found) pending.delete(hash);
+			else this.removeAgain.add(claim.probe);
 		}
 		const node = this.ctx.getNode().name;
 		try {
