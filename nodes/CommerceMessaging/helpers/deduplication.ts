@@ -297,15 +297,21 @@ export class EventPush {
 			if (saved.process !== PROCESS.id && Number(saved.at) >= PROCESS.startedAt)
 				push.otherProcessSavedAt = Number(saved.at);
 		}
-		if (!acrossProcesses) return push;
-		push.shared = SharedClaims.open(ctx, memory.shared);
+		// n8n offers no shared store to a workflow without an id, nor on an engine without a database.
+		if (
+			!acrossProcesses ||
+			!ctx.getWorkflow().id ||
+			typeof ctx.helpers.checkProcessedAndRecord !== 'function'
+		)
+			return push;
+		push.shared = new SharedClaims(ctx, memory.shared);
 		const claims = enabled
 			.map((event) => ({ ...event, hash: eventKey(push.account, event.identity).hash }))
 			.filter(
 				({ hash, windowSeconds, acrossProcesses }) =>
 					acrossProcesses && memory.sentWithin(hash, windowSeconds, nowSeconds()) === undefined,
 			);
-		await push.shared?.claimAll(claims).catch(async (error: unknown) => {
+		await push.shared.claimAll(claims).catch(async (error: unknown) => {
 			// Cancelled while claiming: the router never reaches `finish`, so the claims go here.
 			await push.finish();
 			throw error;

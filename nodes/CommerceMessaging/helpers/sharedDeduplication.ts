@@ -84,17 +84,10 @@ export class SharedClaims {
 	/** Set once a call failed: the run goes on with this process's own check only. */
 	unavailable = false;
 
-	private constructor(
+	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly history: SharedHistory,
 	) {}
-
-	/** Undefined where n8n offers no store (a workflow without an id, an engine without a database). */
-	static open(ctx: IExecuteFunctions, history: SharedHistory) {
-		return ctx.getWorkflow().id && typeof ctx.helpers.checkProcessedAndRecord === 'function'
-			? new SharedClaims(ctx, history)
-			: undefined;
-	}
 
 	/** Claims the events this run does not hold yet: one call, then a pause and a read-back per round. */
 	async claimAll(events: Array<{ hash: string; windowSeconds: number }>) {
