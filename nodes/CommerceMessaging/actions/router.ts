@@ -99,7 +99,8 @@ export async function runConcurrently<T>(
 		stopOnError: boolean;
 	},
 ) {
-	const lastOfKey = new Map<string, Promise<unknown>>();
+	// Items without a key are never stored here, so they wait for no one.
+	const lastOfKey = new Map<string | undefined, Promise<unknown>>();
 	// Waiters are served in the order they asked (a queue read by index: thousands wait).
 	const waiting: Array<() => void> = [];
 	let next = 0;
@@ -107,7 +108,7 @@ export async function runConcurrently<T>(
 	let stopped = false;
 	const runItem = async (itemIndex: number, key: string | undefined) => {
 		// The previous item of its key, read before this one takes its place.
-		await (key === undefined ? undefined : lastOfKey.get(key));
+		await lastOfKey.get(key);
 		if (free > 0) free--;
 		else await new Promise<void>((resolve) => waiting.push(resolve));
 		try {
