@@ -92,35 +92,35 @@ export class SharedClaims {
 	/** Claims the events this run does not hold yet: one call, then a pause and a read-back per round. */
 	async claimAll(events: Array<{ hash: string; windowSeconds: number }>) {
 		const now = Math.floor(Date.now() / 1000);
-		const batch = new Map(
+		// This call's claims not decided yet, by event hash.
+		const pending = new Map(
 			events
 				.filter(({ hash }) => !this.owned.has(hash))
 				.map(({ hash, windowSeconds }) => [hash, sharedValues(hash, windowSeconds, now)]),
 		);
-		if (batch.size === 0 || this.unavailable) return;
+		if (pending.size === 0 || this.unavailable) return;
 		// A token of this claim alone: a later claim's read-back must not find an earlier one's.
 		const token = `#${randomBytes(6).toString('base64url')}`;
 		// Values this run wrote that hold no send (a probe, a claim beside a send found): found again, they are no send.
 		const ownJunk = new Set(this.toRemove);
 		// Probes first: where a batch is larger than the row, n8n keeps the newest values, the records and the token.
-		const claims = [...batch.values()];
+		const claims = [...pending.values()];
 		const written = await this.call([
 			...claims.map((claim) => claim.probe),
 			...claims.map((claim) => claim.record),
 			token,
 		]);
 		// Claims that could not be read back are taken as held: the store failing must not lose events.
-		if (!written) return void batch.forEach((claim, hash) => this.owned.set(hash, claim));
+		if (!written) return void pending.forEach((claim, hash) => this.owned.set(hash, claim));
 		const first = new Set([...written].filter((value) => !ownJunk.has(value)));
 		this.toRemove.add(token);
 		this.removeAgain.add(token);
-		// The claims not decided yet, by event hash: those of events found already are decided (another holds them).
-		const pending = new Map(batch);
-		for (const [hash, claim] of batch) {
+		for (const [hash, claim] of pending) {
 			const found = first.has(claim.record) || first.has(claim.probe);
 			// Values this call wrote that hold no send: for an event found, what it did not find; else the probe.
 			for (const value of found ? [claim.record, claim.probe] : [claim.probe])
 				if (!first.has(value)) this.toRemove.add(value);
+			// Found: another execution sent or holds the event, which is decided.
 			if (found) pending.delete(hash);
 			else this.removeAgain.add(claim.probe);
 		}
