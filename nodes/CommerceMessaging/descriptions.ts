@@ -277,6 +277,14 @@ export const deduplicationOptions = (keyDescription: string) =>
 			description: `Whether to skip an event with ${keyDescription} the service already accepted from this account within the window, so re-runs never send it twice; it is output with skipped: true. Holds in one n8n process and, for active workflows, across restarts; across workers only with Deduplicate Across Workers.`,
 		},
 		{
+			displayName: 'Deduplicate Across Workers',
+			name: 'deduplicateAcrossWorkers',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to also claim each event in n8n's shared database first, so none goes out twice in queue mode or with several main instances. Costs each sending execution up to a second and three writes of at most 100 KB. Only with Deduplicate on.",
+		},
+		{
 			displayName: 'Deduplication Window (Hours)',
 			name: 'deduplicationWindowHours',
 			type: 'number',
@@ -284,13 +292,5 @@ export const deduplicationOptions = (keyDescription: string) =>
 			default: DEFAULT_WINDOW_HOURS,
 			placeholder: '24',
 			description: 'How long an accepted event blocks the same event, when Deduplicate is on',
-		},
-		{
-			displayName: 'Deduplicate Across Workers',
-			name: 'deduplicateAcrossWorkers',
-			type: 'boolean',
-			default: false,
-			description:
-				"Whether to also claim each event in n8n's shared database first, so none goes out twice in queue mode or with several main instances. Costs each sending execution up to a second and three writes of at most 100 KB. Only with Deduplicate on.",
 		},
 	]);

@@ -101,6 +101,15 @@ export const properties: INodeProperties[] = [
 			description: 'Whether to fail without sending when the template is not APPROVED',
 		},
 		{
+			displayName: 'Variables (JSON)',
+			name: 'variablesJson',
+			type: 'json',
+			default: '',
+			placeholder: '["Ada", "A-1001"]',
+			description:
+				'The body variables as a JSON array in order, or an object such as {"customer_name": "Ada"}',
+		},
+		{
 			displayName: 'Variables (List)',
 			name: 'templateVariables',
 			type: 'fixedCollection',
@@ -115,15 +124,6 @@ export const properties: INodeProperties[] = [
 					values: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }],
 				},
 			],
-		},
-		{
-			displayName: 'Variables (JSON)',
-			name: 'variablesJson',
-			type: 'json',
-			default: '',
-			placeholder: '["Ada", "A-1001"]',
-			description:
-				'The body variables as a JSON array in order, or an object such as {"customer_name": "Ada"}',
 		},
 	]),
 ];
