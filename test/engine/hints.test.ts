@@ -173,7 +173,7 @@ describe('What the node tells the user: execution hints and log lines', () => {
 		});
 		expect(result.items).toHaveLength(45);
 		expect(hintsOf(result)).toEqual([
-			"Read 9 pages of the service's lists, 8 at a time (Request Options > Concurrency sets it, up to 8).",
+			"Read 9 pages of the service's lists, at most 8 at a time (Request Options > Concurrency sets it, up to 8).",
 		]);
 		// Fewer side by side when the run's Concurrency is lower: the hint says what was done, not the ceiling.
 		const fewer = await new Engine(credentialsFor(sandbox)).run({
@@ -186,7 +186,7 @@ describe('What the node tells the user: execution hints and log lines', () => {
 		});
 		expect(fewer.items).toHaveLength(45);
 		expect(hintsOf(fewer)).toEqual([
-			"Read 9 pages of the service's lists, 2 at a time (Request Options > Concurrency sets it, up to 8).",
+			"Read 9 pages of the service's lists, at most 2 at a time (Request Options > Concurrency sets it, up to 8).",
 		]);
 	});
 

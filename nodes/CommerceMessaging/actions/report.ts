@@ -110,9 +110,9 @@ export function report(
 			run.operationName !== 'getAll' && {
 				message: `This node read the list ${run.itemCount} times, once for each input item. Use 'Execute Once' in the node settings to read it only once.`,
 			},
-		// A list read over a few pages is worth a word.
+		// A list read over a few pages is worth a word; without a total, its pages go one by one (hence "at most").
 		activity.pagesRead > 5 && {
-			message: `Read ${activity.pagesRead} pages of the service's lists, ${Math.min(settingsOf(ctx).concurrency, MAX_PAGES_SIDE_BY_SIDE)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).`,
+			message: `Read ${activity.pagesRead} pages of the service's lists, at most ${Math.min(settingsOf(ctx).concurrency, MAX_PAGES_SIDE_BY_SIDE)} at a time (Request Options > Concurrency sets it, up to ${MAX_PAGES_SIDE_BY_SIDE}).`,
 		},
 	];
 	for (const hint of [...hints, ...runHints.filter((runHint) => runHint !== false)]) {
