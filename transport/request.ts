@@ -117,7 +117,7 @@ export async function pause(ctx: Cancellable, ms: number) {
 	for (
 		const end = Date.now() + ms;
 		Date.now() < end;
-		await sleep(Math.min(250, end - Date.now()))
+		await sleep(Math.max(0, Math.min(250, end - Date.now())))
 	) {
 		if (ctx.getExecutionCancelSignal?.()?.aborted)
 			throw new NodeOperationError(ctx.getNode(), 'The execution was cancelled while waiting');

@@ -1,4 +1,12 @@
-import { RunPacer } from '../../transport/request';
+import { sleep } from 'n8n-workflow';
+
+import { pause, RunPacer } from '../../transport/request';
+
+// n8n's sleep, watched: the delays pause asks for.
+jest.mock('n8n-workflow', () => {
+	const actual = jest.requireActual<typeof import('n8n-workflow')>('n8n-workflow');
+	return { ...actual, sleep: jest.fn(actual.sleep) };
+});
 
 /**
  * Rules E5 and L1 across the lanes of one run (transport/request.ts), on a fake clock: after a Retry-After every lane
@@ -64,5 +72,24 @@ describe('The run pacer', () => {
 		const starts: number[] = [];
 		await Promise.all([0, 1, 2].map(async () => starts.push(await pacer.waitToSend(ctx))));
 		expect(starts).toEqual([0, 0, 0]);
+	});
+});
+
+describe('pause', () => {
+	it('never asks for a negative timeout (Node prints a warning into the n8n log for each one)', async () => {
+		const sleeps = jest.mocked(sleep);
+		sleeps.mockClear();
+		// The clock passes the end between the loop's check and its next wait.
+		const clock = jest
+			.spyOn(Date, 'now')
+			.mockReturnValueOnce(1_000)
+			.mockReturnValueOnce(1_000)
+			.mockReturnValue(1_020);
+		try {
+			await pause({ getNode: () => ({}) as never }, 10);
+			expect(sleeps.mock.calls).toEqual([[0]]);
+		} finally {
+			clock.mockRestore();
+		}
 	});
 });
