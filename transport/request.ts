@@ -30,6 +30,7 @@ import { SecretSet } from './redact';
 import { isRetrySafe, ROUTES, type Route, type RouteAnswer, type RouteName } from './routes';
 import {
 	DEFAULT_RUN_SETTINGS,
+	LOGIN_CHECK_MS,
 	MAX_ANSWER_BYTES,
 	MAX_BODY_BYTES,
 	MAX_TABLE_ENTRIES,
@@ -238,6 +239,10 @@ class Session {
 		return typeof this.data.sessionToken === 'string' ? this.data.sessionToken : '';
 	}
 
+	/** Present, sealed for the account the credential names now, and not near its end. */
+	private readonly tokenUsable = () =>
+		isSealedFor(this.data, this.credentials) && !tokenNeedsRenewal(this.data);
+
 	/**
 	 * Waits until the request may be sent with a usable token: another request's login, another execution's renewal
 	 * (whose token it takes); the waits for the service's rate limit are added to `notes`. Answers whether the request
@@ -247,12 +252,22 @@ class Session {
 		while (!this.loginRefusal) {
 			notes.rateLimitWaitMs += await this.pacer.waitToSend(ctx);
 			const shared = accounts.get(this.account);
-			const renewal = this.login ?? shared?.renewal;
+			const usable = this.tokenUsable();
+			// This run's login is over for its other requests once n8n has stored a usable token, not when the request
+			// that logged in has its answer, which may take that request's whole Timeout.
+			const renewal = this.login && usable ? undefined : (this.login ?? shared?.renewal);
 			if (renewal) {
-				await renewal;
+				let over = false;
+				void renewal.then(() => (over = true));
+				while (!over && (renewal !== this.login || !this.tokenUsable()))
+					await sleep(LOGIN_CHECK_MS);
 				continue;
 			}
-			if (isSealedFor(this.data, this.credentials) && !tokenNeedsRenewal(this.data)) return {};
+			if (usable) {
+				// A token this run's login stored is a secret of the run from its first request on.
+				this.secrets.add(this.token);
+				return {};
+			}
 			// A credential without a token logs in itself, so that n8n stores the token it gets.
 			this.replacing = this.token || this.replacing;
 			if (

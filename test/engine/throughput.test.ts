@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, not inside n8n */
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { Engine, pairedInputs, type InputItem } from '../../tools/harness/engine';
 import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
@@ -92,6 +92,37 @@ describe('Throughput: many items in flight, in order where it matters (Request O
 		expect(engine.logins).toBe(2);
 		expect(received('RELOGIN')).toHaveLength(16);
 	});
+
+	it('A3: the other lanes go as soon as the login has the token, not when the request that logged in gets its answer', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const start = sandbox.state.requests.length;
+		// The first order event, whose request logs in on its way, gets no answer within its Timeout.
+		sandbox.faults.inject({ method: 'POST', path: '/api/v1/order/', kind: 'hang', times: 1 });
+		const running = engine.run({
+			parameters: {
+				...pushOrder,
+				requestOptions: { concurrency: 10, timeoutSeconds: 6 },
+				options: { deduplicate: false },
+			},
+			items: Array.from({ length: 10 }, (_, i) => ({
+				json: { orderId: `GATE-${i}`, status: 'paid' },
+			})),
+			continueOnFail: true,
+		});
+		// Every other event reaches the service while the first still hangs: within moments, where waiting for the first
+		// answer would take its whole Timeout.
+		for (
+			const deadline = Date.now() + 3_000;
+			received('GATE').length < 9 && Date.now() < deadline;
+
+		)
+			await sleep(10);
+		expect(received('GATE')).toHaveLength(9);
+		expect(since(start).filter((r) => r.path === '/api/v1/order/')).toHaveLength(10);
+		const result = await running;
+		expect(result.items.filter((item) => item.json.error === undefined)).toHaveLength(9);
+		expect(engine.logins).toBe(1);
+	}, 20_000);
 
 	it('A3: executions running side by side in one process (a webhook burst, a queue-mode worker) renew an ageing stored token once, not once each', async () => {
 		sandbox.setConfig({ tokenTtlSeconds: 3 });
