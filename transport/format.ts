@@ -18,6 +18,10 @@ export const formatMegabytes = (bytes: number) =>
 /** 100,000. */
 export const formatCount = (count: number) => count.toLocaleString('en-US');
 
+/** The first ten of a list, then how many more: "3, 5, 8 and 12 more". */
+export const formatFirstTen = (values: unknown[]) =>
+	`${values.slice(0, 10).join(', ')}${values.length > 10 ? ` and ${values.length - 10} more` : ''}`;
+
 /** A value as a message or a log line shows it: cut short, so a long one cannot flood either. */
 export const cutShort = (text: string) => (text.length > 80 ? `${text.slice(0, 80)}...` : text);
 

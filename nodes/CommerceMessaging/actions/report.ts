@@ -7,7 +7,7 @@ import {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { formatDuration } from '../../../transport/format';
+import { formatDuration, formatFirstTen } from '../../../transport/format';
 import type { RetryKind } from '../../../transport/failures';
 import { activityOf, settingsOf } from '../../../transport/request';
 import { MAX_PAGES_SIDE_BY_SIDE } from '../../../transport/settings';
@@ -54,7 +54,7 @@ export function withItemIndex(
 			: new NodeOperationError(node, error as Error, { itemIndex });
 	stopping.context.itemIndex ??= itemIndex;
 	if (done.length) {
-		const items = `${done.length === 1 ? 'Item' : 'Items'} ${done.slice(0, 10).join(', ')}${done.length > 10 ? ` and ${done.length - 10} more` : ''}`;
+		const items = `${done.length === 1 ? 'Item' : 'Items'} ${formatFirstTen(done)}`;
 		stopping.description = `${stopping.description ? `${stopping.description} ` : ''}${items} went through before the run stopped; the run outputs none of them.`;
 	}
 	return stopping;

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { formatQuoted } from '../../../transport/format';
+import { formatFirstTen, formatQuoted } from '../../../transport/format';
 import { iteratePages } from '../../../transport/pagination';
 import { collection } from '../descriptions';
 import { readNumber, readText } from '../helpers/parameters';
@@ -50,19 +50,11 @@ async function readOrders(ctx: IPollFunctions, from: number | undefined, now: nu
 		);
 		if (page.some((order) => order.ms < floor)) break;
 	}
-	if (unreadable.length) {
-		const shown = unreadable
-			.slice(0, 10)
-			.map((record) =>
-				record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id),
-			);
-		const more =
-			unreadable.length > shown.length ? ` and ${unreadable.length - shown.length} more` : '';
+	if (unreadable.length)
 		ctx.logger.warn(
-			`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${shown.join(', ')}${more}`,
+			`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${formatFirstTen(unreadable.map((record) => (record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id))))}`,
 			{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
 		);
-	}
 	return orders;
 }
 
