@@ -325,7 +325,27 @@ describe("Custom API Call, run by n8n's engine against the emulator", () => {
 			expect(result.error?.message).toBe(
 				`Item 0: the query parameter "${name}" is set by Paginate`,
 			);
+			// Written into the path, too.
+			const inPath = await engine.run({
+				parameters: call({
+					method: 'GET',
+					path: `/api/contacts/?${name}=3`,
+					paginate: true,
+					returnAll: true,
+				}),
+			});
+			expect(inPath.error?.message).toBe(
+				`Item 0: the query parameter "${name}" is set by Paginate`,
+			);
 		}
+		const twice = await engine.run({
+			parameters: call({
+				method: 'GET',
+				path: '/api/contacts/?tag=a',
+				queryParameters: { parameter: [{ name: 'tag', value: 'b' }] },
+			}),
+		});
+		expect(twice.error?.message).toBe('Item 0: the query parameter "tag" is given twice');
 		expect(requestsSince(start)).toEqual([]);
 		// Without Paginate, the page is the user's to ask.
 		const onePage = await engine.run({

@@ -162,6 +162,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Braces are percent-encoded so the transport never reads them as {placeholders}.
 	const route = { method, path: path.replace(/\{/g, '%7B').replace(/\}/g, '%7D') };
 	const qs: IDataObject = {};
+	// The path's own query counts too: a name in both would go twice.
+	const inPath = new URL(path, 'https://service.invalid').searchParams;
 	for (const pair of readEntries(
 		this,
 		'queryParameters',
@@ -171,7 +173,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	)) {
 		const name = textValue(this, pair.name, itemIndex, { label: 'query parameter name' });
 		// A name given twice would keep only its last value.
-		if (name && name in qs)
+		if (name && (name in qs || inPath.has(name)))
 			throw itemError(
 				this,
 				itemIndex,
@@ -199,7 +201,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		readBoolean(this, 'paginate', itemIndex, { label: 'Paginate', fallback: false })
 	) {
 		// Paginate sets the page parameters of every request: a value of the user's would be lost without a word.
-		const paging = Object.keys(pageQuery(1, 1)).find((name) => name in qs);
+		const paging = Object.keys(pageQuery(1, 1)).find((name) => name in qs || inPath.has(name));
 		if (paging)
 			throw itemError(
 				this,
