@@ -135,8 +135,7 @@ const accounts = new Map<string, { token: string; receivedAt: number; renewal?: 
 /**
  * Rules E5 and L1 across the requests a run has in flight: after a Retry-After none is sent until it has passed, and
  * from then on requests start no faster than the rate the service sustained so far, one per interval in turn, so that
- * when its bucket runs dry one request is refused, not every one in flight. The time held for Retry-Afters is no part
- * of that rate: a long hold would otherwise slow the rest of the run for good.
+ * when its bucket runs dry one request is refused, not every one in flight.
  */
 export class RunPacer {
 	/** When the last Retry-After ends; 0: none came, and requests are not paced. */
@@ -160,7 +159,7 @@ export class RunPacer {
 					startAt +
 					(this.accepted < MIN_ACCEPTED_TO_PACE
 						? 0
-						: (Date.now() - this.firstStartAt - this.activity.rateLimitHeldMs) / this.accepted);
+						: (Date.now() - this.firstStartAt) / this.accepted);
 				await pause(ctx, startAt - Date.now());
 			} else {
 				this.firstStartAt ||= Date.now();
