@@ -35,6 +35,7 @@ import {
 	MAX_BODY_BYTES,
 	MAX_TABLE_ENTRIES,
 	MIN_ACCEPTED_TO_PACE,
+	PACE_GAIN,
 	type RetrySettings,
 	type RunSettings,
 } from './settings';
@@ -143,6 +144,12 @@ export class RunPacer {
 	private nextStartAt = 0;
 	private accepted = 0;
 	private firstStartAt = 0;
+	/**
+	 * The share of the measured interval the paced requests keep: it shrinks with each request the service accepts and
+	 * is whole again at the next Retry-After, so a rate measured low (a Retry-After longer than the service needed)
+	 * is not kept for the rest of the run.
+	 */
+	private pace = 1;
 
 	constructor(private readonly activity: { rateLimitHeldMs: number }) {}
 
@@ -159,7 +166,7 @@ export class RunPacer {
 					startAt +
 					(this.accepted < MIN_ACCEPTED_TO_PACE
 						? 0
-						: (Date.now() - this.firstStartAt) / this.accepted);
+						: ((Date.now() - this.firstStartAt) / this.accepted) * this.pace);
 				await pause(ctx, startAt - Date.now());
 			} else {
 				this.firstStartAt ||= Date.now();
@@ -172,10 +179,12 @@ export class RunPacer {
 	holdAllUntil(at: number) {
 		this.activity.rateLimitHeldMs += Math.max(0, at - Math.max(Date.now(), this.pausedUntil));
 		this.pausedUntil = Math.max(this.pausedUntil, at);
+		this.pace = 1;
 	}
 
 	countAccepted() {
 		this.accepted++;
+		this.pace *= PACE_GAIN;
 	}
 }
 
@@ -256,9 +265,12 @@ class Session {
 			// that logged in has its answer, which may take that request's whole Timeout.
 			const renewal = this.login && usable ? undefined : (this.login ?? shared?.renewal);
 			if (renewal) {
-				let over = false;
-				void renewal.then(() => (over = true));
-				while (!over && (renewal !== this.login || !this.tokenUsable()))
+				// Under way while it is this run's login (afterLogin ends it) or the account's renewal (another run's).
+				while (
+					renewal === this.login
+						? !this.tokenUsable()
+						: renewal === accounts.get(this.account)?.renewal
+				)
 					await sleep(LOGIN_CHECK_MS);
 				continue;
 			}

@@ -47,6 +47,8 @@ export const MAX_TOKEN_LENGTH = 16 * 1024;
 export const MAX_TABLE_ENTRIES = 256;
 /** Requests accepted before pacing after a Retry-After follows the measured rate: fewer say little. */
 export const MIN_ACCEPTED_TO_PACE = 10;
+/** After a Retry-After, each accepted request shortens the paced interval by this factor, until the next one. */
+export const PACE_GAIN = 0.97;
 /** How often a request waiting for a login or a renewal looks whether it is over. */
 export const LOGIN_CHECK_MS = 10;
 

@@ -210,6 +210,25 @@ describe('Throughput: many items in flight, in order where it matters (Request O
 		expect(new Set(events.map((e) => `${e.body.order_id}:${e.body.status}`)).size).toBe(30);
 	}, 30_000);
 
+	it('E5/L1: a token bucket far slower than 64 lanes: after its Retry-Afters the run paces itself, no item runs out of attempts', async () => {
+		sandbox.setConfig({ rateLimit: { requestsPerSecond: 20, burst: 6, reactionMs: 250 } });
+		const engine = new Engine(credentialsFor(sandbox));
+		const stats = { ...sandbox.state.stats };
+		const result = await engine.run({
+			parameters: { ...withConcurrency(pushOrder, 64), options: { deduplicate: false } },
+			items: Array.from({ length: 100 }, (_, i) => ({
+				json: { orderId: `BUCKET-${i}`, status: 'paid' },
+			})),
+			continueOnFail: true,
+		});
+		expect(result.items.filter((item) => item.json.error !== undefined)).toEqual([]);
+		expect(received('BUCKET')).toHaveLength(100);
+		expect(sandbox.state.stats.earlyRetries - stats.earlyRetries).toBe(0);
+		// Paced at the rate measured over the whole run, about one refusal per event; pacing near the lanes' top
+		// speed after each hold, nearly four.
+		expect(sandbox.state.stats.rateLimited - stats.rateLimited).toBeLessThan(200);
+	}, 60_000);
+
 	it('E5: a Retry-After one lane receives holds the lanes whose answers come after it: none of them sends until it has passed', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		expect(

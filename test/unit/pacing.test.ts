@@ -48,6 +48,34 @@ describe('The run pacer', () => {
 		expect(held.rateLimitHeldMs).toBe(500);
 	});
 
+	it('E5/L1: each request the service accepts after a Retry-After shortens the interval, until the next Retry-After', async () => {
+		const pacer = new RunPacer({ rateLimitHeldMs: 0 });
+		await pacer.waitToSend(ctx);
+		for (let i = 0; i < 20; i++) pacer.countAccepted();
+		jest.setSystemTime(T0 + 2_000);
+		pacer.holdAllUntil(T0 + 2_500);
+		const starts: number[] = [];
+		/** One request after the other, each accepted at once. */
+		const send = async () => {
+			const sent = starts.length + 1;
+			void pacer.waitToSend(ctx).then(() => {
+				starts.push(Date.now() - T0);
+				pacer.countAccepted();
+			});
+			while (starts.length < sent) await jest.advanceTimersByTimeAsync(1);
+		};
+		for (let i = 0; i < 4; i++) await send();
+		const gaps = starts.slice(1).map((start, i) => start - starts[i]);
+		// 125 ms measured (2,500 ms of run for 20 requests), then 3 % less for each request accepted since.
+		expect(gaps[0]).toBe(125);
+		expect(gaps[1]).toBeLessThan(125 * 0.95);
+		expect(gaps[2]).toBeLessThan(gaps[1]);
+		// A new Retry-After makes the measured interval whole again.
+		pacer.holdAllUntil(Date.now() + 100);
+		for (let i = 0; i < 2; i++) await send();
+		expect(starts[5] - starts[4]).toBeGreaterThan(gaps[2]);
+	});
+
 	it('E5: without a Retry-After the lanes are not paced', async () => {
 		const pacer = new RunPacer({ rateLimitHeldMs: 0 });
 		for (let i = 0; i < 20; i++) pacer.countAccepted();

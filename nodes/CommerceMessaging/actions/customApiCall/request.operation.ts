@@ -187,7 +187,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 					keepSpaces: true,
 				}) ?? '';
 	}
-	const query = Object.keys(qs).length ? qs : undefined;
 	const body =
 		method === 'GET'
 			? undefined
@@ -224,7 +223,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			},
 		};
 		return await listRecords(this, pages, {
-			qs: query,
+			qs,
 			...readListLimit(this, itemIndex),
 			itemIndex,
 		});
@@ -239,7 +238,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const answer = await apiRequest(
 		this,
 		{ ...route, parse: fullEnvelope ? asRecord : asRecords },
-		{ qs: query, body, itemIndex, fullEnvelope },
+		{ qs, body, itemIndex, fullEnvelope },
 	);
 	return [answer].flat();
 }
