@@ -135,8 +135,9 @@ const accounts = new Map<string, { token: string; receivedAt: number; renewal?: 
 
 /**
  * Rules E5 and L1 across the requests a run has in flight: after a Retry-After none is sent until it has passed, and
- * from then on requests start no faster than the rate the service sustained so far, one per interval in turn, so that
- * when its bucket runs dry one request is refused, not every one in flight.
+ * from then on requests start one per interval in turn, at the rate the service sustained so far, so that when its
+ * bucket runs dry one request is refused, not every one in flight; each request it accepts shortens the interval a
+ * little (`pace`), so a rate measured low is not kept for good.
  */
 export class RunPacer {
 	/** When the last Retry-After ends; 0: none came, and requests are not paced. */
@@ -198,7 +199,7 @@ class Session {
 	readonly secrets = new SecretSet();
 	readonly pacer;
 	readonly account;
-	/** This run's login under way: its other requests wait for it; `endLogin` settles it. */
+	/** This run's login under way: its other requests wait until it has stored a usable token; `endLogin` settles it. */
 	private login?: Promise<void>;
 	private endLogin?: () => void;
 	/** A login of this run that failed for good: every later request fails with it. */
