@@ -382,6 +382,16 @@ function defineN8nSuite(major) {
         expect(probes.length).toBeGreaterThanOrEqual(1);
         expect(probes.every((r) => r.status === 403)).toBe(true);
       });
+
+      it('fails when the API call is answered with an HTML error page, whatever its status (not "Connection successful!")', async () => {
+        sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'html', times: 1 });
+        const result = await check({});
+        expect(sandbox.faults.list()).toEqual([]);
+        expect({ status: result.status, message: result.message }).toEqual({
+          status: 'Error',
+          message: 'Login worked, but the service answered an API call with a page that is not JSON (an error page or a website): check the Base URL and that the service is up',
+        });
+      });
     });
   });
 }
