@@ -20,8 +20,6 @@ const API_ACCESS_REFUSED =
 	'Login worked, but API access is disabled for this account: ask an administrator to enable "API access" (User.hasApiAccess) for this user';
 const API_CALL_REFUSED =
 	'Login worked, but the service refused an API call with the new token. If API access is disabled for this account, ask an administrator to enable "API access" (User.hasApiAccess); otherwise check the service';
-const API_CALL_NOT_JSON =
-	'Login worked, but the service answered an API call with a page that is not JSON (an error page or a website): check the Base URL and that the service is up';
 
 /** The plugin fields show only while Plugin Integration is on. */
 const pluginShown = { show: { pluginIntegration: [true] } };
@@ -200,7 +198,11 @@ export class CommerceMessagingApi implements ICredentialType {
 				// A LexikJWT-style refusal without a JSend status: {"code":401,"message":"..."}.
 				['code', 401, API_CALL_REFUSED],
 				// An answer that is not JSON (an HTML error page, whatever its status) reaches the rules as text.
-				['constructor.name', 'String', API_CALL_NOT_JSON],
+				[
+					'constructor.name',
+					'String',
+					'Login worked, but the service answered an API call with a page that is not JSON (an error page or a website): check the Base URL and that the service is up',
+				],
 			] as const
 		).map(([key, value, message]) => ({
 			type: 'responseSuccessBody',
