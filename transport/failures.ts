@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { formatDuration } from './format';
+import { decodeCharacterReferences } from './redact';
 import type { RetrySettings } from './settings';
 
 /**
@@ -36,24 +37,6 @@ export interface ServiceFailure {
 const nonEmptyText = (value: unknown) =>
 	typeof value === 'string' && value.length > 0 ? value : undefined;
 const stateOf = (data: unknown) => nonEmptyText((data as IDataObject | undefined)?.state);
-
-const NAMED_REFERENCES: Record<string, string> = {
-	amp: '&',
-	lt: '<',
-	gt: '>',
-	quot: '"',
-	apos: "'",
-	nbsp: ' ',
-};
-
-/** HTML's character references (`&amp;`, `&#39;`, `&#x27;`) as the characters they stand for; unknown ones are kept. */
-const decodeCharacterReferences = (text: string) =>
-	text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (reference, name: string) => {
-		const code = name.startsWith('#') ? Number(name.slice(1).replace(/^x/i, '0x')) : NaN;
-		return code <= 0x10ffff
-			? String.fromCodePoint(code)
-			: (NAMED_REFERENCES[name.toLowerCase()] ?? reference);
-	});
 
 /** An answer that is not a success; `envelope` is its parsed body, undefined when the body is not JSON. */
 export function readFailure(

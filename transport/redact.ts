@@ -9,6 +9,24 @@ export const REDACTED = '[redacted]';
 const USERINFO_IN_URL = /(\/\/)[^\s/@:]+:[^\s/@]*@/g;
 const BEARER_VALUE = /(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
 
+const NAMED_REFERENCES: Record<string, string> = {
+	amp: '&',
+	lt: '<',
+	gt: '>',
+	quot: '"',
+	apos: "'",
+	nbsp: ' ',
+};
+
+/** HTML's character references (`&amp;`, `&#39;`, `&#x27;`) as the characters they stand for; unknown ones are kept. */
+export const decodeCharacterReferences = (text: string) =>
+	text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (reference, name: string) => {
+		const code = name.startsWith('#') ? Number(name.slice(1).replace(/^x/i, '0x')) : NaN;
+		return code <= 0x10ffff
+			? String.fromCodePoint(code)
+			: (NAMED_REFERENCES[name.toLowerCase()] ?? reference);
+	});
+
 /** Shorter values are not treated as secrets: replacing "ab" everywhere would garble every text. */
 const MIN_SECRET_LENGTH = 4;
 
@@ -388,7 +406,8 @@ export class SecretSet {
 
 	add(...values: Array<string | undefined>) {
 		const known = this.values.size;
-		for (const value of values)
+		// A value pasted with spaces around it is sent trimmed (the plugin headers), or quoted trimmed by a service.
+		for (const value of values.flatMap((given) => [given, given?.trim()]))
 			if (value && value.length >= MIN_SECRET_LENGTH) this.values.add(value);
 		if (this.values.size === known) return;
 		this.anchors = [...this.values].map((secret) =>
@@ -403,18 +422,24 @@ export class SecretSet {
 	}
 
 	/** Every secret, in any form, replaced in one text; where secrets overlap, all of them. */
-	redactSecrets(text: string) {
+	redactSecrets(text: string): string {
 		if (this.values.size === 0) return text;
 		if (
-			!/\\u00[3-7][\da-f]|%[3-7][\da-f]/i.test(text) &&
+			!/\\u00[3-7][\da-f]|%[3-7][\da-f]|&#/i.test(text) &&
 			this.anchors.every((anchor) => !text.includes(anchor))
 		)
 			return text;
 		this.patterns ??= [...this.values].flatMap(patternsOf);
-		return this.allTail.reduce(
-			(redacted, secret) => redacted.replaceAll(secret, REDACTED),
+		const redacted = this.allTail.reduce(
+			(partly, secret) => partly.replaceAll(secret, REDACTED),
 			withRedactions(text, findSecrets(text, this.patterns)),
 		);
+		// A text written for a page (`&amp;`, `&#39;`) holds a secret once its character references are read: then it is
+		// given read and redacted.
+		const decoded = decodeCharacterReferences(redacted);
+		return decoded === redacted || this.redactSecrets(decoded) === decoded
+			? redacted
+			: this.redactSecrets(decoded);
 	}
 
 	/** Error texts: the secrets, and anything shaped like credentials (a bearer token, a URL's user:password@). */

@@ -4,6 +4,7 @@ import { Container } from '@n8n/di';
 
 import { CommerceMessagingApi } from '../../credentials/CommerceMessagingApi.credentials';
 import { readCredentials, sealFor } from '../../transport/auth';
+import { redactText } from '../../transport/redact';
 import { Engine, visibleText } from '../../tools/harness/engine';
 import { PollHarness } from '../../tools/harness/poll';
 import {
@@ -246,6 +247,34 @@ describe('Hardening: secrets stay with the service, token problems heal, every s
 			} finally {
 				logs.restore();
 			}
+		});
+
+		it('A6: a Plugin API Key or password pasted with spaces around it is redacted as sent, trimmed', async () => {
+			const logs = captureLogs();
+			try {
+				const engine = new Engine(
+					credentialsFor(sandbox, DEMO, { pluginApiKey: `\t${DEMO.pluginKey} ` }),
+				);
+				sandbox.faults.inject({
+					method: 'GET',
+					path: '/api/v1/products/',
+					kind: 'echo-headers',
+					status: 400,
+					format: 'json',
+				});
+				const result = await engine.run({
+					parameters: { resource: 'product', operation: 'getAll', returnAll: false, limit: 1 },
+				});
+				expect(result.error?.message).toContain('x-api-key: [redacted]');
+				expect(visibleText(result)).not.toContain(DEMO.pluginKey);
+				expect(logs.text()).not.toContain(DEMO.pluginKey);
+			} finally {
+				logs.restore();
+			}
+			// A service that trims the password it quotes.
+			expect(redactText(`Invalid password ${DEMO.password}`, [` ${DEMO.password} `])).toBe(
+				'Invalid password [redacted]',
+			);
 		});
 
 		it('A6: a line break or a non-Latin-1 character in a header field fails naming the field, before any login', async () => {

@@ -401,4 +401,22 @@ describe('A6: redacting answers, errors and texts', () => {
 			`GET https://${REDACTED}@x.test/a failed for ${REDACTED}; Authorization: Bearer ${REDACTED}`,
 		);
 	});
+
+	it('A6: a secret written in HTML character references inside an answer (a message escaped for a page) is redacted', () => {
+		const secrets = new SecretSet();
+		secrets.add('Tr0ub&dor<3>"x', "k3y-'quoted'");
+		for (const written of [
+			'Tr0ub&amp;dor&lt;3&gt;&quot;x',
+			'Tr0ub&#38;dor&#x3C;3&#62;&#34;x',
+			'&#84;r0ub&amp;dor&lt;3&gt;&quot;x',
+			'k3y-&#39;quoted&apos;',
+		])
+			expect(secrets.redactSecrets(`Refused pw=${written}.`)).toBe(`Refused pw=${REDACTED}.`);
+		const answer = { echo: 'pw=Tr0ub&amp;dor&lt;3&gt;&quot;x' };
+		expect(secrets.redactAnswer(answer, JSON.stringify(answer))).toEqual({
+			echo: `pw=${REDACTED}`,
+		});
+		// Text without a secret keeps its references as they are.
+		expect(secrets.redactSecrets('Tr0ub &amp; co')).toBe('Tr0ub &amp; co');
+	});
 });
