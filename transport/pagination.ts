@@ -30,6 +30,8 @@ interface ListOptions extends Pick<RequestSpec, 'qs' | 'itemIndex'> {
 	concurrency?: number;
 	/** The field that tells records apart (default `id`; order history: `order_id`). */
 	recordKey?: string;
+	/** New records come first (order history): one page of repeats is read past, as they push read ones onto it. */
+	newestFirst?: boolean;
 }
 
 /** One page of a list by its number, and the bytes of its answer. */
@@ -131,8 +133,8 @@ function guardList(
 /**
  * Rule L3: a list's records, page by page, in order, with the list's guards (guardList). A Limit stops exactly
  * there, asking no page it does not need. The list ends at an empty page, at its total, at a page that only repeats
- * what came before, or, without a total, at a page shorter than the longest one served (a shorter page than asked
- * may be the service's cap).
+ * what came before (the second one in a newest-first list without a total), or, without a total, at a page shorter than the longest
+ * one served (a shorter page than asked may be the service's cap).
  *
  * Max List Size counts the pages in flight too: with a total known, pages are asked `concurrency` at a time, but
  * never more than the bytes left under the ceiling could hold at the largest answer, plus one.
@@ -148,6 +150,7 @@ export async function* iteratePages(
 	const list = guardList(ctx, options, false, (record) => typedId(record, options.recordKey));
 	let longest = 0;
 	let total: number | undefined;
+	let repeatedPages = 0;
 	for (let page = 1; ; ) {
 		// A total comes with a page served, and `longest` with it (at least 1).
 		const pagesLeft =
@@ -167,8 +170,17 @@ export async function* iteratePages(
 		for (const [k, read] of reads.entries()) {
 			if (read.status === 'rejected') throw read.reason;
 			const fresh = list.take(page + k, read.value);
-			if (!fresh.length) return;
 			const size = read.value.records.length;
+			// A newest-first list without a total reads past its first full page of repeats; a second one ends it.
+			if (
+				!fresh.length &&
+				(!size ||
+					read.value.total !== undefined ||
+					size < longest ||
+					!options.newestFirst ||
+					repeatedPages++)
+			)
+				return;
 			total = read.value.total;
 			const taken = fresh.slice(0, wanted);
 			wanted -= taken.length;

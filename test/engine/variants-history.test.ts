@@ -218,4 +218,52 @@ describe("Order history that ignores its filters (emulator orderHistoryFilters),
 			expect(orderIds(await newHarness().fetchTestEvent())).toEqual(['IGN-TEST-PAID']);
 		});
 	});
+
+	it('L3: a whole page of new orders arriving while the history is read loses none: Get History and New Order', async () => {
+		const arrive = (prefix: string) => {
+			const ids = Array.from({ length: SERVED }, (_, i) => `${prefix}-${i}`);
+			for (const id of ids) data.pushOrders([id], 'paid', later());
+			return ids;
+		};
+		// Page 2 waits before it is answered: a page's worth of new orders lands meanwhile, so page 2 holds page 1's.
+		const shiftDuring = async <T>(read: Promise<T>, prefix: string) => {
+			const from = sandbox.state.requests.length;
+			sandbox.faults.inject({
+				method: 'GET',
+				path: HISTORY,
+				kind: 'slow',
+				delayMs: 1_500,
+				times: 2,
+			});
+			for (const end = Date.now() + 5_000; historyPages(from).length < 2 && Date.now() < end; )
+				await sleep(20);
+			const arrived = arrive(prefix);
+			const result = await read;
+			sandbox.faults.clear();
+			return { result, arrived };
+		};
+		const held = newestFirst().map((order) => order.order_id);
+		const history = await shiftDuring(
+			new Engine(credentialsFor(sandbox)).run({
+				parameters: { resource: 'order', operation: 'getHistory', returnAll: true },
+			}),
+			'SHIFT-READ',
+		);
+		expect(history.result.error).toBeUndefined();
+		expect(history.result.items.map((item) => item.json.order_id)).toEqual(held);
+
+		// Default Request Options: the slow page stays within the Retry Budget.
+		const harness = new PollHarness(credentialsFor(sandbox), {
+			event: 'newOrder',
+			orderOptions: { lookBackMinutes: 0 },
+		});
+		await harness.activate();
+		const waiting = Array.from({ length: 25 }, (_, i) => `SHIFT-WAIT-${i}`);
+		for (const id of waiting) data.pushOrders([id], 'paid', later());
+		const poll = await shiftDuring(harness.poll(), 'SHIFT-POLL');
+		const next = await harness.poll();
+		expect([poll.result.error, next.error]).toEqual([undefined, undefined]);
+		const emitted = [...poll.result.items, ...next.items].map((item) => String(item.json.order_id));
+		expect(emitted.sort()).toEqual([...waiting, ...poll.arrived].sort());
+	}, 30_000);
 });

@@ -70,6 +70,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		limit,
 		itemIndex,
 		recordKey: 'order_id',
+		newestFirst: true,
 	});
 	// The service may list orders its filters exclude: it does not read them (the document shows none), so they are
 	// applied here. A Return All already holds the whole history, and a Limit filled with matches is done; otherwise
@@ -82,6 +83,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		pageSize: RETURN_ALL_PAGE_SIZE,
 		limit: Infinity,
 		recordKey: 'order_id',
+		newestFirst: true,
 	})) {
 		kept.push(...page.filter(matches));
 		// Enough kept; or, newest first, a page reaches before Date From: no later page holds a match.
