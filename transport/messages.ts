@@ -107,10 +107,10 @@ function explain(failure: ServiceFailure, notes: RequestNotes) {
 			};
 		case 'templateNotApproved': {
 			const reason = (data as IDataObject | undefined)?.reason;
-			// A rejected template cannot be submitted again (rule T1): a corrected one is created instead.
+			// Rule T1: only a DRAFT is submitted; a rejected template cannot be submitted again, a corrected one is created.
 			return {
 				message: `The template cannot be sent: it is ${failure.state ?? 'not APPROVED'}, and only APPROVED templates can be sent`,
-				description: `Service message: ${sentence(message)}${typeof reason === 'string' ? ` Rejection reason: ${sentence(reason)}` : ''} ${failure.state === 'REJECTED' ? 'Create a corrected template, submit it for review' : 'Submit the template for review'} and send it once it is APPROVED.`,
+				description: `Service message: ${sentence(message)}${typeof reason === 'string' ? ` Rejection reason: ${sentence(reason)}` : ''} ${{ REJECTED: 'Create a corrected template, submit it for review', PENDING: 'Wait until its review is over' }[String(failure.state)] ?? 'Submit the template for review'} and send it once it is APPROVED.`,
 			};
 		}
 		case 'rateLimit':
@@ -287,7 +287,8 @@ export const listCeilingError = (
 	plainApiError(
 		node,
 		`The list goes on beyond ${ceiling}, the most read in one go${name ? ` (${name})` : ''}`,
-		`Nothing was output, so no partial list is taken for the whole. If the list really is that long${name ? `, raise ${name}` : ''}; otherwise use Limit, or a filter, to read a part of it.`,
+		// A poll or a picker has no item, and no Limit to offer.
+		`Nothing was output, so no partial list is taken for the whole. If the list really is that long${name ? `, raise ${name}` : ''}${itemIndex === undefined ? '.' : '; otherwise use Limit, or a filter, to read a part of it.'}`,
 		itemIndex,
 	);
 

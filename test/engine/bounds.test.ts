@@ -208,6 +208,9 @@ describe('Lists have a ceiling (Request Options > Max Records)', () => {
 			expect(result.error?.message).toBe(
 				'The list goes on beyond 2,500 records, the most read in one go (Request Options > Max Records)',
 			);
+			expect(result.error?.description).toMatch(
+				/; otherwise use Limit, or a filter, to read a part of it\.$/,
+			);
 			expect(result.items).toHaveLength(0);
 			// Pages of 1000: the fourth one passes the ceiling.
 			expect(server.calls()).toHaveLength(3);

@@ -343,6 +343,10 @@ describe('Commerce Messaging Trigger, New Contact, against a hostile service: re
 			expect(poll.error?.message).toMatch(
 				/^The list goes on beyond 300 records, the most read in one go \(.*Max Records\)/,
 			);
+			// A poll has no Limit to offer.
+			expect((poll.error as { description?: string }).description).toMatch(
+				/raise .*Max Records\.$/,
+			);
 			// Page 1, then the last pages backwards: the fourth read passes 300 contacts.
 			expect(server.calls().length - before).toBe(4);
 		});

@@ -84,6 +84,16 @@ describe("The trigger's window (pure logic of New Order, New or Changed Product,
 		expect(advance(late.state, [item('late', 25)], NOW, 10 * MIN).records).toEqual([]);
 		// Pairs before the old start were not kept, so a longer look-back cannot reach back past it.
 		expect(advance(poll.state, [], NOW, 60 * MIN).state.from).toBe(iso(21));
+		// A look-back that reaches before any date (1e12 minutes) leaves the window open, every record kept.
+		const open = advance(EMPTY_WINDOW, [item('a', 1), item('b', 2)], NOW, 1e12 * MIN);
+		expect(open.state).toEqual({
+			from: null,
+			seen: [
+				['a', T0 + MIN],
+				['b', T0 + 2 * MIN],
+			],
+		});
+		expect(ids(open.records)).toEqual(['a', 'b']);
 	});
 
 	it('V1: at activation (no look-back) the window starts at the newest stamp: nothing before it is new', () => {

@@ -94,7 +94,8 @@ export function advance(
 	return {
 		records: records.map((item) => item.record),
 		state: {
-			from: Number.isFinite(nextFrom) ? new Date(nextFrom).toISOString() : null,
+			// A start before any date (a Look-Back of millennia) is no start at all.
+			from: Number.isNaN(new Date(nextFrom).valueOf()) ? null : new Date(nextFrom).toISOString(),
 			seen: pairs.filter(([, ms]) => ms >= nextFrom),
 		},
 		narrowed,
