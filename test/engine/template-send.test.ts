@@ -77,7 +77,16 @@ describe("Template > Send, run by n8n's engine against the emulator", () => {
 			parameters: sendParameters(pending.id),
 			items: [{ json: { phone: '+33612345678' } }],
 		});
+		// One in review is not to be submitted again either.
 		expect(waiting.error?.description).toMatch(
+			/ Wait until its review is over and send it once it is APPROVED\.$/,
+		);
+		const draft = addTemplate('still_draft', 'DRAFT');
+		const drafted = await engine.run({
+			parameters: sendParameters(draft.id),
+			items: [{ json: { phone: '+33612345678' } }],
+		});
+		expect(drafted.error?.description).toMatch(
 			/ Submit the template for review and send it once it is APPROVED\.$/,
 		);
 	});
@@ -126,6 +135,17 @@ describe("Template > Send, run by n8n's engine against the emulator", () => {
 		const calls = requestsSince(before).map((request) => `${request.method} ${request.path}`);
 		expect(calls).toContain(`GET /api/v2/whatsapp/templates/${pending.id}`);
 		expect(calls.filter((call) => call.endsWith('/send'))).toEqual([]);
+		expect(result.error?.description).toMatch(/^It is still in review\./);
+		// A state outside the document's four (a provider's PAUSED) gets advice that fits any state.
+		const paused = addTemplate('checked_paused', 'PAUSED');
+		const unknown = await engine.run({
+			parameters: sendParameters(paused.id, { options: { checkState: true } }),
+			items: [{ json: { phone: '+33612345678' } }],
+		});
+		expect(unknown.error?.message).toMatch(/is PAUSED, so it was not sent/);
+		expect(unknown.error?.description).toBe(
+			'It is neither a draft nor in review: check its state in the service.',
+		);
 	});
 
 	it('T2: Check State Before Sending shows the rejection reason of a REJECTED template', async () => {

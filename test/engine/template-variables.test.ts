@@ -119,6 +119,22 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 			expect(sandbox.state.requests.length).toBe(requestsBefore);
 		});
 
+		it('T5: placeholders side by side get labels apart, each without the word that holds its neighbour', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const labels = async (body: string) => {
+				const template = addTemplate(`adjacent_${templateShape.replace('-', '_')}`, { body });
+				const { fields } = await resourceMapping(engine, 'templateVariables', {
+					resource: 'template',
+					operation: 'send',
+					templateId: byId(template.id),
+				});
+				return fields.map((field) => field.displayName);
+			};
+			expect(await labels('{{1}}{{2}}{{3}}')).toEqual(['{{1}}', '{{2}}', '{{3}}']);
+			expect(await labels('Dear {{1}} {{2}}, welcome')).toEqual(['Dear {{1}}', '{{2}}, welcome']);
+			expect(await labels('Hi {{1}}, order {{2}}')).toEqual(['Hi {{1}},', 'order {{2}}']);
+		});
+
 		it('T5: mapped values go out per part (body, header, URL button), each template read once per run', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const shipping = addTemplate(`send_${templateShape.replace('-', '_')}`, SHIPPING);
@@ -227,6 +243,37 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 			expect((await run(full)).items[0].json.status).toBe('queued');
 		});
 
+		it('T5: a value with a new line, a tab or more than four spaces in a row fails before any send, naming it', async () => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const before = sandbox.state.requests.length;
+			const result = await engine.run({
+				parameters: {
+					resource: 'template',
+					operation: 'send',
+					templateId: byId(1),
+					phone: '+4915123456789',
+					options: { variablesJson: '={{ $json.variables }}' },
+				},
+				items: [
+					{ json: { variables: ['Ada\nLovelace', 'A-1'] } },
+					{ json: { variables: ['Ada', 'A-1\t2'] } },
+					{ json: { variables: ['Ada     L', 'A-1\r\n'] } },
+					{ json: { variables: ['Ada    L', 'A-1'] } },
+				],
+				continueOnFail: true,
+			});
+			const refused = 'a new line, a tab or more than four spaces in a row in';
+			expect(result.items.map((item) => item.json.error)).toEqual([
+				`Item 0: the variables do not fit template "order_confirmation" (ID 1): ${refused} {{1}}`,
+				`Item 1: the variables do not fit template "order_confirmation" (ID 1): ${refused} {{2}}`,
+				`Item 2: the variables do not fit template "order_confirmation" (ID 1): ${refused} {{1}}, {{2}}`,
+				undefined,
+			]);
+			// Four spaces in a row are allowed: only the last item went out.
+			expect(calls(before, 'POST', /\/send$/)).toHaveLength(1);
+			expect(pairedInputs(result)).toEqual([0, 1, 2, 3]);
+		});
+
 		it('T5: the manual list and the JSON fill the body in order, checked the same way', async () => {
 			const engine = new Engine(credentialsFor(sandbox));
 			const before = sandbox.state.requests.length;
@@ -242,6 +289,8 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 					{ json: { variables: '["Ada", "A-1001"]' } },
 					{ json: { variables: '["Ada"]' } },
 					{ json: { variables: '{"1": "Ada", "2": "A-1", "3": "x"}' } },
+					// A key that names another part is read whole, not cut at its colon.
+					{ json: { variables: '{"1": "Ada", "2": "A-1", "header:1": "x"}' } },
 				],
 				continueOnFail: true,
 			});
@@ -251,6 +300,9 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 			);
 			expect(result.items[2].json.error).toMatch(
 				/a value for \{\{3\}\} \(body\), which it does not have$/,
+			);
+			expect(result.items[3].json.error).toMatch(
+				/a value for \{\{header:1\}\} \(body\), which it does not have$/,
 			);
 			expect(calls(before, 'POST', /\/send$/)).toHaveLength(1);
 		});

@@ -78,9 +78,16 @@ export function placeholdersOf(template: TemplateRecord) {
 		const found = new Map<string, string>();
 		for (const match of content.matchAll(PLACEHOLDER)) {
 			const name = /^\d+$/.test(match[1]) ? String(Number(match[1])) : match[1];
-			// The words around it, short enough for the editor's labels (about 24 characters show).
-			const before = tail(content.slice(0, match.index), 16).trimStart();
-			const after = head(content.slice(match.index + match[0].length), before ? 6 : 16);
+			// The words around it, short enough for the editor's labels (about 24 characters show), without the word that
+			// holds another placeholder: `Dear {{1}} {{2}}` labels `Dear {{1}}` and `{{2}}`.
+			const before = tail(
+				content.slice(0, match.index).replace(/^[\s\S]*\}\}[^\s/]*[\s/]?/, ''),
+				16,
+			).trimStart();
+			const after = head(
+				content.slice(match.index + match[0].length).replace(/[\s/]?[^\s/]*\{\{[\s\S]*$/, ''),
+				before ? 6 : 16,
+			);
 			if (!found.has(name)) found.set(name, `${before}${match[0]}${after}`.trimEnd());
 		}
 		return (inNumberOrder([...found]) ?? [...found]).map(([name, words]) => ({

@@ -7,8 +7,12 @@ import { productLocator } from '../../descriptions';
 export const properties = [productLocator];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const id = readProductId.call(this, itemIndex);
-	return [await apiRequest(this, 'productGet', { pathParams: { id }, itemIndex })];
+	return [
+		await apiRequest(this, 'productGet', {
+			pathParams: { id: readProductId.call(this, itemIndex) },
+			itemIndex,
+		}),
+	];
 }
 
 export const option = {

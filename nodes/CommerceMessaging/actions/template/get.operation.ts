@@ -7,8 +7,12 @@ import { templateLocator } from '../../descriptions';
 export const properties = [{ ...templateLocator, description: 'The template to read' }];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const id = readTemplateId(this, itemIndex);
-	return [await apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex })];
+	return [
+		await apiRequest(this, 'templateGet', {
+			pathParams: { id: readTemplateId(this, itemIndex) },
+			itemIndex,
+		}),
+	];
 }
 
 export const option = {

@@ -315,34 +315,49 @@ export async function execute(
 			this,
 			itemIndex,
 			`template ${title} is ${current}, so it was not sent; only APPROVED templates can be sent`,
-			next[current],
+			next[current] ?? 'It is neither a draft nor in review: check its state in the service.',
 			{ state: current },
 		);
 	}
 	// Without the check, a DRAFT or PENDING template gets HTTP 400 with its state, shown by the transport (rule E4).
 
 	// The values checked against the template's placeholders (empty ones failed already): a placeholder left without a
-	// value, or a value for a placeholder the template does not have, fails the item, naming them. A template without
-	// text is sent unchecked (the run's hint says so).
+	// value, a value for a placeholder the template does not have, or a value WhatsApp refuses (a new line, a tab or
+	// more than four spaces in a row) fails the item, naming them. A template without text is sent unchecked (the
+	// run's hint says so).
 	const placeholders = placeholdersOf(template);
 	if (placeholders) {
 		const titles = new Map(placeholders.map((placeholder) => [placeholder.id, placeholder.title]));
 		const named = (ids: string[]) =>
 			ids
-				.map((key) => titles.get(key) ?? `{{${key.split(':')[1]}}} (${key.split(':')[0]})`)
+				.map(
+					(key) =>
+						titles.get(key) ?? `{{${key.slice(key.indexOf(':') + 1)}}} (${key.split(':')[0]})`,
+				)
 				.join(', ');
-		const missing = named([...titles.keys()].filter((key) => !values.has(key)));
-		const extra = named([...values.keys()].filter((key) => !titles.has(key)));
-		const problems = [
-			missing && `no value for ${missing}`,
-			extra && `a value for ${extra}, which it does not have`,
-		].filter(Boolean);
+		const problems = (
+			[
+				['no value for ', [...titles.keys()].filter((key) => !values.has(key)), ''],
+				[
+					'a value for ',
+					[...values.keys()].filter((key) => !titles.has(key)),
+					', which it does not have',
+				],
+				[
+					'a new line, a tab or more than four spaces in a row in ',
+					[...values.keys()].filter((key) => /[\r\n\t]| {5}/.test(values.get(key)!)),
+					'',
+				],
+			] as const
+		)
+			.filter(([, ids]) => ids.length)
+			.map(([before, ids, after]) => `${before}${named(ids)}${after}`);
 		if (problems.length)
 			throw itemError(
 				this,
 				itemIndex,
 				`the variables do not fit template ${title}: ${problems.join('; ')}`,
-				'WhatsApp refuses a template message whose values do not fill its placeholders exactly, so nothing was sent. Map one value per placeholder under Variables.',
+				'WhatsApp refuses a template message whose values do not fill its placeholders exactly, so nothing was sent. Map one value per placeholder under Variables: one line each, without tabs or more than four spaces in a row.',
 			);
 	}
 

@@ -9,8 +9,12 @@ export const properties = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const id = readTemplateId(this, itemIndex);
-	return [await apiRequest(this, 'templateSubmit', { pathParams: { id }, itemIndex })];
+	return [
+		await apiRequest(this, 'templateSubmit', {
+			pathParams: { id: readTemplateId(this, itemIndex) },
+			itemIndex,
+		}),
+	];
 }
 
 export const option = {
