@@ -294,6 +294,29 @@ describe("Input checks, run by n8n's engine against the emulator", () => {
 				(e: { body: { order_id: string } }) => e.body.order_id === 'DATE-OBJECT-1',
 			) as { body: { created_at: string } };
 			expect(event.body.created_at).toBe('2026-01-02T03:04:05.000Z');
+			// A number is a moment in epoch milliseconds, as JavaScript counts them: 0 is 1970, not a year.
+			for (const [orderId, createdAt, expected] of [
+				['DATE-EPOCH-1', '={{ 1738348200000 }}', '2025-01-31T18:30:00.000Z'],
+				['DATE-EPOCH-0', '={{ 0 }}', '1970-01-01T00:00:00.000Z'],
+			]) {
+				const epoch = await engine.run({
+					parameters: {
+						resource: 'order',
+						operation: 'pushEvent',
+						orderId,
+						status: 'paid',
+						additionalFields: { createdAt },
+					},
+				});
+				expect(epoch.error).toBeUndefined();
+				expect(
+					(
+						sandbox.state.orderEvents.find(
+							(e: { body: { order_id: string } }) => e.body.order_id === orderId,
+						) as { body: { created_at: string } }
+					).body.created_at,
+				).toBe(expected);
+			}
 		});
 	});
 

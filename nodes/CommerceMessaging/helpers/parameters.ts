@@ -319,7 +319,10 @@ export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number
 	);
 	if (raw === undefined) return undefined;
 	try {
-		const iso = tryToParseDateTime(raw, ctx.getTimezone()).toUTC().toISO();
+		// A number is epoch milliseconds: n8n's parser would read it as text (0 as the year 2000).
+		const iso = tryToParseDateTime(typeof raw === 'number' ? new Date(raw) : raw, ctx.getTimezone())
+			.toUTC()
+			.toISO();
 		if (iso) return iso;
 	} catch {
 		// Reported below with the item and the value.
