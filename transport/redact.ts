@@ -18,9 +18,12 @@ const NAMED_REFERENCES: Record<string, string> = {
 	nbsp: ' ',
 };
 
-/** HTML's character references (`&amp;`, `&#39;`, `&#x27;`) as the characters they stand for; unknown ones are kept. */
+/**
+ * HTML's character references (`&amp;`, `&#39;`, `&#x27;`) as the characters they stand for, their `&` also as JSON
+ * may escape it (`\u0026amp;`); unknown ones are kept.
+ */
 export const decodeCharacterReferences = (text: string) =>
-	text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (reference, name: string) => {
+	text.replace(/(?:&|\\u0026)(#x[\da-f]+|#\d+|[a-z]+);/gi, (reference, name: string) => {
 		const code = name.startsWith('#') ? Number(name.slice(1).replace(/^x/i, '0x')) : NaN;
 		return code <= 0x10ffff
 			? String.fromCodePoint(code)
@@ -422,24 +425,28 @@ export class SecretSet {
 	}
 
 	/** Every secret, in any form, replaced in one text; where secrets overlap, all of them. */
-	redactSecrets(text: string): string {
-		if (this.values.size === 0) return text;
+	redactSecrets(text: string) {
+		// A text written for a page (`&amp;`, `&#39;`) may hold a secret once its character references are read: then it
+		// is given read, and redacted. One reading: a reference written for a page twice is left as it is.
+		const redacted = this.withoutSecrets(text);
+		const decoded = decodeCharacterReferences(redacted);
+		const again = decoded === redacted ? decoded : this.withoutSecrets(decoded);
+		return again === decoded ? redacted : again;
+	}
+
+	/** Every secret, in any form but HTML's, replaced in one text. */
+	private withoutSecrets(text: string) {
 		if (
-			!/\\u00[3-7][\da-f]|%[3-7][\da-f]|&#/i.test(text) &&
-			this.anchors.every((anchor) => !text.includes(anchor))
+			this.values.size === 0 ||
+			(!/\\u00[3-7][\da-f]|%[3-7][\da-f]|(&|\\u0026)#/i.test(text) &&
+				this.anchors.every((anchor) => !text.includes(anchor)))
 		)
 			return text;
 		this.patterns ??= [...this.values].flatMap(patternsOf);
-		const redacted = this.allTail.reduce(
+		return this.allTail.reduce(
 			(partly, secret) => partly.replaceAll(secret, REDACTED),
 			withRedactions(text, findSecrets(text, this.patterns)),
 		);
-		// A text written for a page (`&amp;`, `&#39;`) holds a secret once its character references are read: then it is
-		// given read and redacted.
-		const decoded = decodeCharacterReferences(redacted);
-		return decoded === redacted || this.redactSecrets(decoded) === decoded
-			? redacted
-			: this.redactSecrets(decoded);
 	}
 
 	/** Error texts: the secrets, and anything shaped like credentials (a bearer token, a URL's user:password@). */

@@ -418,5 +418,17 @@ describe('A6: redacting answers, errors and texts', () => {
 		});
 		// Text without a secret keeps its references as they are.
 		expect(secrets.redactSecrets('Tr0ub &amp; co')).toBe('Tr0ub &amp; co');
+		// JSON that escapes `&` (PHP's JSON_HEX_AMP, Symfony's default) writes the references `\u0026amp;`.
+		const hexAmp = '{"note":"pw=Tr0ub\\u0026amp;dor\\u0026lt;3\\u0026gt;\\u0026quot;x"}';
+		expect(secrets.redactAnswer(JSON.parse(hexAmp), hexAmp)).toEqual({ note: `pw=${REDACTED}` });
+	});
+
+	it('A6: references written inside references are read once: work linear in the text, whatever their depth', () => {
+		const secrets = new SecretSet();
+		secrets.add('Tr0ub&dor<3>"x');
+		const nested = `&#38;${'#38;'.repeat(50_000)}`;
+		searchWork.steps = 0;
+		expect(secrets.redactSecrets(nested) === nested).toBe(true);
+		expect(searchWork.steps).toBeLessThanOrEqual(8 * 2 * nested.length);
 	});
 });
