@@ -30,7 +30,7 @@ interface ListOptions extends Pick<RequestSpec, 'qs' | 'itemIndex'> {
 	concurrency?: number;
 	/** The field that tells records apart (default `id`; order history: `order_id`). */
 	recordKey?: string;
-	/** New records come first (order history): one page of repeats is read past, as they push read ones onto it. */
+	/** New records come first (order history): a page of repeats is read past, as new ones push read ones onto it. */
 	newestFirst?: boolean;
 }
 
@@ -133,7 +133,7 @@ function guardList(
 /**
  * Rule L3: a list's records, page by page, in order, with the list's guards (guardList). A Limit stops exactly
  * there, asking no page it does not need. The list ends at an empty page, at its total, at a page that only repeats
- * what came before (the second one in a newest-first list without a total), or, without a total, at a page shorter than the longest
+ * what came before (in a newest-first list without a total, the second in a row), or, without a total, at a page shorter than the longest
  * one served (a shorter page than asked may be the service's cap).
  *
  * Max List Size counts the pages in flight too: with a total known, pages are asked `concurrency` at a time, but
@@ -171,14 +171,15 @@ export async function* iteratePages(
 			if (read.status === 'rejected') throw read.reason;
 			const fresh = list.take(page + k, read.value);
 			const size = read.value.records.length;
-			// A newest-first list without a total reads past its first full page of repeats; a second one ends it.
+			// A newest-first list without a total reads past a full page of repeats; a second one in a row ends it.
+			repeatedPages = fresh.length ? 0 : repeatedPages + 1;
 			if (
-				!fresh.length &&
+				repeatedPages &&
 				(!size ||
 					read.value.total !== undefined ||
 					size < longest ||
 					!options.newestFirst ||
-					repeatedPages++)
+					repeatedPages > 1)
 			)
 				return;
 			total = read.value.total;

@@ -219,25 +219,23 @@ describe("Order history that ignores its filters (emulator orderHistoryFilters),
 		});
 	});
 
-	it('L3: a whole page of new orders arriving while the history is read loses none: Get History and New Order', async () => {
+	it('L3: whole pages of new orders arriving while the history is read lose none: Get History and New Order', async () => {
 		const arrive = (prefix: string) => {
 			const ids = Array.from({ length: SERVED }, (_, i) => `${prefix}-${i}`);
 			for (const id of ids) data.pushOrders([id], 'paid', later());
 			return ids;
 		};
-		// Page 2 waits before it is answered: a page's worth of new orders lands meanwhile, so page 2 holds page 1's.
+		// Pages 1 to 4 wait before they are answered: a page's worth of new orders lands while page 2 and while page 4
+		// are asked, so each holds the orders of the page read before it.
 		const shiftDuring = async <T>(read: Promise<T>, prefix: string) => {
 			const from = sandbox.state.requests.length;
-			sandbox.faults.inject({
-				method: 'GET',
-				path: HISTORY,
-				kind: 'slow',
-				delayMs: 1_500,
-				times: 2,
-			});
-			for (const end = Date.now() + 5_000; historyPages(from).length < 2 && Date.now() < end; )
-				await sleep(20);
-			const arrived = arrive(prefix);
+			sandbox.faults.inject({ method: 'GET', path: HISTORY, kind: 'slow', delayMs: 800, times: 4 });
+			const arrived: string[] = [];
+			for (const page of [2, 4]) {
+				for (const end = Date.now() + 5_000; historyPages(from).length < page && Date.now() < end; )
+					await sleep(20);
+				arrived.push(...arrive(`${prefix}-${page}`));
+			}
 			const result = await read;
 			sandbox.faults.clear();
 			return { result, arrived };
@@ -252,13 +250,13 @@ describe("Order history that ignores its filters (emulator orderHistoryFilters),
 		expect(history.result.error).toBeUndefined();
 		expect(history.result.items.map((item) => item.json.order_id)).toEqual(held);
 
-		// Default Request Options: the slow page stays within the Retry Budget.
+		// Default Request Options: the slow pages stay within the Retry Budget.
 		const harness = new PollHarness(credentialsFor(sandbox), {
 			event: 'newOrder',
 			orderOptions: { lookBackMinutes: 0 },
 		});
 		await harness.activate();
-		const waiting = Array.from({ length: 25 }, (_, i) => `SHIFT-WAIT-${i}`);
+		const waiting = Array.from({ length: 45 }, (_, i) => `SHIFT-WAIT-${i}`);
 		for (const id of waiting) data.pushOrders([id], 'paid', later());
 		const poll = await shiftDuring(harness.poll(), 'SHIFT-POLL');
 		const next = await harness.poll();
