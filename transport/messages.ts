@@ -108,9 +108,10 @@ function explain(failure: ServiceFailure, notes: RequestNotes) {
 		case 'templateNotApproved': {
 			const reason = (data as IDataObject | undefined)?.reason;
 			// Rule T1: only a DRAFT is submitted; a rejected template cannot be submitted again, a corrected one is created.
+			// A state the document does not list (a provider's PAUSED) gets no step that may not fit it.
 			return {
 				message: `The template cannot be sent: it is ${failure.state ?? 'not APPROVED'}, and only APPROVED templates can be sent`,
-				description: `Service message: ${sentence(message)}${typeof reason === 'string' ? ` Rejection reason: ${sentence(reason)}` : ''} ${{ REJECTED: 'Create a corrected template, submit it for review', PENDING: 'Wait until its review is over' }[String(failure.state)] ?? 'Submit the template for review'} and send it once it is APPROVED.`,
+				description: `Service message: ${sentence(message)}${typeof reason === 'string' ? ` Rejection reason: ${sentence(reason)}` : ''} ${{ DRAFT: 'Submit the template for review', REJECTED: 'Create a corrected template, submit it for review', PENDING: 'Wait until its review is over' }[String(failure.state)] ?? 'Check its state in the service'} and send it once it is APPROVED.`,
 			};
 		}
 		case 'rateLimit':

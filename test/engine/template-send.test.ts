@@ -89,6 +89,14 @@ describe("Template > Send, run by n8n's engine against the emulator", () => {
 		expect(drafted.error?.description).toMatch(
 			/ Submit the template for review and send it once it is APPROVED\.$/,
 		);
+		const paused = addTemplate('now_paused', 'PAUSED');
+		const unlisted = await engine.run({
+			parameters: sendParameters(paused.id),
+			items: [{ json: { phone: '+33612345678' } }],
+		});
+		expect(unlisted.error?.description).toMatch(
+			/ Check its state in the service and send it once it is APPROVED\.$/,
+		);
 	});
 
 	it('T2/E4: with Continue On Fail each item is answered: a message, the state error (code, state), the phone error', async () => {
