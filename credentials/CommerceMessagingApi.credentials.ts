@@ -197,7 +197,9 @@ export class CommerceMessagingApi implements ICredentialType {
 				['status', 'fail', API_CALL_REFUSED],
 				// A LexikJWT-style refusal without a JSend status: {"code":401,"message":"..."}.
 				['code', 401, API_CALL_REFUSED],
-				// An answer that is not JSON (an HTML error page, whatever its status) reaches the rules as text.
+				// An answer that is not JSON reaches the rules as text: empty (a token refused without a word), or a page
+				// (an HTML error page, whatever its status).
+				['length', 0, API_CALL_REFUSED],
 				[
 					'constructor.name',
 					'String',

@@ -383,13 +383,21 @@ function defineN8nSuite(major) {
         expect(probes.every((r) => r.status === 403)).toBe(true);
       });
 
-      it('fails when the API call is answered with an HTML error page, whatever its status (not "Connection successful!")', async () => {
+      it('fails when the API call is answered with an HTML error page (whatever its status) or with nothing, saying which (not "Connection successful!")', async () => {
         sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: 'html', times: 1 });
         const result = await check({});
         expect(sandbox.faults.list()).toEqual([]);
         expect({ status: result.status, message: result.message }).toEqual({
           status: 'Error',
           message: 'Login worked, but the service answered an API call with a page that is not JSON (an error page or a website): check the Base URL and that the service is up',
+        });
+        // An empty answer (a 401 without a word) is a refusal, not a page.
+        sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: '401-empty', times: 2 });
+        const empty = await check({});
+        sandbox.faults.clear();
+        expect({ status: empty.status, message: empty.message }).toEqual({
+          status: 'Error',
+          message: 'Login worked, but the service refused an API call with the new token. If API access is disabled for this account, ask an administrator to enable "API access" (User.hasApiAccess); otherwise check the service',
         });
       });
     });
