@@ -429,7 +429,15 @@ export class SecretSet {
 		// A text written for a page (`&amp;`, `&#39;`) may hold a secret once its character references are read: then it
 		// is given read, and redacted. One reading: a reference written for a page twice is left as it is.
 		const redacted = this.withoutSecrets(text);
-		const decoded = decodeCharacterReferences(redacted);
+		// Read only where they could complete a secret: a named reference stands for `& < > " '` or a space, so a text
+		// needs a secret's run of letters and digits already, or a numeric reference to a letter or a digit.
+		const decoded =
+			this.anchors.some((anchor) => text.includes(anchor)) ||
+			/(&|\\u0026)#(0*(4[89]|5[0-7]|6[5-9]|[78]\d|9[0789]|1[01]\d|12[0-2])|x0*(3\d|[46][1-9a-f]|[57][\da]));/i.test(
+				text,
+			)
+				? decodeCharacterReferences(redacted)
+				: redacted;
 		const again = decoded === redacted ? decoded : this.withoutSecrets(decoded);
 		return again === decoded ? redacted : again;
 	}
@@ -438,7 +446,7 @@ export class SecretSet {
 	private withoutSecrets(text: string) {
 		if (
 			this.values.size === 0 ||
-			(!/\\u00[3-7][\da-f]|%[3-7][\da-f]|(&|\\u0026)#/i.test(text) &&
+			(!/\\u00[3-7][\da-f]|%[3-7][\da-f]/i.test(text) &&
 				this.anchors.every((anchor) => !text.includes(anchor)))
 		)
 			return text;

@@ -423,6 +423,18 @@ describe('A6: redacting answers, errors and texts', () => {
 		expect(secrets.redactAnswer(JSON.parse(hexAmp), hexAmp)).toEqual({ note: `pw=${REDACTED}` });
 	});
 
+	it('A6: an answer whose references cannot complete a secret (named ones, `&#39;`) is not searched at all', () => {
+		const secrets = new SecretSet();
+		secrets.add('Tr0ub&dor<3>"x', 'eyJhbGciOiJIUzI1NiJ9.sig_abcdefghijklmnop');
+		const page =
+			'{"name":"Tom &amp; Jerry&#39;s &lt;b&gt;mug&lt;/b&gt;","hex":"A \\u0026amp; B \\u0026#39;"}';
+		searchWork.steps = 0;
+		expect(secrets.redactSecrets(page.repeat(1_000))).toBe(page.repeat(1_000));
+		expect(searchWork.steps).toBe(0);
+		// A numeric reference to a letter may complete one: that text is read.
+		expect(secrets.redactSecrets('pw=&#84;r0ub&amp;dor&lt;3&gt;&quot;x')).toBe(`pw=${REDACTED}`);
+	});
+
 	it('A6: references written inside references are read once: work linear in the text, whatever their depth', () => {
 		const secrets = new SecretSet();
 		secrets.add('Tr0ub&dor<3>"x');
