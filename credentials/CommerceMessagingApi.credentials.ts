@@ -197,9 +197,13 @@ export class CommerceMessagingApi implements ICredentialType {
 				['status', 'fail', API_CALL_REFUSED],
 				// A LexikJWT-style refusal without a JSend status: {"code":401,"message":"..."}.
 				['code', 401, API_CALL_REFUSED],
-				// An answer that is not JSON reaches the rules as text: empty (a token refused without a word), or a page
-				// (an HTML error page, whatever its status).
-				['length', 0, API_CALL_REFUSED],
+				// An answer that is not JSON reaches the rules as text: empty (a token refused without a word, or a
+				// service that says nothing), or a page (an HTML error page, whatever its status).
+				[
+					'length',
+					0,
+					'Login worked, but the service answered an API call with nothing at all. If it refused the new token, ask an administrator to enable "API access" (User.hasApiAccess) for this account; otherwise check the Base URL and the service',
+				],
 				[
 					'constructor.name',
 					'String',

@@ -391,13 +391,13 @@ function defineN8nSuite(major) {
           status: 'Error',
           message: 'Login worked, but the service answered an API call with a page that is not JSON (an error page or a website): check the Base URL and that the service is up',
         });
-        // An empty answer (a 401 without a word) is a refusal, not a page.
+        // An empty answer (a 401 without a word) is not a page.
         sandbox.faults.inject({ method: 'GET', path: '/api/contacts/', kind: '401-empty', times: 2 });
         const empty = await check({});
         sandbox.faults.clear();
         expect({ status: empty.status, message: empty.message }).toEqual({
           status: 'Error',
-          message: 'Login worked, but the service refused an API call with the new token. If API access is disabled for this account, ask an administrator to enable "API access" (User.hasApiAccess); otherwise check the service',
+          message: 'Login worked, but the service answered an API call with nothing at all. If it refused the new token, ask an administrator to enable "API access" (User.hasApiAccess) for this account; otherwise check the Base URL and the service',
         });
       });
     });
