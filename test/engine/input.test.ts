@@ -317,6 +317,19 @@ describe("Input checks, run by n8n's engine against the emulator", () => {
 					).body.created_at,
 				).toBe(expected);
 			}
+			// Microseconds read as milliseconds fall beyond the year 9999: refused, never sent as `+055840-…`.
+			const beyond = await engine.run({
+				parameters: {
+					resource: 'order',
+					operation: 'pushEvent',
+					orderId: 'DATE-EPOCH-US',
+					status: 'paid',
+					additionalFields: { createdAt: '={{ 1700000000000000 }}' },
+				},
+			});
+			expect(beyond.error?.message).toBe(
+				'Item 0: the created at date 1700000000000000 is not a valid date',
+			);
 		});
 	});
 

@@ -323,7 +323,8 @@ export function readDate(ctx: IExecuteFunctions, name: string, itemIndex: number
 		const iso = tryToParseDateTime(typeof raw === 'number' ? new Date(raw) : raw, ctx.getTimezone())
 			.toUTC()
 			.toISO();
-		if (iso) return iso;
+		// Years 0000 to 9999 only: beyond, ISO 8601 needs a sign (`+055840-…`), which no service reads.
+		if (iso && /^\d{4}-/.test(iso)) return iso;
 	} catch {
 		// Reported below with the item and the value.
 	}
