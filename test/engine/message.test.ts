@@ -168,6 +168,51 @@ describe("Message, run by n8n's engine against the emulator", () => {
 		expect(Math.max(...arrivals) - runStart).toBeLessThan(2000);
 	}, 15_000);
 
+	it.each([
+		[
+			'a login that takes 1.5 s',
+			{ method: 'POST', path: '/api/login_check', kind: 'slow', delayMs: 1_500 },
+		],
+		[
+			'a first send answered 429 with Retry-After 2 s',
+			{ method: 'POST', path: MESSAGE_PATH, kind: '429', retryAfter: 2 },
+		],
+	] as const)(
+		'L2: after %s, the batches due meanwhile do not go out together',
+		async (_, fault) => {
+			const engine = new Engine(credentialsFor(sandbox));
+			const before = messageRequests().length;
+			sandbox.faults.inject({ ...fault, times: 1 });
+			const result = await engine.run({
+				parameters: {
+					resource: 'message',
+					operation: 'send',
+					phone: '={{ $json.phone }}',
+					message: 'Batch after a delay',
+					options: { batching: { batch: { batchSize: 2, batchInterval: 1_000 } } },
+				},
+				items: Array.from({ length: 8 }, (_, i) => ({ json: { phone: `+3361000200${i}` } })),
+			});
+			sandbox.faults.clear();
+			expect(result.error).toBeUndefined();
+			const arrivals = messageRequests()
+				.slice(before)
+				.filter((request) => request.status < 300)
+				.map((request) => request.at)
+				.sort((a, b) => a - b);
+			expect(arrivals).toHaveLength(8);
+			// At most 2 sends in any stretch of the interval: the send two places on comes at least an interval later
+			// (less half of it: a loaded machine may delay a send, bringing it nearer the next batch).
+			const crowded = arrivals.flatMap((at, k) =>
+				k + 2 < arrivals.length && arrivals[k + 2] - at < 500
+					? [`sends ${k} and ${k + 2}: ${arrivals[k + 2] - at} ms`]
+					: [],
+			);
+			expect(crowded).toEqual([]);
+		},
+		20_000,
+	);
+
 	it('C2/E2: with Continue On Fail, good and bad items are each answered and paired; only good ones are sent', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const items = [

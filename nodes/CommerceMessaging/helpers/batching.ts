@@ -14,8 +14,9 @@ import { ONE_OR_MORE, readSetting } from './parameters';
 export class BatchPacer {
 	readonly batchSize: number;
 	readonly intervalMs: number;
-	/** When the run's first send started: the clock the batches are paced from. */
-	private startedAt?: number;
+	private markDone!: (at: number) => void;
+	/** When the run's first item was done: the clock the batches are paced from. */
+	private readonly firstDone = new Promise<number>((resolve) => (this.markDone = resolve));
 	private heldUntil = 0;
 	/** How long the run was held between batches in all (wall time, each moment counted once). */
 	private heldMs = 0;
@@ -40,18 +41,26 @@ export class BatchPacer {
 		);
 	}
 
-	/** Waits until the item's batch may start: batch k starts k intervals after batch 0. */
-	async waitForBatch(itemIndex: number) {
-		if (this.intervalMs <= 0) return;
-		const now = Date.now();
-		this.startedAt ??= now;
-		const until = this.startedAt + Math.floor(itemIndex / this.batchSize) * this.intervalMs;
-		if (until <= now) return;
-		if (until > this.heldUntil) {
-			this.heldMs += until - Math.max(now, this.heldUntil);
-			this.heldUntil = until;
+	/**
+	 * Runs an item's work once its batch may start: batch 0 at once, batch k k intervals after the first item was
+	 * done (answered or failed). Counted from an answer, not a start, so a login or a Retry-After that holds the
+	 * first batch does not let the batches due meanwhile go out together with it.
+	 */
+	async send<T>(itemIndex: number, work: () => Promise<T>) {
+		const batch = Math.floor(itemIndex / this.batchSize);
+		if (this.intervalMs > 0 && batch > 0) {
+			const until = (await this.firstDone) + batch * this.intervalMs;
+			if (until > Math.max(Date.now(), this.heldUntil)) {
+				this.heldMs += until - Math.max(Date.now(), this.heldUntil);
+				this.heldUntil = until;
+			}
+			await pause(this.ctx, until - Date.now());
 		}
-		await pause(this.ctx, until - now);
+		try {
+			return await work();
+		} finally {
+			this.markDone(Date.now());
+		}
 	}
 
 	/** A hint when batching made the run wait. */

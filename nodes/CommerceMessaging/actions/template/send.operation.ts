@@ -207,7 +207,18 @@ export async function execute(
 	phone?: string,
 ) {
 	// Rule L2: a bulk send is spread out in batches with a pause between them, even without the option.
-	await state.batches.waitForBatch(itemIndex);
+	return await state.batches.send(
+		itemIndex,
+		async () => await sendOne.call(this, itemIndex, state, phone),
+	);
+}
+
+async function sendOne(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: SendState,
+	phone?: string,
+) {
 	const recipient = phone ?? orderingKey.call(this, itemIndex);
 	const id = readTemplateId(this, itemIndex);
 
