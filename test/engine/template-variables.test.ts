@@ -2,6 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { sleep } from 'n8n-workflow';
+
 import { Engine, pairedInputs, type RunResult } from '../../tools/harness/engine';
 import { resourceMapping } from '../../tools/harness/listSearch';
 import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
@@ -323,6 +325,14 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 			downloads++;
 			// A download that never answers: bounded by the run's Timeout.
 			if (request.url === '/never') return;
+			// One that drips a byte every 100 ms for 6 s: bounded by it too, to the last byte.
+			if (request.url === '/drip.png') {
+				response.writeHead(200, { 'content-type': 'image/png' });
+				return void (async () => {
+					for (let n = 0; n < 60 && !response.destroyed; n++, await sleep(100)) response.write('x');
+					response.end();
+				})();
+			}
 			if (!['/banner.png', '/banner%ZZ.png'].includes(request.url ?? ''))
 				return void response.writeHead(404).end();
 			response.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
@@ -491,6 +501,20 @@ describe('T5: Template > Send with a template whose record holds no text, and he
 		expect(new Set(mediaIds).size).toBe(1);
 		expect(mediaIds[0]).toEqual(expect.any(String));
 	});
+
+	it('M1: a download that drips past the Timeout fails its item, sending nothing (the Timeout reaches the last byte)', async () => {
+		const result = await new Engine(credentialsFor(sandbox)).run({
+			parameters: send({
+				headerMedia: 'url',
+				headerMediaUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}/drip.png`,
+				requestOptions: { timeoutSeconds: 1 },
+			}),
+			items: [{ json: { phone: '+4915123456499' } }],
+			continueOnFail: true,
+		});
+		expect(result.items[0].json.error).toMatch(/^Item 0: the header media could not be downloaded/);
+		expect(result.items[0].json.status).toBeUndefined();
+	}, 15_000);
 
 	it('M1: a download every try of which fails gives each waiting item its own error, naming its own index', async () => {
 		const result = await new Engine(credentialsFor(sandbox)).run({

@@ -394,7 +394,11 @@ async function sendOne(
 						encoding: 'arraybuffer',
 						returnFullResponse: true,
 						timeout: settingsOf(this).retry.timeoutMs,
-						abortSignal: this.getExecutionCancelSignal?.(),
+						// `timeout` bounds a silence only: the Timeout is also the deadline of the last byte.
+						abortSignal: AbortSignal.any([
+							AbortSignal.timeout(settingsOf(this).retry.timeoutMs),
+							...[this.getExecutionCancelSignal?.()].filter((signal) => signal !== undefined),
+						]),
 					})
 					.catch((error: Error) => {
 						throw itemError(
