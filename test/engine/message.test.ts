@@ -64,6 +64,30 @@ describe("Message, run by n8n's engine against the emulator", () => {
 		expect(stored.userId).toBe(sandbox.state.userByName('demo@shop.test').id);
 	});
 
+	it('C2: phone numbers as people paste them: a trunk (0) after the country code and invisible marks are dropped', async () => {
+		const result = await new Engine(credentialsFor(sandbox)).run({
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				phone: '={{ $json.phone }}',
+				message: 'Pasted numbers',
+			},
+			items: [
+				{ json: { phone: '+49 (0) 151 2345 6789' } },
+				{ json: { phone: '0044 (0)20 7946 0958' } },
+				{ json: { phone: '\u202a+49 151 23456789\u202c' } },
+				{ json: { phone: '+49\u200b15123456789' } },
+			],
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.phone)).toEqual([
+			'+4915123456789',
+			'+442079460958',
+			'+4915123456789',
+			'+4915123456789',
+		]);
+	});
+
 	it('C2: a phone number that is not E.164 fails the item naming the number, and costs no API call', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const requestsBefore = sandbox.state.requests.length;

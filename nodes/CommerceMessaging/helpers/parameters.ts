@@ -195,11 +195,15 @@ export const readLocatorId = (
 /**
  * A phone number as E.164, checked before any call (rules C2 and E3 cost no request when it is wrong); `where`: whose.
  * E.164: a plus, a country code that does not start with 0, at most 15 digits. Spaces, dots, dashes, slashes and
- * brackets people type are dropped; a leading 00 is the international prefix.
+ * brackets people type are dropped, and a `(0)` after the country code; a leading 00 is the international prefix.
  */
 export function phoneValue(ctx: ParameterContext, raw: string, itemIndex: number, where?: string) {
+	// Invisible marks copied from contact apps go first; a trunk 0 in brackets after the country code (`+44 (0)20`)
+	// is not dialled from abroad.
 	const phone = raw
+		.replace(/\p{Cf}/gu, '')
 		.trim()
+		.replace(/^((?:\+|00)\d{1,3})\s*\(0\)/, '$1')
 		.replace(/[\s.\-()/]/g, '')
 		.replace(/^00/, '+');
 	if (/^\+[1-9]\d{6,14}$/.test(phone)) return phone;
