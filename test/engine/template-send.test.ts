@@ -72,31 +72,21 @@ describe("Template > Send, run by n8n's engine against the emulator", () => {
 			/ Create a corrected template, submit it for review and send it once it is APPROVED\.$/,
 		);
 		expect(result.error?.description).not.toMatch(/\.\./);
-		const pending = addTemplate('still_pending', 'PENDING');
-		const waiting = await engine.run({
-			parameters: sendParameters(pending.id),
-			items: [{ json: { phone: '+33612345678' } }],
-		});
-		// One in review is not to be submitted again either.
-		expect(waiting.error?.description).toMatch(
-			/ Wait until its review is over and send it once it is APPROVED\.$/,
-		);
-		const draft = addTemplate('still_draft', 'DRAFT');
-		const drafted = await engine.run({
-			parameters: sendParameters(draft.id),
-			items: [{ json: { phone: '+33612345678' } }],
-		});
-		expect(drafted.error?.description).toMatch(
-			/ Submit the template for review and send it once it is APPROVED\.$/,
-		);
-		const paused = addTemplate('now_paused', 'PAUSED');
-		const unlisted = await engine.run({
-			parameters: sendParameters(paused.id),
-			items: [{ json: { phone: '+33612345678' } }],
-		});
-		expect(unlisted.error?.description).toMatch(
-			/ Check its state in the service and send it once it is APPROVED\.$/,
-		);
+		// Submitting is the step for a draft only: one in review waits, and a state the document does not list is checked.
+		for (const [state, advice] of [
+			['PENDING', 'Wait until its review is over'],
+			['DRAFT', 'Submit the template for review'],
+			['PAUSED', 'Check its state in the service'],
+		]) {
+			const template = addTemplate(`advice_${state.toLowerCase()}`, state);
+			const refused = await engine.run({
+				parameters: sendParameters(template.id),
+				items: [{ json: { phone: '+33612345678' } }],
+			});
+			expect(refused.error?.description).toMatch(
+				new RegExp(` ${advice} and send it once it is APPROVED\\.$`),
+			);
+		}
 	});
 
 	it('T2/E4: with Continue On Fail each item is answered: a message, the state error (code, state), the phone error', async () => {

@@ -245,10 +245,9 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 			expect((await run(full)).items[0].json.status).toBe('queued');
 		});
 
-		it('T5: a value with a new line, a tab or more than four spaces in a row fails before any send, naming it', async () => {
-			const engine = new Engine(credentialsFor(sandbox));
-			const before = sandbox.state.requests.length;
-			const result = await engine.run({
+		/** Template 1 ({{1}} and {{2}} in its body) sent to one phone per item, its values as each item's JSON. */
+		const sendWithJson = (variables: Array<string | string[]>) =>
+			new Engine(credentialsFor(sandbox)).run({
 				parameters: {
 					resource: 'template',
 					operation: 'send',
@@ -256,14 +255,18 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 					phone: '+4915123456789',
 					options: { variablesJson: '={{ $json.variables }}' },
 				},
-				items: [
-					{ json: { variables: ['Ada\nLovelace', 'A-1'] } },
-					{ json: { variables: ['Ada', 'A-1\t2'] } },
-					{ json: { variables: ['Ada     L', 'A-1\r\n'] } },
-					{ json: { variables: ['Ada    L', 'A-1'] } },
-				],
+				items: variables.map((value) => ({ json: { variables: value } })),
 				continueOnFail: true,
 			});
+
+		it('T5: a value with a new line, a tab or more than four spaces in a row fails before any send, naming it', async () => {
+			const before = sandbox.state.requests.length;
+			const result = await sendWithJson([
+				['Ada\nLovelace', 'A-1'],
+				['Ada', 'A-1\t2'],
+				['Ada     L', 'A-1\r\n'],
+				['Ada    L', 'A-1'],
+			]);
 			const refused = 'a new line, a tab or more than four spaces in a row in';
 			expect(result.items.map((item) => item.json.error)).toEqual([
 				`Item 0: the variables do not fit template "order_confirmation" (ID 1): ${refused} {{1}}`,
@@ -277,25 +280,14 @@ describe.each(['flat', 'components', 'components-lowercase'])(
 		});
 
 		it('T5: the manual list and the JSON fill the body in order, checked the same way', async () => {
-			const engine = new Engine(credentialsFor(sandbox));
 			const before = sandbox.state.requests.length;
-			const result = await engine.run({
-				parameters: {
-					resource: 'template',
-					operation: 'send',
-					templateId: byId(1),
-					phone: '+4915123456789',
-					options: { variablesJson: '={{ $json.variables }}' },
-				},
-				items: [
-					{ json: { variables: '["Ada", "A-1001"]' } },
-					{ json: { variables: '["Ada"]' } },
-					{ json: { variables: '{"1": "Ada", "2": "A-1", "3": "x"}' } },
-					// A key that names another part is read whole, not cut at its colon.
-					{ json: { variables: '{"1": "Ada", "2": "A-1", "header:1": "x"}' } },
-				],
-				continueOnFail: true,
-			});
+			const result = await sendWithJson([
+				'["Ada", "A-1001"]',
+				'["Ada"]',
+				'{"1": "Ada", "2": "A-1", "3": "x"}',
+				// A key that names another part is read whole, not cut at its colon.
+				'{"1": "Ada", "2": "A-1", "header:1": "x"}',
+			]);
 			expect(result.items[0].json.status).toBe('queued');
 			expect(result.items[1].json.error).toMatch(
 				/^Item 1: the variables do not fit template "order_confirmation" \(ID 1\): no value for \{\{2\}\}$/,
