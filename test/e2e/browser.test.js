@@ -85,17 +85,19 @@ const WF = { order: 'cmDemoWorkflow02', lifecycle: 'cmDemoWorkflow03', contacts:
 
   it('signs in through the sign-in form and lists the example workflows', async () => {
     await b.signIn(page, url, p.DEMO_OWNER);
-    await page.goto(`${url}/home/workflows`);
-    const names = page.locator(tid('workflow-card-name'));
-    await names.first().waitFor();
-    expect(await names.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('Commerce Messaging demo 1')]));
-
+    // The node types first: the next test reads the action node's operations from them.
     const res = await page.request.get(`${url}/types/nodes.json`);
     expect(res.status()).toBe(200);
     const types = /** @type {any[]} */ (await res.json());
     actionNode = types.find((t) => t.name === p.NODE_TYPE);
     expect(actionNode).toBeDefined();
     expect(types.find((t) => t.name === 'n8n-nodes-commerce-messaging.commerceMessagingTrigger')).toBeDefined();
+
+    await page.goto(`${url}/home/workflows`);
+    // The list may render twice (a first page, then the whole list): wait for the card itself, not any card.
+    const names = page.locator(tid('workflow-card-name'));
+    await names.filter({ hasText: 'Commerce Messaging demo 1' }).first().waitFor();
+    expect(await names.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('Commerce Messaging demo 1')]));
   });
 
   it('the node search finds the package by the words users type, and lists its operations as actions', async () => {
