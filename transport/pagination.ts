@@ -11,7 +11,7 @@ import {
 	type CustomRoute,
 	type RequestSpec,
 } from './request';
-import type { ListRouteName } from './routes';
+import { ROUTES, type ListRouteName } from './routes';
 import {
 	MAX_ANSWER_BYTES,
 	MAX_PAGES_SIDE_BY_SIDE,
@@ -28,10 +28,6 @@ interface ListOptions extends Pick<RequestSpec, 'qs' | 'itemIndex'> {
 	pageSize?: number;
 	/** Pages asked at once once the total is known; 1: one by one. */
 	concurrency?: number;
-	/** The field that tells records apart (default `id`; order history: `order_id`). */
-	recordKey?: string;
-	/** New records come first (order history): a page of repeats is read past, as new ones push read ones onto it. */
-	newestFirst?: boolean;
 }
 
 /** One page of a list by its number, and the bytes of its answer. */
@@ -144,10 +140,16 @@ export async function* iteratePages(
 	route: ListRouteName | CustomRoute,
 	options: ListOptions = {},
 ) {
-	const { limit, concurrency = 1 } = options;
+	// How the route's records are told apart and ordered come with it (routes.ts).
+	const {
+		limit,
+		concurrency = 1,
+		recordKey,
+		newestFirst,
+	} = { ...(typeof route === 'string' ? ROUTES[route] : undefined), ...options };
 	let wanted = limit ?? Infinity;
 	const pageSize = Math.max(1, Math.floor(Math.min(options.pageSize ?? PAGE_SIZE, wanted)));
-	const list = guardList(ctx, options, false, (record) => typedId(record, options.recordKey));
+	const list = guardList(ctx, options, false, (record) => typedId(record, recordKey));
 	let longest = 0;
 	let total: number | undefined;
 	let repeatedPages = 0;
@@ -178,7 +180,7 @@ export async function* iteratePages(
 				(!size ||
 					read.value.total !== undefined ||
 					size < longest ||
-					!options.newestFirst ||
+					!newestFirst ||
 					repeatedPages > 1)
 			)
 				return;

@@ -22,6 +22,10 @@ export interface Route<T = unknown> {
 	path: string;
 	parse: (data: unknown) => T;
 	alternatePath?: string;
+	/** A list's field that tells its records apart (default `id`). */
+	recordKey?: string;
+	/** A list whose new records come first: a page of repeats is read past, as new ones push read ones onto it. */
+	newestFirst?: boolean;
 }
 
 /** One row of the table: method, path, the parser of its answer and, where there is one, the path's other spelling. */
@@ -52,7 +56,12 @@ export const ROUTES = {
 	mediaDelete: route('DELETE', '/api/v2/whatsapp/media/{id}', asMediaAnswer),
 
 	orderEvent: route('POST', '/api/v1/order/', asOptionalRecord),
-	orderHistory: route('GET', '/api/v1/order/history/', readListPage, '/api/v1/order/history'),
+	// One order is one record, newest first (docs/api-assumptions.md).
+	orderHistory: {
+		...route('GET', '/api/v1/order/history/', readListPage, '/api/v1/order/history'),
+		recordKey: 'order_id',
+		newestFirst: true,
+	},
 	cartEvent: route('POST', '/api/v1/cart/', asOptionalRecord),
 	automationInstanceCreate: route('POST', '/api/v1/automations/instances/', asRecord),
 

@@ -227,7 +227,7 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 		expect(pagesAsked()).toEqual([1, 2, 3]);
 	});
 
-	it('L3: ids that are objects or lists tell records apart by their JSON; `recordKey` names another id field', async () => {
+	it("L3: ids that are objects or lists tell records apart by their JSON; a route's `recordKey` names another id field", async () => {
 		const rows = records(25).map((record) => ({
 			...record,
 			id: { $oid: `oid-${String(record.id)}` },
@@ -243,9 +243,7 @@ describe('Paging (transport/pagination.ts) against every kind of list server', (
 		mocked.mockImplementation(async (_ctx, _route, spec = {}) => ({
 			items: pages[Number(spec.qs?.currentPage) - 1] ?? [],
 		}));
-		expect(await listRecords(ctx as never, 'orderHistory', { recordKey: 'order_id' })).toEqual(
-			orders,
-		);
+		expect(await listRecords(ctx as never, 'orderHistory')).toEqual(orders);
 	});
 
 	it('L3: iteratePages hands over each page as it comes, so a caller can stop early', async () => {

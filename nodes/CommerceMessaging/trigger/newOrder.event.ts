@@ -33,7 +33,7 @@ async function readOrders(ctx: IPollFunctions, from: number | undefined, now: nu
 		from !== undefined && Number.isFinite(from)
 			? { date_from: new Date(floorToSecond(from)).toISOString() }
 			: {};
-	for await (const records of iteratePages(ctx, 'orderHistory', { qs, newestFirst: true })) {
+	for await (const records of iteratePages(ctx, 'orderHistory', { qs })) {
 		const page: Stamped[] = [];
 		for (const record of records) {
 			const order = stamp(record, record.order_id, record.created_at);

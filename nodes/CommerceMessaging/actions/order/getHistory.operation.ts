@@ -63,14 +63,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			(created === undefined || (created >= fromMs && created <= toMs))
 		);
 	};
-	// An order is one record (`order_id`): one that moves to the next page as a new order arrives is read once.
+	// An order is one record (`order_id`, routes.ts): one that moves to the next page as a new order arrives is read once.
 	const { listsCutAtLimit, listsStoppedAtLimit } = activityOf(this);
 	const records = await listRecords(this, 'orderHistory', {
 		qs,
 		limit,
 		itemIndex,
-		recordKey: 'order_id',
-		newestFirst: true,
 	});
 	// The service may list orders its filters exclude: it does not read them (the document shows none), so they are
 	// applied here. A Return All already holds the whole history, and a Limit filled with matches is done; otherwise
@@ -82,8 +80,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		itemIndex,
 		pageSize: RETURN_ALL_PAGE_SIZE,
 		limit: Infinity,
-		recordKey: 'order_id',
-		newestFirst: true,
 	})) {
 		kept.push(...page.filter(matches));
 		// Enough kept; or, newest first, a page reaches before Date From: no later page holds a match.
