@@ -160,6 +160,28 @@ describe("Message, run by n8n's engine against the emulator", () => {
 		for (const phone of phones) expect(messagesTo(phone)).toHaveLength(1);
 	});
 
+	it('L2: without Continue On Fail, a failed item stops the run: items waiting for a later batch are not sent', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const phones = [
+			'+336100020000',
+			'bad',
+			...Array.from({ length: 4 }, (_, i) => `+33610002000${i + 2}`),
+		];
+		const result = await engine.run({
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				phone: '={{ $json.phone }}',
+				message: 'Stop test',
+				options: { batching: { batch: { batchSize: 2, batchInterval: 300 } } },
+			},
+			items: phones.map((phone) => ({ json: { phone } })),
+		});
+		expect(result.error?.message).toBe('Item 1: "bad" is not an international phone number');
+		expect(result.error?.description).toMatch(/ Item 0 went through before the run stopped;/);
+		expect(phones.map((phone) => messagesTo(phone).length)).toEqual([1, 0, 0, 0, 0, 0]);
+	});
+
 	it('L2: batching is on without touching the options: 50 sends, then the next batch a second after the first', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const before = messageRequests().length;

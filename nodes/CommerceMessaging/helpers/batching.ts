@@ -20,6 +20,8 @@ export class BatchPacer {
 	private heldUntil = 0;
 	/** How long the run was held between batches in all (wall time, each moment counted once). */
 	private heldMs = 0;
+	/** The failure that stops a run without Continue On Fail: an item still waiting for its batch is not sent after it. */
+	private stoppedBy?: unknown;
 
 	constructor(private readonly ctx: IExecuteFunctions) {
 		this.batchSize = Math.round(
@@ -44,7 +46,8 @@ export class BatchPacer {
 	/**
 	 * Runs an item's work once its batch may start: batch 0 at once, batch k k intervals after the first item was
 	 * done (answered or failed). Counted from an answer, not a start, so a login or a Retry-After that holds the
-	 * first batch does not let the batches due meanwhile go out together with it.
+	 * first batch does not let the batches due meanwhile go out together with it. After a failure that stops the run,
+	 * an item whose batch starts later fails with that failure instead of sending (the router reports the first).
 	 */
 	async send<T>(itemIndex: number, work: () => Promise<T>) {
 		const batch = Math.floor(itemIndex / this.batchSize);
@@ -56,8 +59,12 @@ export class BatchPacer {
 			}
 			await pause(this.ctx, until - Date.now());
 		}
+		if (this.stoppedBy) throw this.stoppedBy;
 		try {
 			return await work();
+		} catch (error) {
+			this.stoppedBy ??= this.ctx.continueOnFail() ? undefined : error;
+			throw error;
 		} finally {
 			this.markDone(Date.now());
 		}

@@ -36,25 +36,29 @@ export const properties: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	// Rule V3: automation_id is an integer (digits as text from an expression are read as the number they spell)
 	// and payload an object; anything else is refused before any call.
-	const body = {
-		automation_id: readNumber(this, 'automationId', itemIndex, {
-			label: 'automation ID',
-			whole: true,
-			min: 1,
-			required: true,
-			description: "Use the automation's numeric ID, a positive whole number such as 12.",
+	return [
+		await apiRequest(this, 'automationInstanceCreate', {
+			body: {
+				automation_id: readNumber(this, 'automationId', itemIndex, {
+					label: 'automation ID',
+					whole: true,
+					min: 1,
+					required: true,
+					description: "Use the automation's numeric ID, a positive whole number such as 12.",
+				}),
+				payload: readBoolean(this, 'useInputAsPayload', itemIndex, {
+					label: 'Use Input Item as Payload',
+				})
+					? this.getInputData()[itemIndex].json
+					: (readJson(this, 'payload', itemIndex, {
+							expect: 'object',
+							label: 'the payload',
+							example: 'Enter a JSON object with named keys, e.g. {"order_id": "ORD-1001"}.',
+						}) ?? {}),
+			},
+			itemIndex,
 		}),
-		payload: readBoolean(this, 'useInputAsPayload', itemIndex, {
-			label: 'Use Input Item as Payload',
-		})
-			? this.getInputData()[itemIndex].json
-			: (readJson(this, 'payload', itemIndex, {
-					expect: 'object',
-					label: 'the payload',
-					example: 'Enter a JSON object with named keys, e.g. {"order_id": "ORD-1001"}.',
-				}) ?? {}),
-	};
-	return [await apiRequest(this, 'automationInstanceCreate', { body, itemIndex })];
+	];
 }
 
 export const option = {

@@ -58,19 +58,23 @@ export async function execute(
 	phone?: string,
 ) {
 	const tags = readText(this, 'additionalFields.tags', itemIndex, { label: 'tags' });
-	const body = withCustomFields(this, itemIndex, {
-		// An empty phone is left to the service, whose validation error names the field (rule E3).
-		phone: phone ?? orderingKey.call(this, itemIndex),
-		firstname: readText(this, 'firstname', itemIndex, { label: 'first name' }),
-		lastname: readText(this, 'lastname', itemIndex, { label: 'last name' }),
-		email: readText(this, 'email', itemIndex, { label: 'email' }),
-		language: readText(this, 'additionalFields.language', itemIndex, { label: 'language' }),
-		tags: tags
-			?.split(',')
-			.map((tag) => tag.trim())
-			.filter(Boolean),
-	});
-	return [await apiRequest(this, 'contactCreate', { body, itemIndex })];
+	return [
+		await apiRequest(this, 'contactCreate', {
+			body: withCustomFields(this, itemIndex, {
+				// An empty phone is left to the service, whose validation error names the field (rule E3).
+				phone: phone ?? orderingKey.call(this, itemIndex),
+				firstname: readText(this, 'firstname', itemIndex, { label: 'first name' }),
+				lastname: readText(this, 'lastname', itemIndex, { label: 'last name' }),
+				email: readText(this, 'email', itemIndex, { label: 'email' }),
+				language: readText(this, 'additionalFields.language', itemIndex, { label: 'language' }),
+				tags: tags
+					?.split(',')
+					.map((tag) => tag.trim())
+					.filter(Boolean),
+			}),
+			itemIndex,
+		}),
+	];
 }
 
 export const option = {

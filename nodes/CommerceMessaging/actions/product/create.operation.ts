@@ -50,8 +50,12 @@ export async function execute(
 		required: true,
 		description: NEEDS,
 	});
-	const body = { ...productFields(this, 'additionalFields', itemIndex), id, name };
-	return [await apiRequest(this, 'productCreate', { body, itemIndex })];
+	return [
+		await apiRequest(this, 'productCreate', {
+			body: { ...productFields(this, 'additionalFields', itemIndex), id, name },
+			itemIndex,
+		}),
+	];
 }
 
 export const option = {
