@@ -79,14 +79,19 @@ function readTotal(object: unknown) {
 }
 
 /**
- * One page of a list. Its shape is not shown: `data` as an array, or `{items|results|data|records: [...]}` with an
- * optional total on the list object itself or under `pagination` or `meta`.
+ * One page of a list. Its shape is not shown: `data` as an array, or `{items|results|data|records: [...]}` (or the
+ * object's only list under another name) with an optional total on the list object itself or under `pagination` or
+ * `meta`.
  */
 export function readListPage(data: unknown): ListPage {
 	// Entries that are no object (a list of keys, a null) become records too, as asRecords makes them.
 	if (Array.isArray(data)) return { records: asRecords(data) };
 	const list = isObject(data) ? data : {};
-	const key = ['items', 'results', 'data', 'records'].find((name) => Array.isArray(list[name]));
+	const lists = Object.keys(list).filter((name) => Array.isArray(list[name]));
+	// The areas whose answers the document does not show may name their list otherwise.
+	const key =
+		['items', 'results', 'data', 'records'].find((name) => lists.includes(name)) ??
+		(lists.length === 1 ? lists[0] : undefined);
 	if (!key)
 		return data == null || (isObject(data) && !Object.keys(data).length)
 			? { records: [] }

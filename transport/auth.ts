@@ -49,9 +49,9 @@ export function assertHeaderValueSafe(fieldLabel: string, value: string) {
 		);
 	const at = value.search(/[^\x20-\xff]/);
 	if (at < 0) return;
-	const code = value.codePointAt(at)!.toString(16).toUpperCase().padStart(4, '0');
+	// Its place, not the character: the field may hold a secret.
 	throw new Error(
-		`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; found U+${code})`,
+		`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; character ${at + 1} is not)`,
 	);
 }
 
@@ -118,8 +118,10 @@ export function sealFor(
 	credentials: CommerceMessagingCredentials,
 	salt = randomBytes(9).toString('base64url'),
 ) {
-	const account = JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]);
-	return `v1.${salt}.${createHash('sha256').update(salt).update(account).digest('base64url')}`;
+	return `v1.${salt}.${createHash('sha256')
+		.update(salt)
+		.update(JSON.stringify([credentials.baseUrl, credentials.username, credentials.password]))
+		.digest('base64url')}`;
 }
 
 export function isSealedFor(

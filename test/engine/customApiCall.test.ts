@@ -1,6 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, not inside n8n */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { sleep } from 'n8n-workflow';
+
 import { Engine, pairedInputs } from '../../tools/harness/engine';
 import { isLoginRequest, startHostile } from '../../tools/harness/hostile';
 import { credentialsFor, DEMO, startSandbox, type Sandbox } from '../../tools/harness/sandbox';
@@ -387,6 +389,7 @@ describe('Other Endpoint and answers of other shapes', () => {
 		'/odd/profile': { status: 'success', data: { id: 1, name: 'Ada' } },
 		'/odd/keys': { status: 'success', data: ['key_a', 'key_b', null] },
 		'/odd/meta': { status: 'ok', data: { id: 1 }, meta: { next: null, x: 1 } },
+		'/odd/sms': { status: 'success', data: { messages: [{ id: 1 }, { id: 2 }], total: 2 } },
 	};
 	async function withService(body: (engine: Engine) => Promise<void>) {
 		const server = await startHostile((request: IncomingMessage, response: ServerResponse) => {
@@ -431,6 +434,44 @@ describe('Other Endpoint and answers of other shapes', () => {
 				{ value: null },
 			]);
 		});
+	});
+
+	it('X1/L3: Paginate reads a list under a name of its own when it is the only list of the answer', async () => {
+		await withService(async (engine) => {
+			const result = await engine.run({ parameters: paged('/odd/sms') });
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json)).toEqual([{ id: 1 }, { id: 2 }]);
+		});
+	});
+
+	it('X1/L3: items that each read a list with Paginate keep to Concurrency together', async () => {
+		const requests = { inFlight: 0, most: 0 };
+		const server = await startHostile((request: IncomingMessage, response: ServerResponse) => {
+			if (isLoginRequest(request)) return false;
+			request.resume();
+			requests.most = Math.max(requests.most, ++requests.inFlight);
+			const page = Number(new URL(request.url ?? '', 'http://x').searchParams.get('currentPage'));
+			void sleep(100).then(() => {
+				requests.inFlight--;
+				response.writeHead(200, { 'content-type': 'application/json' });
+				const items = page <= 8 ? [{ id: page }] : [];
+				response.end(JSON.stringify({ status: 'success', data: { items, total: 8 } }));
+			});
+			return true;
+		});
+		try {
+			const engine = new Engine({ baseUrl: server.url, username: 'a@b.c', password: 'pw-odd-1' });
+			const result = await engine.run({
+				parameters: { ...paged('/odd/list'), limit: 8, requestOptions: { concurrency: 4 } },
+				items: Array.from({ length: 3 }, () => ({ json: {} })),
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(24);
+			// Each item alone would read 4 pages at once: 12 in flight.
+			expect(requests.most).toBeLessThanOrEqual(4);
+		} finally {
+			await server.close();
+		}
 	});
 
 	it('X1: Full Envelope outputs the answer as it came, its status and fields beside data included', async () => {

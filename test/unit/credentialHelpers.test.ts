@@ -116,5 +116,9 @@ describe('credential helpers', () => {
 			/"Shop Base URI".*ISO-8859-1/,
 		);
 		expect(() => assertHeaderValueSafe('Plugin API Key', 'key\u2028x')).toThrow(/"Plugin API Key"/);
+		// The place of a character the field cannot hold, never the character itself: the field may be a secret.
+		expect(() => assertHeaderValueSafe('Plugin API Key', 'key-€-secret')).toThrow(
+			/^(?!.*(€|20AC)).*; character 5 is not\)$/,
+		);
 	});
 });

@@ -7,7 +7,8 @@ import {
 
 import { asRecord, asRecords, readListPage } from '../../../../transport/answers';
 import { listRecords, pageQuery } from '../../../../transport/pagination';
-import { apiRequest, type CustomRoute } from '../../../../transport/request';
+import { apiRequest, type CustomRoute, settingsOf } from '../../../../transport/request';
+import { MAX_PAGES_SIDE_BY_SIDE } from '../../../../transport/settings';
 import { collection, returnAllOrLimit } from '../../descriptions';
 import {
 	itemError,
@@ -226,6 +227,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			qs,
 			...readListLimit(this, itemIndex),
 			itemIndex,
+			// The run's items read their lists side by side: together they keep to Concurrency.
+			concurrency: Math.max(
+				1,
+				Math.floor(
+					Math.min(settingsOf(this).concurrency, MAX_PAGES_SIDE_BY_SIDE) /
+						this.getInputData().length,
+				),
+			),
 		});
 	}
 	// Full Envelope: the whole answer as one item; Data Only: one item per record of a list.
