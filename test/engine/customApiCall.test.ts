@@ -311,6 +311,21 @@ describe("Custom API Call, run by n8n's engine against the emulator", () => {
 		expect(requestsSince(start)).toHaveLength(0);
 	});
 
+	it('X1: a query parameter with a value and no name is refused before any request; an empty row is left out', async () => {
+		const engine = new Engine(credentialsFor(sandbox));
+		const start = sandbox.state.requests.length;
+		const run = async (parameter: Array<Record<string, unknown>>) =>
+			await engine.run({
+				parameters: call({ method: 'GET', path: '/api/contacts/', queryParameters: { parameter } }),
+			});
+		const named = await run([{ name: ' ', value: 'vip' }]);
+		expect(named.error?.message).toBe('Item 0: the query parameter name is empty');
+		expect(requestsSince(start)).toHaveLength(0);
+		const empty = await run([{ name: '', value: '' }]);
+		expect(empty.error).toBeUndefined();
+		expect(requestsSince(start).map((request) => request.url)).toContain('/api/contacts/');
+	});
+
 	it('X1/L3: with Paginate, a page, currentPage or limit query parameter is refused before any request: Paginate sets them', async () => {
 		const engine = new Engine(credentialsFor(sandbox));
 		const start = sandbox.state.requests.length;

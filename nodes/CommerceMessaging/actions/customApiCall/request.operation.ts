@@ -172,7 +172,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		'Query Parameters',
 		'parameter',
 	)) {
-		const name = textValue(this, pair.name, itemIndex, { label: 'query parameter name' });
+		// A value without a name would go nowhere.
+		const name = textValue(this, pair.name, itemIndex, {
+			label: 'query parameter name',
+			required: typeof pair.value === 'string' ? pair.value !== '' : pair.value != null,
+			description: 'Give the query parameter a name, or remove it.',
+		});
 		// A name given twice would keep only its last value.
 		if (name && (name in qs || inPath.has(name)))
 			throw itemError(
