@@ -402,7 +402,7 @@ const OPERATIONS: OperationCase[] = [
 		params: [
 			option('method', 'method'),
 			checked('path', 'path'),
-			text('queryParameters.parameter.0.name', 'query parameter name'),
+			required('queryParameters.parameter.0.name', 'query parameter name'),
 			text('queryParameters.parameter.0.value', 'query parameter "q"'),
 			{ path: 'jsonBody', kind: 'jsonAny', label: 'the JSON body' },
 			option('options.response', 'Response'),
