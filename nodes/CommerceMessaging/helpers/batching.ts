@@ -60,14 +60,12 @@ export class BatchPacer {
 			await pause(this.ctx, until - Date.now());
 		}
 		if (this.stoppedBy) throw this.stoppedBy;
-		try {
-			return await work();
-		} catch (error) {
-			this.stoppedBy ??= this.ctx.continueOnFail() ? undefined : error;
-			throw error;
-		} finally {
-			this.markDone(Date.now());
-		}
+		return await work()
+			.catch((error: unknown) => {
+				this.stoppedBy ??= this.ctx.continueOnFail() ? undefined : error;
+				throw error;
+			})
+			.finally(() => this.markDone(Date.now()));
 	}
 
 	/** A hint when batching made the run wait. */
