@@ -16,8 +16,6 @@ import {
 import { pageQuery } from '../transport/pagination';
 import { ROUTES } from '../transport/routes';
 
-const API_ACCESS_REFUSED =
-	'Login worked, but API access is disabled for this account: ask an administrator to enable "API access" (User.hasApiAccess) for this user';
 const API_CALL_REFUSED =
 	'Login worked, but the service refused an API call with the new token. If API access is disabled for this account, ask an administrator to enable "API access" (User.hasApiAccess); otherwise check the service';
 
@@ -192,7 +190,11 @@ export class CommerceMessagingApi implements ICredentialType {
 		// Each rule: the body's key, the value that marks a refusal, the message shown.
 		rules: (
 			[
-				['code', 'API_ACCESS_DISABLED', API_ACCESS_REFUSED],
+				[
+					'code',
+					'API_ACCESS_DISABLED',
+					'Login worked, but API access is disabled for this account: ask an administrator to enable "API access" (User.hasApiAccess) for this user',
+				],
 				['status', 'error', API_CALL_REFUSED],
 				['status', 'fail', API_CALL_REFUSED],
 				// A LexikJWT-style refusal without a JSend status: {"code":401,"message":"..."}.

@@ -48,11 +48,11 @@ export function assertHeaderValueSafe(fieldLabel: string, value: string) {
 			`The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`,
 		);
 	const at = value.search(/[^\x20-\xff]/);
-	if (at < 0) return;
 	// Its place, not the character: the field may hold a secret.
-	throw new Error(
-		`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; character ${at + 1} is not)`,
-	);
+	if (at >= 0)
+		throw new Error(
+			`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; character ${at + 1} is not)`,
+		);
 }
 
 const PLUGIN_FIELDS = [
@@ -190,11 +190,10 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 	)[LOGIN_LIMITS] ?? { timeoutMs: DEFAULT_RETRY.timeoutMs };
 	const redact = (text: string) => redactText(text, [password]);
 	const address = new Address(baseUrl, ROUTES.login);
-	const body = JSON.stringify({ username, password });
 	for (;;) {
 		const answer = await exchange(
 			async (options) => await this.helpers.httpRequest(options),
-			{ method: 'POST', url: address.target().url, body },
+			{ method: 'POST', url: address.target().url, body: JSON.stringify({ username, password }) },
 			{ ...limits, maxAnswerBytes: MAX_LOGIN_ANSWER_BYTES },
 		);
 		if (answer.kind === 'network' && answer.timedOut) {
@@ -203,11 +202,9 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 			);
 		}
 		if (answer.kind === 'tooLarge' || answer.kind === 'tooDeep') {
-			const size =
-				answer.kind === 'tooLarge'
-					? `larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB`
-					: `nested more than ${MAX_ANSWER_DEPTH} levels deep`;
-			throw new LoginFailure(`the answer is ${size}, which no login answer is`);
+			throw new LoginFailure(
+				`the answer is ${answer.kind === 'tooLarge' ? `larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB` : `nested more than ${MAX_ANSWER_DEPTH} levels deep`}, which no login answer is`,
+			);
 		}
 		if (answer.kind === 'cancelled') throw new LoginFailure('the execution was cancelled');
 		if (answer.kind !== 'answer') {

@@ -96,11 +96,10 @@ export async function exchange(
 			abortSignal: signal,
 		}) as Promise<Response>;
 		const response = await Promise.race([sending, aborted]);
-		const headers = response.headers ?? {};
 		const text = await Promise.race([readBody(response, limits.maxAnswerBytes), aborted]);
 		if (text === undefined) return { kind: 'tooLarge' };
 		if (nestedDeeperThan(text)) return { kind: 'tooDeep' };
-		return { kind: 'answer', status: response.statusCode, headers, text };
+		return { kind: 'answer', status: response.statusCode, headers: response.headers ?? {}, text };
 	} catch (error) {
 		// An answer that lost the race (it came late, or was still being read) holds a socket until its stream is closed.
 		void sending?.then(
@@ -162,5 +161,5 @@ async function readBody({ body, headers }: Response, maxBytes: number) {
 		if (bytes > maxBytes) return undefined;
 		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
 	}
-	return Buffer.concat(chunks).toString('utf8');
+	return Buffer.concat(chunks).toString();
 }

@@ -177,7 +177,8 @@ export function serviceError(
 export function networkError(
 	node: INode,
 	failure: { code: string; reason: string; timedOut: boolean; waitedMs: number },
-	notes: RequestNotes & { itemIndex?: number },
+	itemIndex?: number,
+	notes: RequestNotes = {},
 ) {
 	const note = historyNote(notes);
 	// The message is set after construction: n8n rewrites messages that mention a network error code into generic text.
@@ -191,7 +192,7 @@ export function networkError(
 					: failure.timedOut
 						? `An attempt may take as long as the Timeout${notes.names?.timeout ? ` (${notes.names.timeout})` : ''}, from connecting to the last byte of the answer.${note ? ` ${note}` : ''}${raiseHint(notes.names, 'timeout')}`
 						: `Check the Base URL and that the service is reachable.${note ? ` ${note}` : ''}`,
-				itemIndex: notes.itemIndex,
+				itemIndex,
 			},
 		),
 		{
@@ -248,12 +249,12 @@ export function exchangeError(
 				{ itemIndex },
 			);
 		case 'loginFailed': {
-			const { refusal } = outcome.failure;
+			const { refusal, message, retry } = outcome.failure;
 			return withContext(
 				plainApiError(
 					node,
-					outcome.failure.message,
-					outcome.failure.retry
+					message,
+					retry
 						? `The service could not serve the login now (no connection, a rate limit or a failing service), not a problem of the credential. ${historyNote(notes)}${raiseHint(notes.names, 'retryBudget', 'maxAttempts')}`.trim()
 						: refusal
 							? 'Check the username, password and Base URL of the Commerce Messaging credential.'
@@ -273,7 +274,7 @@ export function exchangeError(
 					timedOut: false,
 					waitedMs: 0,
 				},
-				{ itemIndex, maybeApplied: false },
+				itemIndex,
 			);
 	}
 }

@@ -93,14 +93,12 @@ function guardList(
 					fresh.every((record) => recordId(record) === undefined))
 			) {
 				if (repeatFails || (total !== undefined && list.served < total)) {
-					const earlier =
-						pageOfFingerprint.get(fingerprint) ??
-						pageOfId.get(recordId(records[0]) ?? '') ??
-						page - 1;
 					throw repeatedPageError(
 						ctx.getNode(),
 						page,
-						earlier,
+						pageOfFingerprint.get(fingerprint) ??
+							pageOfId.get(recordId(records[0]) ?? '') ??
+							page - 1,
 						total ?? list.served,
 						list.served,
 						itemIndex,

@@ -97,15 +97,13 @@ const runs = new WeakMap<object, Run>();
 
 /** Starts a run with its settings: the router and the trigger's poll. A context that did not start one (a picker) reads one page at a time. */
 export function startRun(ctx: object, settings: RunSettings) {
-	const run = { settings, activity: newActivity() };
+	const run: Run = { settings, activity: newActivity() };
 	runs.set(ctx, run);
-	return run.activity;
+	return run;
 }
 
-function runOf(ctx: object) {
-	if (!runs.has(ctx)) startRun(ctx, { ...DEFAULT_RUN_SETTINGS, concurrency: 1 });
-	return runs.get(ctx)!;
-}
+const runOf = (ctx: object) =>
+	runs.get(ctx) ?? startRun(ctx, { ...DEFAULT_RUN_SETTINGS, concurrency: 1 });
 
 export const settingsOf = (ctx: object) => runOf(ctx).settings;
 export const activityOf = (ctx: object) => runOf(ctx).activity;
@@ -131,7 +129,7 @@ export async function pause(ctx: Cancellable, ms: number) {
  * copies of the credential all hold the ageing token, renew it once between them (queue mode: one login per worker
  * per token lifetime). Bound: MAX_TABLE_ENTRIES accounts.
  */
-const accounts = new Map<string, { token: string; receivedAt: number; renewal?: Promise<void> }>();
+const accounts = new Map<string, { token: string; receivedAt: number; renewal?: symbol }>();
 
 /**
  * Rules E5 and L1 across the requests a run has in flight: after a Retry-After none is sent until it has passed, and
@@ -199,9 +197,11 @@ class Session {
 	readonly secrets = new SecretSet();
 	readonly pacer;
 	readonly account;
-	/** This run's login under way: its other requests wait until it has stored a usable token; `endLogin` settles it. */
-	private login?: Promise<void>;
-	private endLogin?: () => void;
+	/**
+	 * This run's login under way, by identity (waiters poll, none awaits it): its other requests wait until it has
+	 * stored a usable token; `afterLogin` ends it.
+	 */
+	private login?: symbol;
 	/** A login of this run that failed for good: every later request fails with it. */
 	private loginRefusal?: LoginFailure;
 	/** The token this run gave up on (ageing, refused, another account's): only a newer one is taken from another run. */
@@ -296,7 +296,7 @@ class Session {
 				});
 				this.secrets.add(shared.token);
 			} else {
-				this.login = new Promise<void>((resolve) => (this.endLogin = resolve));
+				this.login = Symbol('login');
 				this.data.sessionToken = '';
 				accounts.delete(this.account);
 				accounts.set(this.account, {
@@ -325,11 +325,14 @@ class Session {
 
 	/** Whether the stored credential's fields (the token aside) differ from those this run started with. */
 	private async editedMeanwhile(ctx: ApiContext) {
-		const fields = (credentials: ReturnType<typeof readCredentials>) =>
-			JSON.stringify({ ...credentials, sessionToken: '' });
 		try {
-			const stored = readCredentials(await ctx.getCredentials(CREDENTIAL_TYPE));
-			return fields(stored) !== fields(this.credentials);
+			// The stored fields with this run's token, against this run's.
+			return (
+				JSON.stringify({
+					...readCredentials(await ctx.getCredentials(CREDENTIAL_TYPE)),
+					sessionToken: this.credentials.sessionToken,
+				}) !== JSON.stringify(this.credentials)
+			);
 		} catch {
 			// Unreadable now: the run goes on with its copy, as it would have.
 			return false;
@@ -347,7 +350,6 @@ class Session {
 				: { ...accounts.get(this.account)!, renewal: undefined },
 		);
 		this.secrets.add(this.token);
-		this.endLogin?.();
 		this.login = undefined;
 	}
 
@@ -438,7 +440,13 @@ export async function sendAndRead(
 			);
 		}
 		const started = Date.now();
-		const notes = { attempts: 0, backoffMs: 0, rateLimitWaitMs: 0, names: settings.names };
+		const notes = {
+			attempts: 0,
+			backoffMs: 0,
+			rateLimitWaitMs: 0,
+			gaveUp: '',
+			names: settings.names,
+		};
 		let failures = 0;
 		let reLoggedIn = false;
 		let retriedAfterError = false;
@@ -498,7 +506,7 @@ export async function sendAndRead(
 			 * Rule L1: a failed attempt is retried only when it can help, is safe (a write the service may have acted on is
 			 * not), and fits the budget; Max Attempts counts failed attempts only. Here: why it is retried, and its error.
 			 */
-			let failure: { retry: RetryKind; retryAfterMs?: number; error: (gaveUp?: string) => Error };
+			let failure: { retry: RetryKind; retryAfterMs?: number; error: () => Error };
 			if (outcome.kind === 'answer') {
 				const { headers, text } = outcome;
 				const rerouted = address.reroute(outcome.status, headers);
@@ -518,10 +526,11 @@ export async function sendAndRead(
 					pacer.countAccepted();
 					if (retriedAfterError) activity.retriedThenDone++;
 					address.served();
-					const value = spec.fullEnvelope ? envelope.body : envelope.data;
 					// Rule A6 for outputs: an answer that echoes a secret of this session, in any form, has it redacted.
 					return {
-						value: target.parse(session.secrets.redactAnswer(value, text)),
+						value: target.parse(
+							session.secrets.redactAnswer(spec.fullEnvelope ? envelope.body : envelope.data, text),
+						),
 						bytes: Buffer.byteLength(text),
 					};
 				}
@@ -534,14 +543,14 @@ export async function sendAndRead(
 					continue;
 				}
 				// A DELETE of the route table that an earlier attempt may have applied finds nothing now: it is done, not
-				// an error (a call to any path gets the service's answer as it is).
+				// an error (a call to any path gets the service's answer as it is). Such an attempt was retried after an error.
 				if (
 					refused.httpStatus === 404 &&
 					mayHaveApplied &&
 					target.method === 'DELETE' &&
 					routeName !== 'custom'
 				) {
-					if (retriedAfterError) activity.retriedThenDone++;
+					activity.retriedThenDone++;
 					return { value: target.parse(undefined), bytes: Buffer.byteLength(text) };
 				}
 				// A rate limit is always tried again (the service did nothing), a 5xx only when that is safe; any other
@@ -558,7 +567,7 @@ export async function sendAndRead(
 				failure = {
 					retry: refused.kind === 'rateLimit' ? 'rate limit' : 'service error',
 					retryAfterMs: refused.retryAfterMs,
-					error: (gaveUp) => serviceError(node, refused, itemIndex, { ...notes, gaveUp }),
+					error: () => serviceError(node, refused, itemIndex, notes),
 				};
 			} else if (outcome.kind === 'network') {
 				// A request that never left is always safe to send again.
@@ -566,8 +575,7 @@ export async function sendAndRead(
 				mayHaveApplied ||= !outcome.notSent;
 				failure = {
 					retry: outcome.timedOut ? 'timeout' : 'connection',
-					error: (gaveUp) =>
-						networkError(node, outcome, { ...notes, gaveUp, itemIndex, maybeApplied }),
+					error: () => networkError(node, outcome, itemIndex, { ...notes, maybeApplied }),
 				};
 				if (maybeApplied) throw failure.error();
 			} else if (outcome.kind === 'loginFailed' && outcome.failure.retry) {
@@ -575,7 +583,7 @@ export async function sendAndRead(
 				failure = {
 					retry: outcome.failure.retry,
 					retryAfterMs: outcome.failure.retryAfterMs,
-					error: (gaveUp) => exchangeError(node, outcome, itemIndex, { ...notes, gaveUp }),
+					error: () => exchangeError(node, outcome, itemIndex, notes),
 				};
 			} else {
 				throw exchangeError(node, outcome, itemIndex);
@@ -587,7 +595,10 @@ export async function sendAndRead(
 				Date.now() - started,
 				failure.retryAfterMs,
 			);
-			if (!decision.retry) throw failure.error(decision.reason);
+			if (!decision.retry) {
+				notes.gaveUp = decision.reason;
+				throw failure.error();
+			}
 			activity.retries[failure.retry] = (activity.retries[failure.retry] ?? 0) + 1;
 			if (failure.retry !== 'rate limit' && !retriedAfterError) {
 				retriedAfterError = true;
