@@ -1,5 +1,4 @@
 import {
-	type IDataObject,
 	type IExecuteFunctions,
 	type INode,
 	NodeApiError,
@@ -19,44 +18,38 @@ import { MAX_PAGES_SIDE_BY_SIDE } from '../../../transport/settings';
  */
 
 /** The error item of Continue On Fail: the message, and the service's code, message, HTTP status, fields and state. */
-export function errorJson(error: unknown): IDataObject {
+export function errorJson(error: unknown) {
 	const failure = error as Partial<NodeApiError>;
 	const context = failure.context ?? {};
 	const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-	const json = {
-		error: failure.message ?? String(error),
-		description: failure.description || undefined,
-		code: text(context.serviceCode),
-		serviceMessage: text(context.serviceMessage),
-		httpCode: failure.httpCode || undefined,
-		fields: Array.isArray(context.fields)
-			? context.fields.filter((field) => typeof field === 'string')
-			: undefined,
-		state: text(context.state) || undefined,
-	};
 	// Only what the error has.
-	return Object.fromEntries(Object.entries(json).filter(([, value]) => value !== undefined));
+	return Object.fromEntries(
+		Object.entries({
+			error: failure.message ?? String(error),
+			description: failure.description || undefined,
+			code: text(context.serviceCode),
+			serviceMessage: text(context.serviceMessage),
+			httpCode: failure.httpCode || undefined,
+			fields: Array.isArray(context.fields)
+				? context.fields.filter((field) => typeof field === 'string')
+				: undefined,
+			state: text(context.state) || undefined,
+		}).filter(([, value]) => value !== undefined),
+	);
 }
 
 /**
  * The error that stops the run, naming its item, and the items that went through meanwhile (items run side by side,
  * so some after it may have): the run outputs none of them, and running it again repeats them.
  */
-export function withItemIndex(
-	node: INode,
-	error: unknown,
-	itemIndex: number,
-	done: number[],
-): Error {
+export function withItemIndex(node: INode, error: unknown, itemIndex: number, done: number[]) {
 	const stopping =
 		error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
 			: new NodeOperationError(node, error as Error, { itemIndex });
 	stopping.context.itemIndex ??= itemIndex;
-	if (done.length) {
-		const items = `${done.length === 1 ? 'Item' : 'Items'} ${formatFirstTen(done)}`;
-		stopping.description = `${stopping.description ? `${stopping.description} ` : ''}${items} went through before the run stopped; the run outputs none of them.`;
-	}
+	if (done.length)
+		stopping.description = `${stopping.description ? `${stopping.description} ` : ''}${done.length === 1 ? 'Item' : 'Items'} ${formatFirstTen(done)} went through before the run stopped; the run outputs none of them.`;
 	return stopping;
 }
 
@@ -116,11 +109,7 @@ export function report(
 		},
 	];
 	for (const hint of [...hints, ...runHints.filter((runHint) => runHint !== false)]) {
-		ctx.addExecutionHints?.({
-			message: hint.message,
-			type: hint.type ?? 'info',
-			location: 'outputPane',
-		});
+		ctx.addExecutionHints?.({ ...hint, type: hint.type ?? 'info', location: 'outputPane' });
 		if (hint.type === 'warning')
 			ctx.logger?.warn(`Commerce Messaging: ${hint.message}`, {
 				node: ctx.getNode().name,

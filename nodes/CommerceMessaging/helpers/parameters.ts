@@ -419,19 +419,16 @@ export function withCustomFields(
 	body: IDataObject,
 	collection = 'additionalFields',
 ) {
-	const fields = readEntries(
-		ctx,
-		`${collection}.customFields`,
-		itemIndex,
-		'Custom Fields',
-		'field',
-	).map((pair) => [
-		textValue(ctx, pair.name, itemIndex, { label: 'custom field name' }),
-		pair.value,
-	]);
-	// A field without a name is left out.
 	return {
-		...(Object.fromEntries(fields.filter(([name]) => name)) as IDataObject),
+		...(Object.fromEntries(
+			readEntries(ctx, `${collection}.customFields`, itemIndex, 'Custom Fields', 'field')
+				.map((pair) => [
+					textValue(ctx, pair.name, itemIndex, { label: 'custom field name' }),
+					pair.value,
+				])
+				// A field without a name is left out.
+				.filter(([name]) => name),
+		) as IDataObject),
 		...compact(body),
 	};
 }

@@ -65,14 +65,13 @@ export function placeholdersOf(template: TemplateRecord) {
 				: (template.header ?? template.header_text)));
 	const buttons = component('buttons')?.buttons ?? template.buttons;
 	// Each part: the prefix of its ids, where it is for the labels, its text.
-	const parts = [
+	return [
 		['header', 'Header', headerText] as const,
 		['body', '', body] as const,
 		...(Array.isArray(buttons) ? buttons : []).map(
 			(button, n) => [`button${n}`, `Button ${n + 1}`, isObject(button) && button.url] as const,
 		),
-	];
-	return parts.flatMap(([part, where, value]) => {
+	].flatMap(([part, where, value]) => {
 		const content = typeof value === 'string' ? value : '';
 		// Each distinct placeholder with the words around its first use.
 		const found = new Map<string, string>();

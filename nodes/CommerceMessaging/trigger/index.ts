@@ -47,23 +47,6 @@ const EVENTS: Record<string, PollEvent> = {
 	templateReviewed,
 };
 
-/** The action node's retry settings; a poll has no items, so a wait beyond the budget fails the poll instead. */
-const pollRequestOptions = {
-	...requestOptions,
-	// A poll reads one page at a time (it may stop early): no Concurrency here.
-	options: (requestOptions.options as INodeProperties[])
-		.filter((option) => option.name !== 'concurrency')
-		.map((option) =>
-			option.name === 'maxRetryWaitSeconds'
-				? {
-						...option,
-						description:
-							'Longest time one request may take in all: its attempts and the waits between them. A Retry-After longer than what is left fails the poll at once; the next poll starts from the same point.',
-					}
-				: option,
-		),
-};
-
 /** The Event parameter's options; the node's subtitle shows their names. */
 export const eventOptions = Object.entries(EVENTS).map(([value, { name, description }]) => ({
 	name,
@@ -84,7 +67,22 @@ export const eventProperties: INodeProperties[] = [
 	...Object.entries(EVENTS).flatMap(([name, event]) =>
 		updateDisplayOptions({ show: { event: [name] } }, event.properties),
 	),
-	pollRequestOptions,
+	// The action node's retry settings; a poll has no items, so a wait beyond the budget fails the poll instead.
+	{
+		...requestOptions,
+		// A poll reads one page at a time (it may stop early): no Concurrency here.
+		options: (requestOptions.options as INodeProperties[])
+			.filter((option) => option.name !== 'concurrency')
+			.map((option) =>
+				option.name === 'maxRetryWaitSeconds'
+					? {
+							...option,
+							description:
+								'Longest time one request may take in all: its attempts and the waits between them. A Retry-After longer than what is left fails the poll at once; the next poll starts from the same point.',
+						}
+					: option,
+			),
+	},
 ];
 
 /**

@@ -80,10 +80,13 @@ export function advance(
 	const fromMs = timeOf(state.from) ?? -Infinity;
 	const key = (id: string, ms: number) => `${ms} ${id}`;
 	const known = new Set(state.seen.map(([id, ms]) => key(id, ms)));
-	const isNew = (item: Stamped) => item.ms >= fromMs && !known.has(key(item.id, item.ms));
-	// Keyed, so a record listed twice (a list that shifted while it was read) is taken once.
+	// The new ones, keyed, so a record listed twice (a list that shifted while it was read) is taken once.
 	const records = oldestFirst([
-		...new Map(read.filter(isNew).map((item) => [key(item.id, item.ms), item])).values(),
+		...new Map(
+			read
+				.filter((item) => item.ms >= fromMs && !known.has(key(item.id, item.ms)))
+				.map((item) => [key(item.id, item.ms), item]),
+		).values(),
 	]);
 	const pairs = [...state.seen, ...records.map(({ id, ms }): [string, number] => [id, ms])];
 	const stamps = pairs.map(([, ms]) => ms);

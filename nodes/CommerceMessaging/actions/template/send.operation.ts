@@ -154,7 +154,8 @@ export { orderingKey };
 
 /**
  * Shared by the items in flight (taken before any await). After a failure, the items that were waiting for it share
- * one more try, made by the first of them: a file is never uploaded once per waiting item.
+ * one more try, made by the first of them: a file is never uploaded once per waiting item. An error another item's try
+ * raised is this item's: a copy with its index in the message and the context.
  */
 function once<T>(
 	cache: Map<string, Promise<T>>,
@@ -168,21 +169,16 @@ function once<T>(
 		return cache.get(key)!;
 	};
 	return (cached?.catch(tryOnce) ?? tryOnce()).catch((error: unknown) => {
-		throw forItem(error, itemIndex);
+		const { context } = error as { context?: IDataObject };
+		if (!context || context.itemIndex === itemIndex) throw error;
+		const copy = Object.create(
+			Object.getPrototypeOf(error),
+			Object.getOwnPropertyDescriptors(error),
+		) as { context: IDataObject; message: string };
+		copy.context = { ...context, itemIndex };
+		copy.message = copy.message.replace(/^Item \d+: /, `Item ${itemIndex}: `);
+		throw copy;
 	});
-}
-
-/** An error another item's try raised, as this item's: a copy with its index in the message and the context. */
-function forItem(error: unknown, itemIndex: number) {
-	const { context } = error as { context?: IDataObject };
-	if (!context || context.itemIndex === itemIndex) return error;
-	const copy = Object.create(
-		Object.getPrototypeOf(error),
-		Object.getOwnPropertyDescriptors(error),
-	) as { context: IDataObject; message: string };
-	copy.context = { ...context, itemIndex };
-	copy.message = copy.message.replace(/^Item \d+: /, `Item ${itemIndex}: `);
-	return copy;
 }
 
 /** A file name from a URL's path, %-decoded; one that is not valid %-encoding is kept as written. */
@@ -207,225 +203,221 @@ export async function execute(
 	phone?: string,
 ) {
 	// Rule L2: a bulk send is spread out in batches with a pause between them, even without the option.
-	return await state.batches.send(
-		itemIndex,
-		async () => await sendOne.call(this, itemIndex, state, phone),
-	);
-}
+	return await state.batches.send(itemIndex, async () => {
+		const recipient = phone ?? orderingKey.call(this, itemIndex);
+		const id = readTemplateId(this, itemIndex);
 
-async function sendOne(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	state: SendState,
-	phone?: string,
-) {
-	const recipient = phone ?? orderingKey.call(this, itemIndex);
-	const id = readTemplateId(this, itemIndex);
-
-	// The item's values: mapped per placeholder (Variables), or for the body from the list or JSON (a template the
-	// editor could not read), as placeholder ids (`body:1`) -> text. Given twice, empty, or not as text, fails the item.
-	// The mapper read whole: n8n's own check of its fields (read as `variables.value`) would fail an empty one with the
-	// field's internal id, before the message below that names the placeholder.
-	const mapped = (this.getNodeParameter('variables', itemIndex, null) as IDataObject | null)?.value;
-	const list = readEntries(
-		this,
-		'options.templateVariables',
-		itemIndex,
-		'Variables (List)',
-		'variable',
-	).map((entry) => entry.value);
-	const json = readJson(this, 'options.variablesJson', itemIndex, {
-		expect: 'objectOrArray',
-		label: 'Variables (JSON)',
-		showValue: true,
-		example:
-			'Write an array such as ["Ada", "A-1001"] or an object such as {"1": "Ada", "2": "A-1001"}.',
-	});
-	// A list fills the body in order ({{1}} first), an object by placeholder.
-	const sources = [
-		isObject(mapped) ? Object.entries(mapped) : [],
-		...[list, json ?? []].map((body) =>
-			Object.entries(body).map(
-				([key, value]) => [`body:${Array.isArray(body) ? Number(key) + 1 : key}`, value] as const,
-			),
-		),
-	].filter((entries) => entries.length);
-	if (sources.length > 1)
-		throw itemError(
-			this,
-			itemIndex,
-			'the variables are given twice (Variables, Variables (List), Variables (JSON))',
-			'Use one of them and leave the others empty.',
-		);
-	const values = new Map(
-		(sources[0] ?? []).map(([key, value]) => [
-			key,
-			textValue(this, value, itemIndex, {
-				label: `variable ${placeholderTitle(key)}`,
-				keepSpaces: true,
-				required: true,
-				description:
-					'WhatsApp refuses a template message with an empty variable. Check the expression that fills it.',
-			}),
-		]),
-	);
-
-	const checkState = readBoolean(this, 'options.checkState', itemIndex, {
-		label: 'Check State Before Sending',
-	});
-	// The header media the item asks for: a media id, a file of the item, a URL, or none; read and checked before any call.
-	const source = readOption(this, 'headerMedia', itemIndex, {
-		label: 'Header Media',
-		values: ['none', 'mediaId', 'binary', 'url'],
-		fallback: 'none',
-	});
-	let headerMediaId =
-		source === 'mediaId'
-			? readText(this, 'headerMediaId', itemIndex, { label: 'Header Media ID', required: true })
-			: undefined;
-	const binary =
-		source === 'binary'
-			? await readBinaryFile(
+		// The item's values: mapped per placeholder (Variables), or for the body from the list or JSON (a template the
+		// editor could not read), as placeholder ids (`body:1`) -> text. Given twice, empty, or not as text, fails the item.
+		// The mapper read whole: n8n's own check of its fields (read as `variables.value`) would fail an empty one with the
+		// field's internal id, before the message below that names the placeholder.
+		const mapped = (this.getNodeParameter('variables', itemIndex, null) as IDataObject | null)
+			?.value;
+		// A list fills the body in order ({{1}} first), an object by placeholder.
+		const sources = [
+			isObject(mapped) ? Object.entries(mapped) : [],
+			...[
+				readEntries(
 					this,
+					'options.templateVariables',
 					itemIndex,
-					readText(this, 'headerMediaBinaryField', itemIndex, {
-						label: 'Input Binary Field',
-						required: true,
-					}),
-				)
-			: undefined;
-	const url =
-		source === 'url'
-			? readText(this, 'headerMediaUrl', itemIndex, { label: 'Header Media URL', required: true })
-			: undefined;
-	if (url && !/^https?:\/\/[^/\s]+/i.test(url))
-		throw itemError(
-			this,
-			itemIndex,
-			`the Header Media URL "${url}" is not an http(s) address`,
-			'Give the full address of the file, e.g. https://shop.example.com/banner.png.',
-		);
-
-	// Its failure too is the run's (the transport retried what could help): a wrong ID costs one request, not one per item.
-	if (!state.templates.has(id))
-		state.templates.set(id, apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }));
-	const template = await state.templates.get(id)!;
-	const title = templateTitle(template, id);
-	if (checkState && template.state !== 'APPROVED') {
-		const current = template.state ?? 'unknown';
-		const reason = rejectionReason(template);
-		const next: Record<string, string> = {
-			DRAFT:
-				'Submit it for review (Template > Submit for Review), then wait until it is APPROVED (Template > Wait for Approval).',
-			PENDING:
-				'It is still in review. Wait until it is APPROVED (Template > Wait for Approval) before sending.',
-			REJECTED: `It was rejected${reason ? `: ${reason}` : ''}. Create a corrected draft and submit it.`,
-		};
-		// The router puts the state into the Continue On Fail error item, like the service's own 400 answer.
-		throw itemError(
-			this,
-			itemIndex,
-			`template ${title} is ${current}, so it was not sent; only APPROVED templates can be sent`,
-			next[current] ?? 'It is neither a draft nor in review: check its state in the service.',
-			{ state: current },
-		);
-	}
-	// Without the check, a DRAFT or PENDING template gets HTTP 400 with its state, shown by the transport (rule E4).
-
-	// The values checked against the template's placeholders (empty ones failed already): a placeholder left without a
-	// value, a value for a placeholder the template does not have, or a value WhatsApp refuses (a new line, a tab or
-	// more than four spaces in a row) fails the item, naming them. A template without text is sent unchecked (the
-	// run's hint says so).
-	const placeholders = placeholdersOf(template);
-	if (placeholders) {
-		const titles = new Map(placeholders.map((placeholder) => [placeholder.id, placeholder.title]));
-		const named = (ids: string[]) =>
-			ids
-				.map(
-					(key) =>
-						titles.get(key) ?? `{{${key.slice(key.indexOf(':') + 1)}}} (${key.split(':')[0]})`,
-				)
-				.join(', ');
-		const problems = (
-			[
-				['no value for ', [...titles.keys()].filter((key) => !values.has(key)), ''],
-				[
-					'a value for ',
-					[...values.keys()].filter((key) => !titles.has(key)),
-					', which it does not have',
-				],
-				[
-					'a new line, a tab or more than four spaces in a row in ',
-					[...values.keys()].filter((key) => /[\r\n\t]| {5}/.test(values.get(key)!)),
-					'',
-				],
-			] as const
-		)
-			.filter(([, ids]) => ids.length)
-			.map(([before, ids, after]) => `${before}${named(ids)}${after}`);
-		if (problems.length)
+					'Variables (List)',
+					'variable',
+				).map((entry) => entry.value),
+				readJson(this, 'options.variablesJson', itemIndex, {
+					expect: 'objectOrArray',
+					label: 'Variables (JSON)',
+					showValue: true,
+					example:
+						'Write an array such as ["Ada", "A-1001"] or an object such as {"1": "Ada", "2": "A-1001"}.',
+				}) ?? [],
+			].map((body) =>
+				Object.entries(body).map(
+					([key, value]) => [`body:${Array.isArray(body) ? Number(key) + 1 : key}`, value] as const,
+				),
+			),
+		].filter((entries) => entries.length);
+		if (sources.length > 1)
 			throw itemError(
 				this,
 				itemIndex,
-				`the variables do not fit template ${title}: ${problems.join('; ')}`,
-				'WhatsApp refuses a template message whose values do not fill its placeholders exactly, so nothing was sent. Map one value per placeholder under Variables: one line each, without tabs or more than four spaces in a row.',
+				'the variables are given twice (Variables, Variables (List), Variables (JSON))',
+				'Use one of them and leave the others empty.',
 			);
-	}
+		const values = new Map(
+			(sources[0] ?? []).map(([key, value]) => [
+				key,
+				textValue(this, value, itemIndex, {
+					label: `variable ${placeholderTitle(key)}`,
+					keepSpaces: true,
+					required: true,
+					description:
+						'WhatsApp refuses a template message with an empty variable. Check the expression that fills it.',
+				}),
+			]),
+		);
 
-	// The header file uploaded with this credential (the account that sends owns it, rule M3), each distinct content once
-	// per run; a URL downloaded once per run by n8n's own request helper (never through the service), within the run's
-	// Timeout and cancelled with the execution.
-	const upload = (file: BinaryFile) =>
-		once(
-			state.media,
-			createHash('sha256').update(file.mimeType).update(file.bytes).digest('base64url'),
-			async () => (await uploadMedia(this, itemIndex, file)).mediaId,
-			itemIndex,
-		);
-	if (binary) headerMediaId = await upload(binary);
-	if (url)
-		headerMediaId = await once(
-			state.media,
-			url,
-			async () => {
-				const response: { body: ArrayBuffer; headers: IDataObject } = await this.helpers
-					.httpRequest({
-						url,
-						encoding: 'arraybuffer',
-						returnFullResponse: true,
-						timeout: settingsOf(this).retry.timeoutMs,
-						// `timeout` bounds a silence only: the Timeout is also the deadline of the last byte.
-						abortSignal: AbortSignal.any([
-							AbortSignal.timeout(settingsOf(this).retry.timeoutMs),
-							...[this.getExecutionCancelSignal?.()].filter((signal) => signal !== undefined),
-						]),
-					})
-					.catch((error: Error) => {
-						throw itemError(
-							this,
-							itemIndex,
-							`the header media could not be downloaded from ${url}: ${error.message}`,
-							'Check that n8n can reach the address and that it serves the file.',
-						);
+		const checkState = readBoolean(this, 'options.checkState', itemIndex, {
+			label: 'Check State Before Sending',
+		});
+		// The header media the item asks for: a media id, a file of the item, a URL, or none; read and checked before any call.
+		const source = readOption(this, 'headerMedia', itemIndex, {
+			label: 'Header Media',
+			values: ['none', 'mediaId', 'binary', 'url'],
+			fallback: 'none',
+		});
+		let headerMediaId =
+			source === 'mediaId'
+				? readText(this, 'headerMediaId', itemIndex, { label: 'Header Media ID', required: true })
+				: undefined;
+		const binary =
+			source === 'binary'
+				? await readBinaryFile(
+						this,
+						itemIndex,
+						readText(this, 'headerMediaBinaryField', itemIndex, {
+							label: 'Input Binary Field',
+							required: true,
+						}),
+					)
+				: undefined;
+		const url =
+			source === 'url'
+				? readText(this, 'headerMediaUrl', itemIndex, { label: 'Header Media URL', required: true })
+				: undefined;
+		if (url && !/^https?:\/\/[^/\s]+/i.test(url))
+			throw itemError(
+				this,
+				itemIndex,
+				`the Header Media URL "${url}" is not an http(s) address`,
+				'Give the full address of the file, e.g. https://shop.example.com/banner.png.',
+			);
+
+		// Its failure too is the run's (the transport retried what could help): a wrong ID costs one request, not one per item.
+		if (!state.templates.has(id))
+			state.templates.set(id, apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }));
+		const template = await state.templates.get(id)!;
+		const title = templateTitle(template, id);
+		if (checkState && template.state !== 'APPROVED') {
+			const current = template.state ?? 'unknown';
+			const reason = rejectionReason(template);
+			const next: Record<string, string> = {
+				DRAFT:
+					'Submit it for review (Template > Submit for Review), then wait until it is APPROVED (Template > Wait for Approval).',
+				PENDING:
+					'It is still in review. Wait until it is APPROVED (Template > Wait for Approval) before sending.',
+				REJECTED: `It was rejected${reason ? `: ${reason}` : ''}. Create a corrected draft and submit it.`,
+			};
+			// The router puts the state into the Continue On Fail error item, like the service's own 400 answer.
+			throw itemError(
+				this,
+				itemIndex,
+				`template ${title} is ${current}, so it was not sent; only APPROVED templates can be sent`,
+				next[current] ?? 'It is neither a draft nor in review: check its state in the service.',
+				{ state: current },
+			);
+		}
+		// Without the check, a DRAFT or PENDING template gets HTTP 400 with its state, shown by the transport (rule E4).
+
+		// The values checked against the template's placeholders (empty ones failed already): a placeholder left without a
+		// value, a value for a placeholder the template does not have, or a value WhatsApp refuses (a new line, a tab or
+		// more than four spaces in a row) fails the item, naming them. A template without text is sent unchecked (the
+		// run's hint says so).
+		const placeholders = placeholdersOf(template);
+		if (placeholders) {
+			const titles = new Map(
+				placeholders.map((placeholder) => [placeholder.id, placeholder.title]),
+			);
+			const named = (ids: string[]) =>
+				ids
+					.map(
+						(key) =>
+							titles.get(key) ?? `{{${key.slice(key.indexOf(':') + 1)}}} (${key.split(':')[0]})`,
+					)
+					.join(', ');
+			const problems = (
+				[
+					['no value for ', [...titles.keys()].filter((key) => !values.has(key)), ''],
+					[
+						'a value for ',
+						[...values.keys()].filter((key) => !titles.has(key)),
+						', which it does not have',
+					],
+					[
+						'a new line, a tab or more than four spaces in a row in ',
+						[...values.keys()].filter((key) => /[\r\n\t]| {5}/.test(values.get(key)!)),
+						'',
+					],
+				] as const
+			)
+				.filter(([, ids]) => ids.length)
+				.map(([before, ids, after]) => `${before}${named(ids)}${after}`);
+			if (problems.length)
+				throw itemError(
+					this,
+					itemIndex,
+					`the variables do not fit template ${title}: ${problems.join('; ')}`,
+					'WhatsApp refuses a template message whose values do not fill its placeholders exactly, so nothing was sent. Map one value per placeholder under Variables: one line each, without tabs or more than four spaces in a row.',
+				);
+		}
+
+		// The header file uploaded with this credential (the account that sends owns it, rule M3), each distinct content once
+		// per run; a URL downloaded once per run by n8n's own request helper (never through the service), within the run's
+		// Timeout and cancelled with the execution.
+		const upload = (file: BinaryFile) =>
+			once(
+				state.media,
+				createHash('sha256').update(file.mimeType).update(file.bytes).digest('base64url'),
+				async () => (await uploadMedia(this, itemIndex, file)).mediaId,
+				itemIndex,
+			);
+		if (binary) headerMediaId = await upload(binary);
+		if (url)
+			headerMediaId = await once(
+				state.media,
+				url,
+				async () => {
+					const response: { body: ArrayBuffer; headers: IDataObject } = await this.helpers
+						.httpRequest({
+							url,
+							encoding: 'arraybuffer',
+							returnFullResponse: true,
+							timeout: settingsOf(this).retry.timeoutMs,
+							// `timeout` bounds a silence only: the Timeout is also the deadline of the last byte.
+							abortSignal: AbortSignal.any(
+								[
+									AbortSignal.timeout(settingsOf(this).retry.timeoutMs),
+									this.getExecutionCancelSignal?.(),
+								].filter((signal) => signal !== undefined),
+							),
+						})
+						.catch((error: Error) => {
+							throw itemError(
+								this,
+								itemIndex,
+								`the header media could not be downloaded from ${url}: ${error.message}`,
+								'Check that n8n can reach the address and that it serves the file.',
+							);
+						});
+					return await upload({
+						bytes: Buffer.from(response.body),
+						mimeType: String(response.headers['content-type'] ?? 'application/octet-stream').split(
+							';',
+						)[0],
+						fileName: fileNameOf(url),
 					});
-				return await upload({
-					bytes: Buffer.from(response.body),
-					mimeType: String(response.headers['content-type'] ?? 'application/octet-stream').split(
-						';',
-					)[0],
-					fileName: fileNameOf(url),
-				});
-			},
+				},
+				itemIndex,
+			);
+		const sent = await apiRequest(this, 'templateSend', {
+			pathParams: { id },
+			body: compact({ phone: recipient, ...sendFields(values), header_media_id: headerMediaId }),
 			itemIndex,
-		);
-	const sent = await apiRequest(this, 'templateSend', {
-		pathParams: { id },
-		body: compact({ phone: recipient, ...sendFields(values), header_media_id: headerMediaId }),
-		itemIndex,
+		});
+		// Said of the sends that went out: one the service refused has its error.
+		if (!placeholders) state.unchecked.add(title);
+		return [headerMediaId ? { ...sent, header_media_id: headerMediaId } : sent];
 	});
-	// Said of the sends that went out: one the service refused has its error.
-	if (!placeholders) state.unchecked.add(title);
-	return [headerMediaId ? { ...sent, header_media_id: headerMediaId } : sent];
 }
 
 export const option = {
