@@ -71,6 +71,9 @@ export function sharedValues(hash: string, windowSeconds: number, nowSeconds: nu
 	};
 }
 
+/** The mark an execution leaves on an event it gave up to another. */
+const yieldMark = (claim: { record: string }) => `${claim.record}|yielded`;
+
 export class SharedClaims {
 	/** Events this run holds and has not sent or released yet: their record and probe, by event hash. */
 	private readonly owned = new Map<string, ReturnType<typeof sharedValues>>();
@@ -81,6 +84,8 @@ export class SharedClaims {
 	private readonly toRemove = new Set<string>();
 	/** Those of them that can never be a record (tokens, probes of the period before): removed again later too. */
 	private readonly removeAgain = new Set<string>();
+	/** Events this run gave up to another execution: it does not claim them again. */
+	private readonly gaveUp = new Set<string>();
 	/** Set once a call failed: the run goes on with this process's own check only. */
 	unavailable = false;
 
@@ -95,7 +100,7 @@ export class SharedClaims {
 		// This call's claims not decided yet, by event hash.
 		const pending = new Map(
 			events
-				.filter(({ hash }) => !this.owned.has(hash))
+				.filter(({ hash }) => !this.owned.has(hash) && !this.gaveUp.has(hash))
 				.map(({ hash, windowSeconds }) => [hash, sharedValues(hash, windowSeconds, now)]),
 		);
 		if (pending.size === 0 || this.unavailable) return;
@@ -103,6 +108,7 @@ export class SharedClaims {
 		const token = `#${randomBytes(6).toString('base64url')}`;
 		// Values this run wrote that hold no send (a probe, a claim beside a send found): found again, they are no send.
 		const ownJunk = new Set(this.toRemove);
+		const asked = new Map(pending);
 		// Probes first: where a batch is larger than the row, n8n keeps the newest values, the records and the token.
 		const claims = [...pending.values()];
 		const written = await this.call([
@@ -124,6 +130,8 @@ export class SharedClaims {
 			if (found) pending.delete(hash);
 			else this.removeAgain.add(claim.probe);
 		}
+		// The claims read back: a row read before may bring back the claim of an execution that has given the event up.
+		const contested = new Map(pending);
 		const node = this.ctx.getNode().name;
 		try {
 			// Pauses and reads back until every pending claim is decided, taking each decided one out of `pending`.
@@ -162,6 +170,19 @@ export class SharedClaims {
 					}
 				}
 			}
+			// An execution that gives an event up marks it, and one whose claim was overwritten gives it up only where no
+			// other has yet: of two executions, one sends. The marks go again with this process's next calls.
+			const givenUp = [...asked].filter(([hash]) => !this.owned.has(hash));
+			const marks = givenUp.length
+				? await this.call(givenUp.map(([, claim]) => yieldMark(claim)))
+				: undefined;
+			for (const [hash, claim] of givenUp)
+				if (contested.has(hash) && marks?.has(yieldMark(claim))) this.owned.set(hash, claim);
+				else this.gaveUp.add(hash);
+			remember(
+				this.history.writeBack,
+				givenUp.filter(([hash]) => !this.owned.has(hash)).map(([, claim]) => yieldMark(claim)),
+			);
 		} finally {
 			// Cancelled during the pause: claims not decided yet are removed at the end.
 			for (const claim of pending.values()) this.toRemove.add(claim.record);
