@@ -423,6 +423,23 @@ describe('A6: redacting answers, errors and texts', () => {
 		expect(secrets.redactAnswer(JSON.parse(hexAmp), hexAmp)).toEqual({ note: `pw=${REDACTED}` });
 	});
 
+	it("A6: a secret with letters beyond ASCII, written in HTML 4's named references (PHP's htmlentities), is redacted", () => {
+		const secrets = new SecretSet();
+		secrets.add('Grüße-aus-Köln-2024', 'λογος€ΣÆ');
+		for (const written of [
+			'Gr&uuml;&szlig;e-aus-K&ouml;ln-2024',
+			'Gr\\u0026uuml;&szlig;e-aus-K&ouml;ln-2024',
+			'&lambda;&omicron;&gamma;&omicron;&sigmaf;&euro;&Sigma;&AElig;',
+		])
+			expect(secrets.redactSecrets(`<p>Wrong password ${written}</p>`)).toBe(
+				`<p>Wrong password ${REDACTED}</p>`,
+			);
+		// Names are read as HTML writes them: `&AElig;` is not `&aelig;`.
+		expect(
+			secrets.redactSecrets('&lambda;&omicron;&gamma;&omicron;&sigmaf;&euro;&Sigma;&aelig;'),
+		).toBe('&lambda;&omicron;&gamma;&omicron;&sigmaf;&euro;&Sigma;&aelig;');
+	});
+
 	it('A6: an answer whose references cannot complete a secret (named ones, `&#39;`) is not searched at all', () => {
 		const secrets = new SecretSet();
 		secrets.add('Tr0ub&dor<3>"x', 'eyJhbGciOiJIUzI1NiJ9.sig_abcdefghijklmnop');
