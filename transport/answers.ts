@@ -80,7 +80,7 @@ function readTotal(object: unknown) {
 
 /**
  * One page of a list. Its shape is not shown: `data` as an array, or `{items|results|data|records: [...]}` (or the
- * object's only list under another name) with an optional total on the list object itself or under `pagination` or
+ * object's only list under another name, alone or beside a total) with an optional total on the list object itself or under `pagination` or
  * `meta`.
  */
 export function readListPage(data: unknown): ListPage {
@@ -88,18 +88,19 @@ export function readListPage(data: unknown): ListPage {
 	if (Array.isArray(data)) return { records: asRecords(data) };
 	const list = isObject(data) ? data : {};
 	const lists = Object.keys(list).filter((name) => Array.isArray(list[name]));
-	// The areas whose answers the document does not show may name their list otherwise.
+	const total = readTotal(list) ?? readTotal(list.pagination) ?? readTotal(list.meta);
+	// The areas whose answers the document does not show may name their list otherwise: an answer's only list, alone
+	// or beside a total (a record with one list among its fields is no page).
 	const key =
 		['items', 'results', 'data', 'records'].find((name) => lists.includes(name)) ??
-		(lists.length === 1 ? lists[0] : undefined);
+		(lists.length === 1 && (total !== undefined || Object.keys(list).length === 1)
+			? lists[0]
+			: undefined);
 	if (!key)
 		return data == null || (isObject(data) && !Object.keys(data).length)
 			? { records: [] }
 			: { records: [], notAList: true };
-	return {
-		records: asRecords(list[key]),
-		total: readTotal(list) ?? readTotal(list.pagination) ?? readTotal(list.meta),
-	};
+	return { records: asRecords(list[key]), total };
 }
 
 /** What the node reads of a template (its shape beyond the state is not shown: rule T1); other fields pass through. */

@@ -16,6 +16,9 @@ const BEARER_VALUE = /(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
 const NAMED_REFERENCES: Record<string, string> = Object.fromEntries(
 	(
 		'32 nbsp|34 quot|38 amp|39 apos|60 lt|62 gt|' +
+		// HTML5's names of ASCII punctuation (PHP's `htmlentities` with ENT_HTML5 writes them).
+		'9 Tab|10 NewLine|33 excl|35 num dollar percnt|40 lpar rpar ast plus comma|46 period sol|58 colon semi|' +
+		'61 equals|63 quest commat|91 lsqb bsol rsqb Hat lowbar grave|123 lcub verbar rcub|' +
 		'161 iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml|' +
 		'338 OElig oelig|352 Scaron scaron|376 Yuml|402 fnof|710 circ|732 tilde|' +
 		'913 Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho|' +
@@ -40,15 +43,18 @@ const NAMED_REFERENCES: Record<string, string> = Object.fromEntries(
 
 /**
  * HTML's character references (`&amp;`, `&#39;`, `&#x27;`) as the characters they stand for, their `&` also as JSON
- * may escape it (`\u0026amp;`); unknown ones are kept.
+ * may escape it (`\u0026amp;`), and `&` and `;` as a URL encodes them (`%26amp%3B`); unknown ones are kept.
  */
 export const decodeCharacterReferences = (text: string) =>
-	text.replace(/(?:&|\\u0026)(#x[\da-f]+|#\d+|[a-z][a-z\d]*);/gi, (reference, name: string) => {
-		const code = name.startsWith('#') ? Number(name.slice(1).replace(/^x/i, '0x')) : NaN;
-		return code <= 0x10ffff
-			? String.fromCodePoint(code)
-			: (NAMED_REFERENCES[name] ?? NAMED_REFERENCES[name.toLowerCase()] ?? reference);
-	});
+	text.replace(
+		/(?:&|\\u0026|%26)(#x[\da-f]+|#\d+|[a-z][a-z\d]*)(?:;|%3b)/gi,
+		(reference, name: string) => {
+			const code = name.startsWith('#') ? Number(name.slice(1).replace(/^x/i, '0x')) : NaN;
+			return code <= 0x10ffff
+				? String.fromCodePoint(code)
+				: (NAMED_REFERENCES[name] ?? NAMED_REFERENCES[name.toLowerCase()] ?? reference);
+		},
+	);
 
 /** Shorter values are not treated as secrets: replacing "ab" everywhere would garble every text. */
 const MIN_SECRET_LENGTH = 4;
@@ -410,7 +416,7 @@ export class SecretSet {
 		// needs a secret's run of them already, or a numeric reference to one.
 		const decoded =
 			this.anchors.some((anchor) => text.includes(anchor)) ||
-			/(&|\\u0026)#(0*(4[89]|5[0-7]|6[5-9]|[78]\d|9[0789]|1[01]\d|12[0-2])|x0*(3\d|[46][1-9a-f]|[57][\da]));/i.test(
+			/(&|\\u0026|%26)#(0*(4[89]|5[0-7]|6[5-9]|[78]\d|9[0789]|1[01]\d|12[0-2])|x0*(3\d|[46][1-9a-f]|[57][\da]))(;|%3b)/i.test(
 				text,
 			)
 				? decodeCharacterReferences(redacted)

@@ -405,6 +405,10 @@ describe('Other Endpoint and answers of other shapes', () => {
 		'/odd/keys': { status: 'success', data: ['key_a', 'key_b', null] },
 		'/odd/meta': { status: 'ok', data: { id: 1 }, meta: { next: null, x: 1 } },
 		'/odd/sms': { status: 'success', data: { messages: [{ id: 1 }, { id: 2 }], total: 2 } },
+		'/odd/user': {
+			status: 'success',
+			data: { id: 7, email: 'a@b.test', roles: ['admin', 'user'] },
+		},
 	};
 	async function withService(body: (engine: Engine) => Promise<void>) {
 		const server = await startHostile((request: IncomingMessage, response: ServerResponse) => {
@@ -456,6 +460,13 @@ describe('Other Endpoint and answers of other shapes', () => {
 			const result = await engine.run({ parameters: paged('/odd/sms') });
 			expect(result.error).toBeUndefined();
 			expect(result.items.map((item) => item.json)).toEqual([{ id: 1 }, { id: 2 }]);
+		});
+		// A record with one list among its fields is no page: its roles are not output as records.
+		await withService(async (engine) => {
+			const result = await engine.run({ parameters: paged('/odd/user') });
+			expect(result.error?.message).toBe(
+				'Item 0: the answer is not a list, so it cannot be read page by page',
+			);
 		});
 	});
 

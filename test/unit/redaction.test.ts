@@ -423,11 +423,15 @@ describe('A6: redacting answers, errors and texts', () => {
 		expect(secrets.redactAnswer(JSON.parse(hexAmp), hexAmp)).toEqual({ note: `pw=${REDACTED}` });
 	});
 
-	it("A6: a secret with letters beyond ASCII, written in HTML 4's named references (PHP's htmlentities), is redacted", () => {
+	it("A6: a secret written in HTML's named references (PHP's htmlentities: letters beyond ASCII, HTML5's punctuation), also URL-encoded, is redacted", () => {
 		const secrets = new SecretSet();
-		secrets.add('Grüße-aus-Köln-2024', 'λογος€ΣÆ');
+		secrets.add('Grüße-aus-Köln-2024', 'λογος€ΣÆ', 'p@ss.word!_x');
 		for (const written of [
 			'Gr&uuml;&szlig;e-aus-K&ouml;ln-2024',
+			// Written for a page, then for a URL.
+			'Gr%26uuml%3B%26szlig%3Be-aus-K%26ouml%3Bln-2024',
+			// HTML5's names of punctuation.
+			'p&commat;ss&period;word&excl;&lowbar;x',
 			'Gr\\u0026uuml;&szlig;e-aus-K&ouml;ln-2024',
 			'&lambda;&omicron;&gamma;&omicron;&sigmaf;&euro;&Sigma;&AElig;',
 		])
