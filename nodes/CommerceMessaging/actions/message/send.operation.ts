@@ -66,36 +66,34 @@ export async function execute(
 	phone?: string,
 ) {
 	// Rule L2: a bulk send is spread out in batches with a pause between them, even without the option.
-	return await batches.send(itemIndex, async () => {
-		return [
-			await apiRequest(this, 'whatsappMessageSend', {
-				body: withCustomFields(this, itemIndex, {
-					phone: phone ?? orderingKey.call(this, itemIndex),
-					message: readText(this, 'message', itemIndex, {
-						label: 'message text',
-						required: true,
-						keepSpaces: true,
-						// WhatsApp's limit for the text of one message.
-						maxLength: 4096,
-						description:
-							'Enter the text to send, or map it from a field of the input item that is not empty.',
-					}),
-					contact_id: readNumber(this, 'additionalFields.contactId', itemIndex, {
-						label: 'contact ID',
-						whole: true,
-						min: 1,
-					}),
-					external_id: readText(this, 'additionalFields.externalId', itemIndex, {
-						label: 'external ID',
-					}),
-					preview_url: readBoolean(this, 'additionalFields.previewUrl', itemIndex, {
-						label: 'Preview URL',
-					}),
+	return await batches.send(itemIndex, async () => [
+		await apiRequest(this, 'whatsappMessageSend', {
+			body: withCustomFields(this, itemIndex, {
+				phone: phone ?? orderingKey.call(this, itemIndex),
+				message: readText(this, 'message', itemIndex, {
+					label: 'message text',
+					required: true,
+					keepSpaces: true,
+					// WhatsApp's limit for the text of one message.
+					maxLength: 4096,
+					description:
+						'Enter the text to send, or map it from a field of the input item that is not empty.',
 				}),
-				itemIndex,
+				contact_id: readNumber(this, 'additionalFields.contactId', itemIndex, {
+					label: 'contact ID',
+					whole: true,
+					min: 1,
+				}),
+				external_id: readText(this, 'additionalFields.externalId', itemIndex, {
+					label: 'external ID',
+				}),
+				preview_url: readBoolean(this, 'additionalFields.previewUrl', itemIndex, {
+					label: 'Preview URL',
+				}),
 			}),
-		];
-	});
+			itemIndex,
+		}),
+	]);
 }
 
 export const option = {
