@@ -44,8 +44,18 @@ export class Address {
 		private readonly qs?: IDataObject,
 	) {
 		this.path = learnedPaths.get(this.key) ?? route.path;
-		// Checked at once: a dot segment, a bad id or an oversized address fails before any login or wait.
-		assertPlainPath(route.path);
+		// Checked at once: a dot segment, a bad id or an oversized address fails before any login or wait. The route's
+		// path (one a user gave too) has no `.` or `..` segments (also percent-encoded), which would name another address.
+		const dotted = route.path
+			.split(/[?#]/)[0]
+			.split('/')
+			.find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+		if (dotted !== undefined) {
+			throw new RequestRefused(
+				`The path "${route.path.slice(0, 200)}" contains the segment "${dotted}"`,
+				'"." and ".." segments would change which endpoint is called: write the path as the service names it.',
+			);
+		}
 		this.target();
 	}
 
@@ -157,21 +167,4 @@ function buildPath(path: string, params: Record<string, string | number>) {
 		}
 		return encodeURIComponent(value);
 	});
-}
-
-/**
- * A route's path (one a user gave too): no `.` or `..` segments (also percent-encoded), which would name
- * another address.
- */
-function assertPlainPath(path: string) {
-	const dotted = path
-		.split(/[?#]/)[0]
-		.split('/')
-		.find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
-	if (dotted !== undefined) {
-		throw new RequestRefused(
-			`The path "${path.slice(0, 200)}" contains the segment "${dotted}"`,
-			'"." and ".." segments would change which endpoint is called: write the path as the service names it.',
-		);
-	}
 }

@@ -43,15 +43,14 @@ export const normalizeBaseUrl = (url: string) => url.trim().replace(/\/+$/, '');
 
 /** A header value is one line of ISO-8859-1: a CR or LF would inject headers, and clients mangle the rest. */
 export function assertHeaderValueSafe(fieldLabel: string, value: string) {
-	if (/[\r\n]/.test(value))
-		throw new Error(
-			`The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`,
-		);
+	// A CR or LF is outside ISO-8859-1's printable range too.
 	const at = value.search(/[^\x20-\xff]/);
 	// Its place, not the character: the field may hold a secret.
 	if (at >= 0)
 		throw new Error(
-			`The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; character ${at + 1} is not)`,
+			/[\r\n]/.test(value)
+				? `The credential field "${fieldLabel}" contains a line break, which is not allowed in a header`
+				: `The credential field "${fieldLabel}" contains a character that cannot be sent in a header (only ISO-8859-1 text is allowed; character ${at + 1} is not)`,
 		);
 }
 
@@ -232,7 +231,7 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 			);
 		}
 		address.served();
-		const token = tokenIn(envelope.data) ?? tokenIn(JSON.parse(answer.text || '{}'));
+		const token = tokenIn(envelope.data) ?? tokenIn(envelope.body);
 		if (!token) throw new LoginFailure('the answer contained no token');
 		if (token.length > MAX_TOKEN_LENGTH) {
 			throw new LoginFailure(

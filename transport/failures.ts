@@ -135,8 +135,8 @@ export function validationFields(data: unknown) {
 export function parseRetryAfter(value: string | undefined, now = Date.now()) {
 	const trimmed = value?.trim() ?? '';
 	if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-	if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /.test(trimmed)) return undefined;
-	const date = Date.parse(trimmed);
+	// Only what starts as an HTTP date is read as one: Date.parse takes far more.
+	const date = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /.test(trimmed) ? Date.parse(trimmed) : NaN;
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

@@ -152,13 +152,15 @@ export async function* iteratePages(
 	let total: number | undefined;
 	let repeatedPages = 0;
 	for (let page = 1; ; ) {
-		// A total comes with a page served, and `longest` with it (at least 1).
-		const pagesLeft =
-			total === undefined ? 1 : Math.ceil(Math.min(total - list.served, wanted) / longest);
-		// Max List Size: no more pages than the bytes left could hold at the largest answer, plus one.
 		const window = Math.max(
 			1,
-			Math.min(concurrency, pagesLeft, 1 + Math.floor(list.bytesLeft / MAX_ANSWER_BYTES)),
+			Math.min(
+				concurrency,
+				// The pages left: a total comes with a page served, and `longest` with it (at least 1).
+				total === undefined ? 1 : Math.ceil(Math.min(total - list.served, wanted) / longest),
+				// Max List Size: no more pages than the bytes left could hold at the largest answer, plus one.
+				1 + Math.floor(list.bytesLeft / MAX_ANSWER_BYTES),
+			),
 		);
 		// Every read of the window settles before anything is decided: no request outlives the list.
 		const reads = await Promise.allSettled(
@@ -173,16 +175,12 @@ export async function* iteratePages(
 			const size = read.value.records.length;
 			// A newest-first list without a total reads past a full page of repeats; a second one in a row ends it.
 			repeatedPages = fresh.length ? 0 : repeatedPages + 1;
+			total = read.value.total;
 			if (
 				repeatedPages &&
-				(!size ||
-					read.value.total !== undefined ||
-					size < longest ||
-					!newestFirst ||
-					repeatedPages > 1)
+				(!size || total !== undefined || size < longest || !newestFirst || repeatedPages > 1)
 			)
 				return;
-			total = read.value.total;
 			const taken = fresh.slice(0, wanted);
 			wanted -= taken.length;
 			yield taken;

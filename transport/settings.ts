@@ -18,18 +18,13 @@ export const DEFAULT_RETRY = {
 
 export type RetrySettings = typeof DEFAULT_RETRY;
 
-/** Requests in flight at once by default (docs/performance.md says why) and at most. */
-export const DEFAULT_CONCURRENCY = 32;
+/** Requests in flight at once at most (the default: DEFAULT_RUN_SETTINGS). */
 export const MAX_CONCURRENCY = 64;
 export const MAX_ATTEMPTS = 20;
 /** The shortest Timeout a timer can keep. */
 export const MIN_TIMEOUT_MS = 1;
 /** The longest wait a timer allows (about 24.8 days): longer deadlines and budgets are capped to it. */
 export const MAX_WAIT_MS = 2 ** 31 - 1;
-
-/** A whole-list read stops there, so a list that never ends (or a total that lies) cannot fill memory. */
-export const DEFAULT_MAX_RECORDS = 100_000;
-export const DEFAULT_MAX_LIST_BYTES = 256 * 1024 * 1024;
 
 /** The largest answer read, and the largest JSON body sent. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -72,10 +67,14 @@ export type SettingNames = Partial<
 /** Everything one run of a node asks of the transport. */
 export const DEFAULT_RUN_SETTINGS = {
 	retry: DEFAULT_RETRY,
-	/** Requests in flight at once: items side by side, or a list's pages (at most MAX_PAGES_SIDE_BY_SIDE). */
-	concurrency: DEFAULT_CONCURRENCY,
-	maxRecords: DEFAULT_MAX_RECORDS,
-	maxListBytes: DEFAULT_MAX_LIST_BYTES,
+	/**
+	 * Requests in flight at once: items side by side, or a list's pages (at most MAX_PAGES_SIDE_BY_SIDE);
+	 * docs/performance.md says why this many.
+	 */
+	concurrency: 32,
+	/** A whole-list read stops there, so a list that never ends (or a total that lies) cannot fill memory. */
+	maxRecords: 100_000,
+	maxListBytes: 256 * 1024 * 1024,
 	names: {} as SettingNames,
 };
 

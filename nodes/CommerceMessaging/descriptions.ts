@@ -1,10 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
-	DEFAULT_MAX_LIST_BYTES,
-	DEFAULT_MAX_RECORDS,
 	DEFAULT_RETRY,
-	DEFAULT_CONCURRENCY,
+	DEFAULT_RUN_SETTINGS,
 	MAX_ATTEMPTS,
 	MAX_CONCURRENCY,
 	MIN_TIMEOUT_MS,
@@ -17,8 +15,10 @@ import {
  */
 
 /** The panel's defaults, from the transport's one home for them (n8n's lint takes a name or a literal here). */
+const DEFAULT_CONCURRENCY = DEFAULT_RUN_SETTINGS.concurrency;
 const DEFAULT_MAX_ATTEMPTS = DEFAULT_RETRY.maxAttempts;
-const DEFAULT_MAX_LIST_MEGABYTES = DEFAULT_MAX_LIST_BYTES / (1024 * 1024);
+const DEFAULT_MAX_LIST_MEGABYTES = DEFAULT_RUN_SETTINGS.maxListBytes / (1024 * 1024);
+const DEFAULT_MAX_RECORDS = DEFAULT_RUN_SETTINGS.maxRecords;
 const DEFAULT_RETRY_BUDGET_SECONDS = DEFAULT_RETRY.maxTotalWaitMs / 1000;
 const DEFAULT_TIMEOUT_SECONDS = DEFAULT_RETRY.timeoutMs / 1000;
 

@@ -42,16 +42,18 @@ export async function readBinaryFile(
  * sends the whole file again. Answers the media id and the upload's answer.
  */
 export async function uploadMedia(ctx: IExecuteFunctions, itemIndex: number, file: BinaryFile) {
-	const formData = () => {
-		const form = new FormData();
-		form.append(
-			'file',
-			new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }),
-			file.fileName,
-		);
-		return form;
-	};
-	const { mediaId, fields } = await apiRequest(ctx, 'mediaUpload', { formData, itemIndex });
+	const { mediaId, fields } = await apiRequest(ctx, 'mediaUpload', {
+		formData() {
+			const form = new FormData();
+			form.append(
+				'file',
+				new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }),
+				file.fileName,
+			);
+			return form;
+		},
+		itemIndex,
+	});
 	if (mediaId) return { mediaId, fields };
 	throw itemError(
 		ctx,

@@ -1,4 +1,4 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { formatFirstTen, formatQuoted } from '../../../transport/format';
 import { iteratePages } from '../../../transport/pagination';
@@ -18,45 +18,6 @@ const DEFAULT_LOOK_BACK_MINUTES = 10;
 
 /** The second a time falls in: a lower bound for a service filter that may compare at second precision. */
 const floorToSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
-
-/**
- * Orders from the newest down to the window's start `from` (undefined at activation: down to the newest order
- * n8n's clock vouches for). `date_from` asks the service for the window alone; for a service that ignores it,
- * reading stops at the first page holding an older order. Orders the trigger cannot place on the timeline are
- * reported instead of dropped in silence, each id quoted and cut.
- */
-async function readOrders(ctx: IPollFunctions, from: number | undefined, now: number) {
-	const orders: Stamped[] = [];
-	// The orders that cannot be placed: only the first few are quoted, once the reading is done.
-	const unreadable: IDataObject[] = [];
-	const qs =
-		from !== undefined && Number.isFinite(from)
-			? { date_from: new Date(floorToSecond(from)).toISOString() }
-			: {};
-	for await (const records of iteratePages(ctx, 'orderHistory', { qs })) {
-		const page: Stamped[] = [];
-		for (const record of records) {
-			const order = stamp(record, record.order_id, record.created_at);
-			if (order) page.push(order);
-			else unreadable.push(record);
-		}
-		orders.push(...page);
-		const floor = floorToSecond(
-			from ??
-				newestVouched(
-					orders.map((order) => order.ms),
-					now,
-				),
-		);
-		if (page.some((order) => order.ms < floor)) break;
-	}
-	if (unreadable.length)
-		ctx.logger.warn(
-			`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${formatFirstTen(unreadable.map((record) => (record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id))))}`,
-			{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
-		);
-	return orders;
-}
 
 /** Compared exactly, as the service's own status filter does. */
 const statusMatches = (record: IDataObject, filters: IDataObject) =>
@@ -92,7 +53,45 @@ export const newOrder = windowEvent({
 	readFilters: (ctx) => ({
 		status: readText(ctx, 'filters.status', 0, { label: 'status filter' }),
 	}),
-	read: readOrders,
+	/**
+	 * Orders from the newest down to the window's start `from` (undefined at activation: down to the newest order
+	 * n8n's clock vouches for). `date_from` asks the service for the window alone; for a service that ignores it,
+	 * reading stops at the first page holding an older order. Orders the trigger cannot place on the timeline are
+	 * reported instead of dropped in silence, each id quoted and cut.
+	 */
+	async read(ctx, from, now) {
+		const orders: Stamped[] = [];
+		// The orders that cannot be placed: only the first few are quoted, once the reading is done.
+		const unreadable: IDataObject[] = [];
+		for await (const records of iteratePages(ctx, 'orderHistory', {
+			qs:
+				from !== undefined && Number.isFinite(from)
+					? { date_from: new Date(floorToSecond(from)).toISOString() }
+					: {},
+		})) {
+			const page: Stamped[] = [];
+			for (const record of records) {
+				const order = stamp(record, record.order_id, record.created_at);
+				if (order) page.push(order);
+				else unreadable.push(record);
+			}
+			orders.push(...page);
+			const floor = floorToSecond(
+				from ??
+					newestVouched(
+						orders.map((order) => order.ms),
+						now,
+					),
+			);
+			if (page.some((order) => order.ms < floor)) break;
+		}
+		if (unreadable.length)
+			ctx.logger.warn(
+				`New Order: ${unreadable.length} order(s) in the history have no readable created_at or order_id and are not emitted: ${formatFirstTen(unreadable.map((record) => (record.order_id === undefined ? '(no order_id)' : formatQuoted(record.order_id))))}`,
+				{ node: ctx.getNode().name, workflowId: ctx.getWorkflow().id },
+			);
+		return orders;
+	},
 	lookBackMs: (ctx) =>
 		readNumber(ctx, 'orderOptions.lookBackMinutes', 0, {
 			label: 'Look-Back (Minutes)',

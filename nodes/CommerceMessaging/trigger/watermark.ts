@@ -98,7 +98,7 @@ export function advance(
 		records: records.map((item) => item.record),
 		state: {
 			// A start before any date (a Look-Back of millennia) is no start at all.
-			from: Number.isNaN(new Date(nextFrom).valueOf()) ? null : new Date(nextFrom).toISOString(),
+			from: timeOf(nextFrom) === undefined ? null : new Date(nextFrom).toISOString(),
 			seen: pairs.filter(([, ms]) => ms >= nextFrom),
 		},
 		narrowed,
