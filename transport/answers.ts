@@ -80,8 +80,8 @@ function readTotal(object: unknown) {
 
 /**
  * One page of a list. Its shape is not shown: `data` as an array, or `{items|results|data|records: [...]}` (or the
- * object's only list under another name, alone or beside a total) with an optional total on the list object itself or under `pagination` or
- * `meta`.
+ * object's only list under another name, alone or beside a total), with an optional total on the list object itself
+ * or under `pagination` or `meta`.
  */
 export function readListPage(data: unknown): ListPage {
 	// Entries that are no object (a list of keys, a null) become records too, as asRecords makes them.

@@ -201,9 +201,11 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 			);
 		}
 		if (answer.kind === 'tooLarge' || answer.kind === 'tooDeep') {
-			throw new LoginFailure(
-				`the answer is ${answer.kind === 'tooLarge' ? `larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB` : `nested more than ${MAX_ANSWER_DEPTH} levels deep`}, which no login answer is`,
-			);
+			const size =
+				answer.kind === 'tooLarge'
+					? `larger than ${MAX_LOGIN_ANSWER_BYTES / 1024} KB`
+					: `nested more than ${MAX_ANSWER_DEPTH} levels deep`;
+			throw new LoginFailure(`the answer is ${size}, which no login answer is`);
 		}
 		if (answer.kind === 'cancelled') throw new LoginFailure('the execution was cancelled');
 		if (answer.kind !== 'answer') {

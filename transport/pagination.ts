@@ -127,8 +127,8 @@ function guardList(
 /**
  * Rule L3: a list's records, page by page, in order, with the list's guards (guardList). A Limit stops exactly
  * there, asking no page it does not need. The list ends at an empty page, at its total, at a page that only repeats
- * what came before (in a newest-first list without a total, the second in a row), or, without a total, at a page shorter than the longest
- * one served (a shorter page than asked may be the service's cap).
+ * what came before (in a newest-first list without a total, the second in a row), or, without a total, at a page
+ * shorter than the longest one served (a shorter page than asked may be the service's cap).
  *
  * Max List Size counts the pages in flight too: with a total known, pages are asked `concurrency` at a time, but
  * never more than the bytes left under the ceiling could hold at the largest answer, plus one.

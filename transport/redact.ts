@@ -85,11 +85,13 @@ const isHex = (code: number) =>
 
 /** The value of the `digits` hex digits after the character `prefix` at `at` (`%41`, `u0041`), or -1. */
 function hexAfter(text: string, at: number, prefix: number, digits: number) {
-	let value = text.charCodeAt(at) === prefix ? 0 : -1;
-	for (let i = at + 1, code; value >= 0 && i <= at + digits; i++)
-		value = isHex((code = text.charCodeAt(i)))
-			? value * 16 + (code <= 57 ? code - 48 : (code | 32) - 87)
-			: -1;
+	if (text.charCodeAt(at) !== prefix) return -1;
+	let value = 0;
+	for (let i = at + 1; i <= at + digits; i++) {
+		const code = text.charCodeAt(i);
+		if (!isHex(code)) return -1;
+		value = value * 16 + (code <= 57 ? code - 48 : (code | 32) - 87);
+	}
 	return value;
 }
 
@@ -102,10 +104,11 @@ function chunkAt(text: string, at: number) {
 	let codePoint = hexAfter(text, at, 37, 2);
 	const bytes = codePoint < 0x80 ? 1 : UTF8_LENGTHS[(codePoint >> 4) - 8];
 	if (bytes > 1) codePoint &= 0x7f >> bytes;
-	// A continuation byte is 0x80 to 0xbf.
-	for (let i = 1, byte; i < bytes; i++)
-		codePoint =
-			(byte = hexAfter(text, at + 3 * i, 37, 2)) >> 6 === 2 ? codePoint * 64 + (byte & 0x3f) : NaN;
+	for (let i = 1; i < bytes; i++) {
+		const byte = hexAfter(text, at + 3 * i, 37, 2);
+		// A continuation byte is 0x80 to 0xbf; anything else spoils the chunk.
+		codePoint = byte >> 6 === 2 ? codePoint * 64 + (byte & 0x3f) : NaN;
+	}
 	return codePoint >= 0 && codePoint <= 0x10ffff && bytes ? codePoint * 16 + 3 * bytes : -1;
 }
 
