@@ -191,7 +191,7 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 	const address = new Address(baseUrl, ROUTES.login);
 	for (;;) {
 		const answer = await exchange(
-			async (options) => await this.helpers.httpRequest(options),
+			(options) => this.helpers.httpRequest(options),
 			{ method: 'POST', url: address.target().url, body: JSON.stringify({ username, password }) },
 			{ ...limits, maxAnswerBytes: MAX_LOGIN_ANSWER_BYTES },
 		);
@@ -233,7 +233,11 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 			);
 		}
 		address.served();
-		const token = tokenIn(envelope.data) ?? tokenIn(envelope.body);
+		// The login answer's shape is not shown: the usual places a JWT is put, in its data, the data's own data, or
+		// beside them (the body's `data` is the data itself).
+		const token = [envelope.data, isObject(envelope.data) && envelope.data.data, envelope.body]
+			.flatMap((place) => (isObject(place) ? [place.token, place.access_token, place.jwt] : []))
+			.find((token): token is string => typeof token === 'string' && token.length > 0);
 		if (!token) throw new LoginFailure('the answer contained no token');
 		if (token.length > MAX_TOKEN_LENGTH) {
 			throw new LoginFailure(
@@ -252,9 +256,3 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 		};
 	}
 }
-
-/** The login answer's shape is not shown: the usual places a JWT is put. */
-const tokenIn = (body: unknown) =>
-	[body, isObject(body) && body.data]
-		.flatMap((place) => (isObject(place) ? [place.token, place.access_token, place.jwt] : []))
-		.find((token): token is string => typeof token === 'string' && token.length > 0);

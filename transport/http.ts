@@ -80,7 +80,7 @@ export async function exchange(
 			...target,
 			headers: {
 				Accept: 'application/json',
-				...(body !== undefined && !formData ? { 'Content-Type': 'application/json' } : {}),
+				...(body !== undefined && !formData && { 'Content-Type': 'application/json' }),
 			},
 			// A FormData gets its multipart boundary from the HTTP library (rule M1).
 			body: formData ? formData() : body,

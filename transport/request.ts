@@ -462,8 +462,8 @@ export async function sendAndRead(
 			const outcome: Exchange = ready.failure
 				? { kind: 'loginFailed', failure: ready.failure }
 				: await exchange(
-						async (options) =>
-							await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
+						(options) =>
+							ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
 								credentialsDecrypted: {
 									id: '',
 									name: '',
