@@ -84,12 +84,11 @@ const newActivity = () => ({
 	rateLimitHeldMs: 0,
 	pagesRead: 0,
 });
-type RunActivity = ReturnType<typeof newActivity>;
 
 /** One run of a node (an execution of the action node, a poll, a picker's load), keyed by its n8n context. */
 interface Run {
 	settings: RunSettings;
-	activity: RunActivity;
+	activity: ReturnType<typeof newActivity>;
 	session?: Promise<Session>;
 }
 
