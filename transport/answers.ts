@@ -30,17 +30,13 @@ export function readEnvelope(
 	// Rule E1: the body's status decides with the HTTP status; servers write "success", "ok" or nothing at all.
 	if (status < 200 || status >= 300 || /^(error|fail)/.test(jsendStatus ?? ''))
 		return failed(envelope);
-	// `body`: the answer as it came, for a caller that wants it whole. A 2xx without a status: the body is the data
-	// (e.g. a bare array).
-	if (jsendStatus === undefined)
-		return { ok: true as const, data: 'data' in envelope ? envelope.data : parsed, body: parsed };
-	// JSend without `data` (e.g. {"status":"success","media_id":"..."}): the other keys are the data.
+	// An answer without `data`: a 2xx without a status has the body as its data (e.g. a bare array), JSend (e.g.
+	// {"status":"success","media_id":"..."}) its other keys.
 	const rest = Object.entries(envelope).filter(([key]) => key !== 'status' && key !== 'message');
-	return {
-		ok: true as const,
-		data: 'data' in envelope ? envelope.data : rest.length ? Object.fromEntries(rest) : undefined,
-		body: parsed,
-	};
+	const implied =
+		jsendStatus === undefined ? parsed : rest.length ? Object.fromEntries(rest) : undefined;
+	// `body`: the answer as it came, for a caller that wants it whole.
+	return { ok: true as const, data: 'data' in envelope ? envelope.data : implied, body: parsed };
 }
 
 export function header(headers: Record<string, unknown>, name: string) {
