@@ -30,6 +30,13 @@ export class RequestRefused extends Error {
  */
 const learnedPaths = new Map<string, string>();
 
+/** A path's first `.` or `..` segment (also percent-encoded), which would name another address. */
+export const dotSegment = (path: string) =>
+	path
+		.split(/[?#]/)[0]
+		.split('/')
+		.find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+
 export class Address {
 	private path: string;
 	/** Set once a same-origin redirect of a read was followed: the absolute address it named. */
@@ -45,11 +52,8 @@ export class Address {
 	) {
 		this.path = learnedPaths.get(this.key) ?? route.path;
 		// Checked at once: a dot segment, a bad id or an oversized address fails before any login or wait. The route's
-		// path (one a user gave too) has no `.` or `..` segments (also percent-encoded), which would name another address.
-		const dotted = route.path
-			.split(/[?#]/)[0]
-			.split('/')
-			.find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+		// path (one a user gave too) has no `.` or `..` segments.
+		const dotted = dotSegment(route.path);
 		if (dotted !== undefined) {
 			throw new RequestRefused(
 				`The path "${route.path.slice(0, 200)}" contains the segment "${dotted}"`,
@@ -68,9 +72,7 @@ export class Address {
 		const url = this.redirectedTo ?? `${this.baseUrl}${buildPath(this.path, this.pathParams)}`;
 		// A redirect target that names a query of its own takes the place of the request's.
 		const qs = this.redirectedTo && new URL(url).search ? undefined : this.qs;
-		const query = qs
-			? new URLSearchParams(Object.entries(qs).map(([k, v]) => [k, String(v)])).toString()
-			: '';
+		const query = qs ? new URLSearchParams(qs as Record<string, string>).toString() : '';
 		const length = url.length + (query ? query.length + 1 : 0);
 		if (length > MAX_URL_LENGTH) {
 			throw new RequestRefused(

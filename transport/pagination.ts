@@ -47,12 +47,6 @@ export async function readPage(
 	return { ...(value as ListPage), bytes };
 }
 
-/** A record's id with its type, so 1 and "1" stay two records (an object id as its JSON); undefined when it has none. */
-const typedId = (record: IDataObject, key = 'id') =>
-	record?.[key] == null || record[key] === ''
-		? undefined
-		: `${typeof record[key]}:${JSON.stringify(record[key])}`;
-
 /**
  * The guards of one list read, page by page in whatever order the pages come: each record once (by its id, when
  * records have one), Max List Size, and Max Records (none under a Limit, which bounds the list itself). `take` answers
@@ -142,12 +136,15 @@ export async function* iteratePages(
 	const {
 		limit,
 		concurrency = 1,
-		recordKey,
+		recordKey = 'id',
 		newestFirst,
 	} = { ...(typeof route === 'string' ? ROUTES[route] : undefined), ...options };
 	let wanted = limit ?? Infinity;
 	const pageSize = Math.max(1, Math.floor(Math.min(options.pageSize ?? PAGE_SIZE, wanted)));
-	const list = guardList(ctx, options, false, (record) => typedId(record, recordKey));
+	// A record's id with its type, so 1 and "1" stay two records (an object id as its JSON); undefined when it has none.
+	const list = guardList(ctx, options, false, ({ [recordKey]: id }) =>
+		id == null || id === '' ? undefined : `${typeof id}:${JSON.stringify(id)}`,
+	);
 	let longest = 0;
 	let total: number | undefined;
 	let repeatedPages = 0;
@@ -219,16 +216,21 @@ export async function* pagesFromTheEnd(ctx: ApiContext, route: ListRouteName) {
 	yield firstRecords;
 }
 
-/** A whole list (Return All), or its first `limit` records, read in the largest pages, several at a time. */
+/**
+ * A whole list (Return All), or its first `limit` records, read in the largest pages, several at a time; `sharedBy`:
+ * the lists read side by side, which share those (at least one page each).
+ */
 export async function listRecords(
 	ctx: ApiContext,
 	route: ListRouteName | CustomRoute,
-	options: ListOptions = {},
+	{ sharedBy = 1, ...options }: ListOptions & { sharedBy?: number } = {},
 ) {
 	const all: IDataObject[] = [];
 	for await (const records of iteratePages(ctx, route, {
 		pageSize: RETURN_ALL_PAGE_SIZE,
-		concurrency: Math.min(settingsOf(ctx).concurrency, MAX_PAGES_SIDE_BY_SIDE),
+		concurrency: Math.floor(
+			Math.min(settingsOf(ctx).concurrency, MAX_PAGES_SIDE_BY_SIDE) / sharedBy,
+		),
 		...options,
 	}))
 		all.push(...records);

@@ -5,10 +5,10 @@ import {
 	updateDisplayOptions,
 } from 'n8n-workflow';
 
+import { dotSegment } from '../../../../transport/address';
 import { asRecord, asRecords, readListPage } from '../../../../transport/answers';
 import { listRecords, pageQuery } from '../../../../transport/pagination';
-import { apiRequest, type CustomRoute, settingsOf } from '../../../../transport/request';
-import { MAX_PAGES_SIDE_BY_SIDE } from '../../../../transport/settings';
+import { apiRequest, type CustomRoute } from '../../../../transport/request';
 import { collection, returnAllOrLimit } from '../../descriptions';
 import {
 	itemError,
@@ -142,14 +142,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			],
 			// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 			['it contains spaces or control characters', () => /[\s\x00-\x1f\x7f]/.test(path)],
-			[
-				'it must not contain . or .. segments',
-				() =>
-					path
-						.split(/[?#]/)[0]
-						.split('/')
-						.some((segment) => /^(\.|%2e){1,2}$/i.test(segment)),
-			],
+			['it must not contain . or .. segments', () => dotSegment(path)],
 		] as const
 	).find(([, refused]) => refused())?.[0];
 	if (problem) {
@@ -233,13 +226,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			...readListLimit(this, itemIndex),
 			itemIndex,
 			// The run's items read their lists side by side: together they keep to Concurrency.
-			concurrency: Math.max(
-				1,
-				Math.floor(
-					Math.min(settingsOf(this).concurrency, MAX_PAGES_SIDE_BY_SIDE) /
-						this.getInputData().length,
-				),
-			),
+			sharedBy: this.getInputData().length,
 		});
 	}
 	// Full Envelope: the whole answer as one item; Data Only: one item per record of a list.
