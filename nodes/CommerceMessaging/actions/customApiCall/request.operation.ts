@@ -154,7 +154,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		);
 	}
 	// Braces are percent-encoded so the transport never reads them as {placeholders}.
-	const route = { method, path: path.replace(/\{/g, '%7B').replace(/\}/g, '%7D') };
+	const route = { method, path: path.replace(/[{}]/g, encodeURIComponent) };
 	const qs: IDataObject = {};
 	// The path's own query counts too: a name in both would go twice.
 	const inPath = new URL(path, 'https://service.invalid').searchParams;
