@@ -25,12 +25,12 @@ export const methods: INodeType['methods'] = {
 							id != null && (matches(filter, String(name ?? '')) || String(id) === filter?.trim()),
 					)
 					.map(({ id, name, state, language }) => {
-						const details = [state, language].filter(
-							(part) => typeof part === 'string' && part !== '',
-						);
+						const details = [state, language]
+							.filter((part) => typeof part === 'string' && part !== '')
+							.join(', ');
 						const label = name ? String(name) : `Template ${id}`;
 						return {
-							name: details.length ? `${label} (${details.join(', ')})` : label,
+							name: details ? `${label} (${details})` : label,
 							value: String(id),
 						};
 					})
