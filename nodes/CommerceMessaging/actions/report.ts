@@ -46,7 +46,7 @@ export function withItemIndex(node: INode, error: unknown, itemIndex: number, do
 	const stopping =
 		error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
-			: new NodeOperationError(node, error as Error, { itemIndex });
+			: new NodeOperationError(node, error as Error);
 	stopping.context.itemIndex ??= itemIndex;
 	if (done.length)
 		stopping.description = `${stopping.description ? `${stopping.description} ` : ''}${done.length === 1 ? 'Item' : 'Items'} ${formatFirstTen(done)} went through before the run stopped; the run outputs none of them.`;
