@@ -40,9 +40,9 @@ const head = (after: string, max: number) =>
  * The distinct placeholders of a template, in order (header, body, buttons; numbers ascending), or undefined when it
  * holds no text. A placeholder is `{{1}}` (positional) or `{{customer_name}}` (named), in the header text, the body or
  * a URL button (`button` is its position among all the template's buttons); each part is numbered on its own. `id`
- * (`body:1`, `header:order_id`, `button1:1`) keys its value; `title` names it in messages (`Header {{1}}`); `label`
- * shows it in the editor with the words around it (`Hello {{1}}, your`), short enough for the panel's narrow labels. A
- * positional placeholder's number is read without leading zeros.
+ * (`body:1`, `header:order_id`, `button1:1`) keys its value, and placeholderTitle names it in messages (`Header
+ * {{1}}`); `label` shows it in the editor with the words around it (`Hello {{1}}, your`), short enough for the panel's
+ * narrow labels. A positional placeholder's number is read without leading zeros.
  *
  * The texts of a template record are read in either plausible shape (its fields are not shown): flat (`body`,
  * `header_text` or `header`, `buttons`) or Meta's (`components: [{type: HEADER|BODY|BUTTONS, format, text,
@@ -91,7 +91,6 @@ export function placeholdersOf(template: TemplateRecord) {
 		}
 		return (inNumberOrder([...found]) ?? [...found]).map(([name, words]) => ({
 			id: `${part}:${name}`,
-			title: placeholderTitle(`${part}:${name}`),
 			label: where ? `${where}: ${words}` : words,
 		}));
 	});

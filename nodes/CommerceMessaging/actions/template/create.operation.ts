@@ -23,14 +23,13 @@ function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
 		const read = (field: string, label: string) =>
 			textValue(ctx, entry[field], itemIndex, { label: `${button} ${label}` });
 		const type = read('type', 'type') ?? 'QUICK_REPLY';
-		if (!BUTTON_TYPES.includes(type)) {
+		if (!BUTTON_TYPES.includes(type))
 			throw itemError(
 				ctx,
 				itemIndex,
 				`${button} has the type "${type}"`,
 				`Use one of ${BUTTON_TYPES.join(', ')}.`,
 			);
-		}
 		const text = read('text', 'text');
 		if (!text)
 			throw itemError(
@@ -41,23 +40,21 @@ function readButtons(ctx: IExecuteFunctions, itemIndex: number) {
 			);
 		if (type === 'URL') {
 			const url = read('url', 'URL') ?? '';
-			if (!/^https?:\/\/\S+$/i.test(url)) {
+			if (!/^https?:\/\/\S+$/i.test(url))
 				throw itemError(
 					ctx,
 					itemIndex,
 					`${button} needs an http(s) URL, got "${url}"`,
 					'Use a full link, e.g. https://shop.example.com/orders/{{1}}.',
 				);
-			}
 			return { type, text, url };
 		}
-		if (type === 'PHONE_NUMBER') {
+		if (type === 'PHONE_NUMBER')
 			return {
 				type,
 				text,
 				phone_number: phoneValue(ctx, read('phoneNumber', 'phone number') ?? '', itemIndex, button),
 			};
-		}
 		return { type, text };
 	});
 }
@@ -215,30 +212,27 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	});
 
 	// WhatsApp refuses other names at review time; saying so now saves a draft that can never be approved.
-	if (name && !/^[a-z0-9_]+$/.test(name)) {
+	if (name && !/^[a-z0-9_]+$/.test(name))
 		throw itemError(
 			this,
 			itemIndex,
 			`"${name}" is not a valid template name`,
 			'Use only lowercase letters, digits and underscores, e.g. order_confirmation.',
 		);
-	}
-	if (headerType === 'TEXT' && !headerText) {
+	if (headerType === 'TEXT' && !headerText)
 		throw itemError(
 			this,
 			itemIndex,
 			'Header Type "Text" needs a Header Text',
 			'Add a Header Text, or pick another Header Type.',
 		);
-	}
-	if (headerText && headerType !== 'TEXT') {
+	if (headerText && headerType !== 'TEXT')
 		throw itemError(
 			this,
 			itemIndex,
 			`a Header Text needs Header Type "Text" (it is "${headerType}")`,
 			'Set Header Type to "Text", or remove the Header Text.',
 		);
-	}
 
 	const body = compact({
 		name,

@@ -325,22 +325,21 @@ export async function execute(
 		// run's hint says so).
 		const placeholders = placeholdersOf(template);
 		if (placeholders) {
-			const titles = new Map(
-				placeholders.map((placeholder) => [placeholder.id, placeholder.title]),
-			);
+			const known = new Set(placeholders.map((placeholder) => placeholder.id));
 			const named = (ids: string[]) =>
 				ids
-					.map(
-						(key) =>
-							titles.get(key) ?? `{{${key.slice(key.indexOf(':') + 1)}}} (${key.split(':')[0]})`,
+					.map((key) =>
+						known.has(key)
+							? placeholderTitle(key)
+							: `{{${key.slice(key.indexOf(':') + 1)}}} (${key.split(':')[0]})`,
 					)
 					.join(', ');
 			const problems = (
 				[
-					['no value for ', [...titles.keys()].filter((key) => !values.has(key)), ''],
+					['no value for ', [...known].filter((key) => !values.has(key)), ''],
 					[
 						'a value for ',
-						[...values.keys()].filter((key) => !titles.has(key)),
+						[...values.keys()].filter((key) => !known.has(key)),
 						', which it does not have',
 					],
 					[

@@ -95,7 +95,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 				{ state: 'REJECTED' },
 			);
 		}
-		if (template.state === 'DRAFT') {
+		if (template.state === 'DRAFT')
 			throw itemError(
 				this,
 				itemIndex,
@@ -103,9 +103,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 				'Submit it first (Template > Submit for Review), then wait for approval.',
 				{ state: 'DRAFT' },
 			);
-		}
 		const waitedMs = Date.now() - startedAt;
-		if (waitedMs >= timeoutMs) {
+		if (waitedMs >= timeoutMs)
 			throw itemError(
 				this,
 				itemIndex,
@@ -113,7 +112,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 				'The review is not finished yet. Run Wait for Approval again later, or raise the Timeout (reviews take minutes to hours).',
 				{ state: template.state || undefined },
 			);
-		}
 		await pause(this, Math.min(intervalMs, timeoutMs - waitedMs));
 		intervalMs = nextInterval(intervalMs);
 	}
