@@ -168,16 +168,16 @@ function once<T>(
 		if (cache.get(key) === cached) cache.set(key, make());
 		return cache.get(key)!;
 	};
-	return (cached?.catch(tryOnce) ?? tryOnce()).catch((error: unknown) => {
-		const { context } = error as { context?: IDataObject };
+	return (cached?.catch(tryOnce) ?? tryOnce()).catch((error: Error & { context?: IDataObject }) => {
+		const { context } = error;
 		if (!context || context.itemIndex === itemIndex) throw error;
-		const copy = Object.create(
-			Object.getPrototypeOf(error),
-			Object.getOwnPropertyDescriptors(error),
-		) as { context: IDataObject; message: string };
-		copy.context = { ...context, itemIndex };
-		copy.message = copy.message.replace(/^Item \d+: /, `Item ${itemIndex}: `);
-		throw copy;
+		throw Object.assign(
+			Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error)),
+			{
+				context: { ...context, itemIndex },
+				message: error.message.replace(/^Item \d+: /, `Item ${itemIndex}: `),
+			},
+		);
 	});
 }
 
