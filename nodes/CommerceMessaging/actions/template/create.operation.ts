@@ -234,21 +234,25 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			'Set Header Type to "Text", or remove the Header Text.',
 		);
 
-	const body = compact({
-		name,
-		language: readText(this, 'language', itemIndex, { label: 'language' }),
-		category: readOption(this, 'category', itemIndex, {
-			label: 'category',
-			values: ['AUTHENTICATION', 'MARKETING', 'UTILITY'],
-			fallback: 'MARKETING',
+	return [
+		await apiRequest(this, 'templateCreate', {
+			body: compact({
+				name,
+				language: readText(this, 'language', itemIndex, { label: 'language' }),
+				category: readOption(this, 'category', itemIndex, {
+					label: 'category',
+					values: ['AUTHENTICATION', 'MARKETING', 'UTILITY'],
+					fallback: 'MARKETING',
+				}),
+				body: readText(this, 'body', itemIndex, { label: 'body', keepSpaces: true }),
+				header_type: headerType === 'NONE' ? undefined : headerType,
+				header_text: headerText,
+				footer: readText(this, 'additionalFields.footer', itemIndex, { label: 'footer' }),
+				buttons: readButtons(this, itemIndex),
+			}),
+			itemIndex,
 		}),
-		body: readText(this, 'body', itemIndex, { label: 'body', keepSpaces: true }),
-		header_type: headerType === 'NONE' ? undefined : headerType,
-		header_text: headerText,
-		footer: readText(this, 'additionalFields.footer', itemIndex, { label: 'footer' }),
-		buttons: readButtons(this, itemIndex),
-	});
-	return [await apiRequest(this, 'templateCreate', { body, itemIndex })];
+	];
 }
 
 export const option = {
