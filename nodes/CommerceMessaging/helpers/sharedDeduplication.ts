@@ -179,11 +179,10 @@ export class SharedClaims {
 				: undefined;
 			for (const [hash, claim] of givenUp)
 				if (contested.has(hash) && marks?.has(yieldMark(claim))) this.owned.set(hash, claim);
-				else this.gaveUp.add(hash);
-			remember(
-				this.history.writeBack,
-				givenUp.filter(([hash]) => !this.owned.has(hash)).map(([, claim]) => yieldMark(claim)),
-			);
+				else {
+					this.gaveUp.add(hash);
+					remember(this.history.writeBack, [yieldMark(claim)]);
+				}
 		} finally {
 			// Cancelled during the pause: claims not decided yet are removed at the end.
 			for (const claim of pending.values()) this.toRemove.add(claim.record);
