@@ -255,16 +255,12 @@ export class SharedClaims {
 	}
 
 	private async remove(values: string[]) {
-		try {
-			await this.ctx.helpers.removeProcessed(
-				withRepeats(this.history.removeAgain, values),
-				'node',
-				OPTIONS,
+		await this.ctx.helpers
+			.removeProcessed(withRepeats(this.history.removeAgain, values), 'node', OPTIONS)
+			.catch((error) =>
+				// The claim stays: the event is blocked for its window rather than sent twice.
+				this.warn("Deduplication: a claim could not be released in n8n's shared store", error),
 			);
-		} catch (error) {
-			// The claim stays: the event is blocked for its window rather than sent twice.
-			this.warn("Deduplication: a claim could not be released in n8n's shared store", error);
-		}
 	}
 
 	private warn(message: string, error: unknown) {
