@@ -53,8 +53,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		);
 	}
 	const qs = compact({ status, date_from: dateFrom, date_to: dateTo });
-	const fromMs = dateFrom ? Date.parse(dateFrom) : -Infinity;
-	const toMs = dateTo ? Date.parse(dateTo) : Infinity;
+	const fromMs = timeOf(dateFrom) ?? -Infinity;
+	const toMs = timeOf(dateTo) ?? Infinity;
 	// Status compared exactly, as a service filtering by it would; an order without a readable created_at is kept.
 	const matches = (record: IDataObject) => {
 		const created = timeOf(record.created_at);
@@ -85,7 +85,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		// Enough kept; or, newest first, a page reaches before Date From: no later page holds a match.
 		if (
 			kept.length >= limit ||
-			(dateFrom && page.some((record) => (timeOf(record.created_at) ?? Infinity) < fromMs))
+			page.some((record) => (timeOf(record.created_at) ?? Infinity) < fromMs)
 		)
 			break;
 	}
