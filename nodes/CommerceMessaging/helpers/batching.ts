@@ -53,10 +53,8 @@ export class BatchPacer {
 		const batch = Math.floor(itemIndex / this.batchSize);
 		if (this.intervalMs > 0 && batch > 0) {
 			const until = (await this.firstDone) + batch * this.intervalMs;
-			if (until > Math.max(Date.now(), this.heldUntil)) {
-				this.heldMs += until - Math.max(Date.now(), this.heldUntil);
-				this.heldUntil = until;
-			}
+			this.heldMs += Math.max(0, until - Math.max(Date.now(), this.heldUntil));
+			this.heldUntil = Math.max(this.heldUntil, until);
 			await pause(this.ctx, until - Date.now());
 		}
 		if (this.stoppedBy) throw this.stoppedBy;
