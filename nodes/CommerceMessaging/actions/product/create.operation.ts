@@ -41,10 +41,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	_state: unknown,
-	productId?: string,
-) {
 	// A productId from an expression is sent as text, as typed (a number as its digits).
-	const id = productId ?? orderingKey.call(this, itemIndex);
+	id = orderingKey.call(this, itemIndex),
+) {
 	const name = readText(this, 'name', itemIndex, {
 		label: 'name',
 		required: true,

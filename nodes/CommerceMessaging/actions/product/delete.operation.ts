@@ -13,9 +13,8 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	_state: unknown,
-	productId?: string,
+	id = readProductId.call(this, itemIndex),
 ) {
-	const id = productId ?? readProductId.call(this, itemIndex);
 	// The answer's payload is not shown: whatever it holds, the item says which product is gone.
 	const answer = await apiRequest(this, 'productDelete', { pathParams: { id }, itemIndex });
 	return [{ ...answer, id: answer.id ?? id, deleted: true }];

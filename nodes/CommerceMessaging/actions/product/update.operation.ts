@@ -36,9 +36,8 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	_state: unknown,
-	productId?: string,
+	id = readProductId.call(this, itemIndex),
 ) {
-	const id = productId ?? readProductId.call(this, itemIndex);
 	const body = productFields(this, 'updateFields', itemIndex);
 	if (!Object.keys(body).length)
 		throw itemError(
