@@ -44,7 +44,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const status = readText(this, 'filters.status', itemIndex, { label: 'status filter' });
 	const dateFrom = readDate(this, 'filters.dateFrom', itemIndex, 'Date From');
 	const dateTo = readDate(this, 'filters.dateTo', itemIndex, 'Date To');
-	if (dateFrom && dateTo && dateFrom > dateTo) {
+	const fromMs = timeOf(dateFrom) ?? -Infinity;
+	const toMs = timeOf(dateTo) ?? Infinity;
+	if (fromMs > toMs) {
 		throw itemError(
 			this,
 			itemIndex,
@@ -53,8 +55,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		);
 	}
 	const qs = compact({ status, date_from: dateFrom, date_to: dateTo });
-	const fromMs = timeOf(dateFrom) ?? -Infinity;
-	const toMs = timeOf(dateTo) ?? Infinity;
 	// Status compared exactly, as a service filtering by it would; an order without a readable created_at is kept.
 	const matches = (record: IDataObject) => {
 		const created = timeOf(record.created_at);
