@@ -465,12 +465,11 @@ export class SecretSet {
 			seen.add(link);
 			const target = link as Record<string, unknown>;
 			for (const key of ['message', 'description', 'stack', 'context', 'errorResponse', 'messages'])
-				if (target[key] !== undefined)
-					assign(
-						target,
-						key,
-						redactDeep(target[key], (text) => this.redactText(text)),
-					);
+				assign(
+					target,
+					key,
+					redactDeep(target[key], (text) => this.redactText(text)),
+				);
 		}
 		return error;
 	}
@@ -495,11 +494,6 @@ export function redactText(text: string, secrets: readonly string[]) {
  * tolerated). Only plain objects and arrays are walked: an HTTP library's sockets and buffers are left alone.
  */
 function redactDeep<T>(value: T, redact: (text: string) => string) {
-	// A secret of digits may come back as a JSON number: it is then replaced by the redacted text.
-	const redactLeaf = (leaf: string | number) => {
-		const redacted = redact(String(leaf));
-		return redacted === String(leaf) ? leaf : redacted;
-	};
 	// The value is held in a list (whose keys are not redacted), so that a string or a number is replaced too.
 	const root = [value];
 	const seen = new WeakSet();
@@ -519,9 +513,11 @@ function redactDeep<T>(value: T, redact: (text: string) => string) {
 		const record = container as Record<string, unknown>;
 		for (const key of Object.keys(record)) {
 			const leaf = record[key];
-			if (typeof leaf === 'string' || typeof leaf === 'number')
-				assign(record, key, redactLeaf(leaf));
-			else stack.push(leaf);
+			if (typeof leaf === 'string' || typeof leaf === 'number') {
+				// A secret of digits may come back as a JSON number: it is then replaced by the redacted text.
+				const redacted = redact(String(leaf));
+				assign(record, key, redacted === String(leaf) ? leaf : redacted);
+			} else stack.push(leaf);
 			const redactedKey = Array.isArray(record) ? key : redact(key);
 			if (redactedKey === key) continue;
 			assign(record, redactedKey, record[key]);
