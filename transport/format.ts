@@ -3,8 +3,7 @@
 /** 0.12 s, 1.5 s, 30 s, 2 min, 12 min 3 s, 1 h, 2 h 5 min. */
 export function formatDuration(ms: number) {
 	const seconds = Math.max(0, ms) / 1000;
-	if (seconds < 10) return `${Number(seconds.toFixed(seconds < 1 ? 2 : 1))} s`;
-	if (seconds < 60) return `${Math.round(seconds)} s`;
+	if (seconds < 60) return `${Number(seconds.toFixed(seconds < 1 ? 2 : seconds < 10 ? 1 : 0))} s`;
 	// In the large unit's seconds; the small unit is a sixtieth of it.
 	const [unit, largeUnit, smallUnit] = seconds < 3600 ? [60, 'min', 's'] : [3600, 'h', 'min'];
 	const rest = Math.floor((seconds % unit) / (unit / 60));

@@ -54,16 +54,15 @@ const NOT_RETRIED =
 	'Not retried automatically: the service may already have processed this request, and sending it again could duplicate it.';
 
 /** "It was sent 3 times, with 3 s of backoff between attempts; gave up after 3 attempts." */
-function historyNote(notes: RequestNotes) {
-	if (!notes.gaveUp) return '';
-	const { attempts = 1, backoffMs = 0, rateLimitWaitMs = 0 } = notes;
+function historyNote({ gaveUp, attempts = 1, backoffMs = 0, rateLimitWaitMs = 0 }: RequestNotes) {
+	if (!gaveUp) return '';
 	return (
 		(attempts <= 1 ? 'It was sent once' : `It was sent ${attempts} times`) +
 		(backoffMs >= 1_000 ? `, with ${formatDuration(backoffMs)} of backoff between attempts` : '') +
 		(rateLimitWaitMs >= 1_000
 			? `, after waiting ${formatDuration(rateLimitWaitMs)} in all for the service's rate limit`
 			: '') +
-		`; ${notes.gaveUp}.`
+		`; ${gaveUp}.`
 	);
 }
 
