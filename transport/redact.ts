@@ -458,17 +458,16 @@ export class SecretSet {
 	redactError<E>(error: E) {
 		const seen = new Set();
 		for (
-			let link: unknown = error;
+			let link = error as Record<string, unknown> | undefined;
 			link && typeof link === 'object' && !seen.has(link);
-			link = (link as { cause?: unknown }).cause
+			link = link.cause as Record<string, unknown> | undefined
 		) {
 			seen.add(link);
-			const target = link as Record<string, unknown>;
 			for (const key of ['message', 'description', 'stack', 'context', 'errorResponse', 'messages'])
 				assign(
-					target,
+					link,
 					key,
-					redactDeep(target[key], (text) => this.redactText(text)),
+					redactDeep(link[key], (text) => this.redactText(text)),
 				);
 		}
 		return error;
@@ -498,7 +497,7 @@ function redactDeep<T>(value: T, redact: (text: string) => string) {
 	const root = [value];
 	const seen = new WeakSet();
 	for (const stack: unknown[] = [root]; stack.length > 0; ) {
-		const container = stack.pop();
+		const container = stack.pop() as Record<string, unknown> | undefined;
 		if (
 			!container ||
 			typeof container !== 'object' ||
@@ -510,18 +509,17 @@ function redactDeep<T>(value: T, redact: (text: string) => string) {
 		)
 			continue;
 		seen.add(container);
-		const record = container as Record<string, unknown>;
-		for (const key of Object.keys(record)) {
-			const leaf = record[key];
+		for (const key of Object.keys(container)) {
+			const leaf = container[key];
 			if (typeof leaf === 'string' || typeof leaf === 'number') {
 				// A secret of digits may come back as a JSON number: it is then replaced by the redacted text.
 				const redacted = redact(String(leaf));
-				assign(record, key, redacted === String(leaf) ? leaf : redacted);
+				assign(container, key, redacted === String(leaf) ? leaf : redacted);
 			} else stack.push(leaf);
-			const redactedKey = Array.isArray(record) ? key : redact(key);
+			const redactedKey = Array.isArray(container) ? key : redact(key);
 			if (redactedKey === key) continue;
-			assign(record, redactedKey, record[key]);
-			delete record[key];
+			assign(container, redactedKey, container[key]);
+			delete container[key];
 		}
 	}
 	return root[0];
