@@ -54,10 +54,10 @@ export const methods: INodeType['methods'] = {
 	},
 	resourceMapping: {
 		/**
-		 * Template > Send's variables: one required field per placeholder of the chosen template, in order, labelled with the
-		 * text around it, loaded when a template is picked (and again when it changes). None before a template is picked, when
-		 * it is given by an expression the editor cannot resolve, or when its record holds no text: the manual list and JSON
-		 * remain.
+		 * Template > Send's variables: one required field per placeholder of the chosen template, in order, labelled with
+		 * the text around it, loaded when a template is picked (and again when it changes). None before a template is
+		 * picked, when it is given by an expression the editor cannot resolve, or when its record holds no text: the
+		 * manual list and JSON remain.
 		 */
 		async templateVariables() {
 			let id: unknown;

@@ -56,8 +56,9 @@ jest.mock('../../transport/request', () => ({
 }));
 
 /**
- * Calls of 5-800 ms whose read-to-write gap stays under 250 ms, below the claim's least pause (300 ms), or under
- * 100 ms (`shortGaps`): a Fischer claim alone holds only while no chain of overlapping calls outlasts its pause.
+ * How long a store call takes, and its gap from reading the row to writing it: always below the claim's least pause
+ * (SETTLE_MS in sharedDeduplication.ts), and far below it with `shortGaps`. A Fischer claim alone holds only while no
+ * chain of overlapping calls outlasts its pause.
  */
 function latencyOf(random: () => number, shortGaps: boolean) {
 	const total = shortGaps ? 5 + random() * 245 : 5 + random() * 795;

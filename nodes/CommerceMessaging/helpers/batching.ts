@@ -20,7 +20,7 @@ export class BatchPacer {
 	private heldUntil = 0;
 	/** How long the run was held between batches in all (wall time, each moment counted once). */
 	private heldMs = 0;
-	/** The failure that stops a run without Continue On Fail: an item still waiting for its batch is not sent after it. */
+	/** The failure that stops a run without Continue On Fail: items still waiting for their batch are not sent. */
 	private stoppedBy?: unknown;
 
 	constructor(private readonly ctx: IExecuteFunctions) {

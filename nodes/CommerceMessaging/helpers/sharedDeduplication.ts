@@ -13,8 +13,9 @@ import { pause } from '../../../transport/request';
  * row: a run writes its events' records and a token of its own in one call, pauses longer than such a call takes,
  * and reads back. Its token still there: its write survived, the events are its own. Its token gone and an event's
  * record there: another execution's claim overwrote this one, or a row read before brought back the claim of one that
- * has given the event up; it yields unless another execution's yield mark is there. Both gone: it claims again. It fails when
- * a call takes longer than the pause from reading the row to writing it, so the pause grows with the slowest call.
+ * has given the event up; it yields unless another execution's yield mark is there. Both gone: it claims again. It
+ * fails when a call takes longer than the pause from reading the row to writing it, so the pause grows with the
+ * slowest call.
  *
  * The store keeps no times, so the window is kept in the values: an event is recorded in the window-long period of
  * its send and looked for in the period of now and the one before; across processes a repeat is blocked for at least

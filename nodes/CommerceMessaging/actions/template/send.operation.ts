@@ -207,10 +207,10 @@ export async function execute(
 		const recipient = phone ?? orderingKey.call(this, itemIndex);
 		const id = readTemplateId(this, itemIndex);
 
-		// The item's values: mapped per placeholder (Variables), or for the body from the list or JSON (a template the
-		// editor could not read), as placeholder ids (`body:1`) -> text. Given twice, empty, or not as text, fails the item.
-		// The mapper read whole: n8n's own check of its fields (read as `variables.value`) would fail an empty one with the
-		// field's internal id, before the message below that names the placeholder.
+		// The item's values: mapped per placeholder (Variables), or for the body from the list or JSON (a template
+		// the editor could not read), as placeholder ids (`body:1`) -> text. Given twice, empty, or not as text, fails
+		// the item. The mapper read whole: n8n's own check of its fields (read as `variables.value`) would fail an
+		// empty one with the field's internal id, before the message below that names the placeholder.
 		const mapped = (this.getNodeParameter('variables', itemIndex, null) as IDataObject | null)
 			?.value;
 		// A list fills the body in order ({{1}} first), an object by placeholder.
@@ -260,7 +260,8 @@ export async function execute(
 		const checkState = readBoolean(this, 'options.checkState', itemIndex, {
 			label: 'Check State Before Sending',
 		});
-		// The header media the item asks for: a media id, a file of the item, a URL, or none; read and checked before any call.
+		// The header media the item asks for: a media id, a file of the item, a URL, or none; read and checked
+		// before any call.
 		const source = readOption(this, 'headerMedia', itemIndex, {
 			label: 'Header Media',
 			values: ['none', 'mediaId', 'binary', 'url'],
@@ -293,7 +294,8 @@ export async function execute(
 				'Give the full address of the file, e.g. https://shop.example.com/banner.png.',
 			);
 
-		// Its failure too is the run's (the transport retried what could help): a wrong ID costs one request, not one per item.
+		// Its failure too is the run's (the transport retried what could help): a wrong ID costs one request, not one
+		// per item.
 		if (!state.templates.has(id))
 			state.templates.set(id, apiRequest(this, 'templateGet', { pathParams: { id }, itemIndex }));
 		const template = await state.templates.get(id)!;
@@ -360,9 +362,9 @@ export async function execute(
 				);
 		}
 
-		// The header file uploaded with this credential (the account that sends owns it, rule M3), each distinct content once
-		// per run; a URL downloaded once per run by n8n's own request helper (never through the service), within the run's
-		// Timeout and cancelled with the execution.
+		// The header file uploaded with this credential (the account that sends owns it, rule M3), each distinct
+		// content once per run; a URL downloaded once per run by n8n's own request helper (never through the service),
+		// within the run's Timeout and cancelled with the execution.
 		const upload = (file: BinaryFile) =>
 			once(
 				state.media,
