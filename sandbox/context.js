@@ -8,7 +8,7 @@
  * @typedef {'slash' | 'noslash' | 'redirect-to-slash' | 'redirect-to-noslash'} PathVariant
  * @typedef {'standard' | 'repeat-last' | 'nested-total' | 'no-total'} PagingVariant
  * @typedef {'403-code' | '401-message' | '403-message'} ApiAccessRefusal
- * @typedef {'token' | 'token-refresh' | 'access_token' | 'jwt' | 'jsend-token' | 'data-access_token'} LoginAnswer
+ * @typedef {'token' | 'token-refresh' | 'token-user' | 'access_token' | 'jwt' | 'jsend-token' | 'data-access_token'} LoginAnswer
  * @typedef {'data.media_id' | 'data.id' | 'data.mediaId' | 'data.media.id' | 'top-level'} MediaAnswer
  * @typedef {'string' | 'http-status'} ErrorCodes
  * @typedef {'data' | 'top-items' | 'top-results' | 'top-records' | 'bare-array'} ListShape

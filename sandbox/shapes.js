@@ -18,6 +18,8 @@ function loginAnswer(mode, token, ttlSeconds) {
 	switch (mode) {
 		// LexikJWT with a refresh-token bundle beside it.
 		case 'token-refresh': return { token, refresh_token: `rt_${token.slice(-16)}` };
+		// LexikJWT with the user's data beside the token (an AUTHENTICATION_SUCCESS listener adds it).
+		case 'token-user': return { token, data: { roles: ['ROLE_USER'] } };
 		// An OAuth2-style token endpoint.
 		case 'access_token': return { access_token: token, token_type: 'Bearer', expires_in: Math.round(ttlSeconds) };
 		case 'jwt': return { jwt: token };

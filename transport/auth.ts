@@ -233,9 +233,9 @@ export async function logIn(this: IHttpRequestHelper, data: ICredentialDataDecry
 			);
 		}
 		address.served();
-		// The login answer's shape is not shown: the usual places a JWT is put, in its data, the data's own data, or
-		// beside them (the body's `data` is the data itself).
-		const token = [envelope.data, isObject(envelope.data) && envelope.data.data, envelope.body]
+		// The login answer's shape is not shown: the usual places a JWT is put, in its data or beside it (LexikJWT's
+		// token with the user's data).
+		const token = [envelope.data, envelope.body]
 			.flatMap((place) => (isObject(place) ? [place.token, place.access_token, place.jwt] : []))
 			.find((token): token is string => typeof token === 'string' && token.length > 0);
 		if (!token) throw new LoginFailure('the answer contained no token');

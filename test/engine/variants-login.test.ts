@@ -8,6 +8,7 @@ import { credentialsFor, startSandbox, type Sandbox } from '../../tools/harness/
 const LOGIN_ANSWERS = [
 	'token',
 	'token-refresh',
+	'token-user',
 	'access_token',
 	'jwt',
 	'jsend-token',

@@ -34,6 +34,7 @@ describe('sandbox answer shapes (loginAnswer, mediaAnswer, listShape, errorCodes
 		it.each([
 			['token', (b: any) => b.token, ['token']],
 			['token-refresh', (b: any) => b.token, ['token', 'refresh_token']],
+			['token-user', (b: any) => b.token, ['token', 'data']],
 			['access_token', (b: any) => b.access_token, ['access_token', 'token_type', 'expires_in']],
 			['jwt', (b: any) => b.jwt, ['jwt']],
 			['jsend-token', (b: any) => b.data.token, ['status', 'data']],
