@@ -123,7 +123,8 @@ export async function exchange(
 			? { kind: 'network', ...network, reason: network.code, waitedMs }
 			: { kind: 'thrown', error };
 	} finally {
-		ended.abort();
+		// Any reason will do: without one, abort() builds a DOMException and its stack trace at every request.
+		ended.abort(null);
 	}
 }
 
